@@ -1,0 +1,26 @@
+// Prisma CLI configuration. These machines cannot download Prisma's native engines,
+// so the CLI runs its WASM schema engine through a driver adapter ("engine: js"):
+// PostgreSQL when DATABASE_URL is a postgresql:// URL, else embedded PGlite in DATA_DIR.
+import path from 'node:path';
+import type { PrismaConfig } from 'prisma';
+
+// The schema keeps `url = env("DATABASE_URL")` because without it the CLI asks for the
+// native query engine. For the embedded database a placeholder fills it; it is never used.
+const serverUrl = process.env.DATABASE_URL;
+if (!serverUrl) process.env.DATABASE_URL = 'postgresql://embedded.invalid/pglite';
+
+export default {
+  experimental: { adapter: true },
+  engine: 'js',
+  schema: path.join('prisma', 'schema.prisma'),
+  async adapter() {
+    if (serverUrl) {
+      const { PrismaPg } = await import('@prisma/adapter-pg');
+      return new PrismaPg({ connectionString: serverUrl });
+    }
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { PrismaPGlite } = await import('pglite-prisma-adapter');
+    const dir = path.resolve(process.env.DATA_DIR ?? 'data', 'pglite');
+    return new PrismaPGlite(new PGlite(dir)) as never;
+  },
+} satisfies PrismaConfig;

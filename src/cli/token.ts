@@ -1,0 +1,41 @@
+import { parseArgs } from 'node:util';
+import { resolveSecret } from '../auth/keys';
+import { signToken } from '../auth/tokens';
+import { ConfigError, loadConfig } from '../config/config';
+
+// `npm run token` prints a development token with both scopes, signed with the same
+// secret the service uses (JWT_SECRET, or the one generated in the data folder).
+/** The user id development tokens carry unless --sub names another. */
+const DEV_USER_ID = '00000000-0000-4000-8000-000000000001';
+const HELP = `Usage: npm run token -- [--sub UUID] [--scope "billing.read billing.write"] [--expires 12h]`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      sub: { type: 'string', default: DEV_USER_ID },
+      scope: { type: 'string', default: 'billing.read billing.write' },
+      expires: { type: 'string', default: '12h' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return;
+  }
+  const config = loadConfig();
+  const secret = resolveSecret(config);
+  if (!secret) throw new Error('no JWT_SECRET configured (tokens for a JWKS setup come from your identity provider)');
+  const token = await signToken(secret, {
+    sub: values.sub!,
+    scope: values.scope!,
+    expiresIn: values.expires!,
+    issuer: config.auth.issuer,
+    audience: config.auth.audience,
+  });
+  process.stdout.write(`${token}\n`);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${e instanceof ConfigError ? e.message : `token: ${(e as Error).message}`}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,10 @@
+import { field, type FieldCatalog } from '../../query/fields';
+
+export const academicTermFields = {
+  id: field.uuid(),
+  code: field.string(),
+  startDate: field.datetime(),
+  endDate: field.datetime(),
+  statisticalSemester: field.string(true),
+  externalSystemId: field.string(true),
+} satisfies FieldCatalog;

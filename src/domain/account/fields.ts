@@ -1,0 +1,12 @@
+import { field, type FieldCatalog } from '../../query/fields';
+
+export const ACCOUNT_TYPES = ['Asset', 'Liability', 'Equity', 'Revenue', 'Expense'] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+
+export const accountFields = {
+  id: field.uuid(),
+  code: field.string(),
+  name: field.string(),
+  type: field.enum(ACCOUNT_TYPES),
+  isActive: field.boolean(),
+} satisfies FieldCatalog;

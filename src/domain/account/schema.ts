@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { bool, text, uuid } from '../common/schemas';
+import { ACCOUNT_TYPES } from './fields';
+
+/** A financial account as the API shows it and the import accepts it. */
+export const accountRecord = z.strictObject({
+  id: uuid(),
+  code: text(50),
+  name: text(200),
+  type: z.enum(ACCOUNT_TYPES, { error: `must be one of ${ACCOUNT_TYPES.join(', ')}` }),
+  isActive: bool().default(true),
+});
+export type AccountRecord = z.output<typeof accountRecord>;

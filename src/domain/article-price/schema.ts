@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { dateTime, money, uuid } from '../common/schemas';
+
+export const articlePriceRecord = z.strictObject({
+  id: uuid(),
+  articleId: uuid(),
+  amount: money(),
+  validFrom: dateTime(),
+});
+export type ArticlePriceRecord = z.output<typeof articlePriceRecord>;
+
+/** Query of GET /article-prices. */
+export const articlePriceQuery = z.object({ articleId: uuid() });

@@ -1,0 +1,32 @@
+import type { Prisma, PrismaClient } from '../../generated/prisma/client';
+import { notFound } from '../../errors/catalogue';
+import type { ServiceDeps } from '../context';
+import { parseId } from '../common/validate';
+
+export type ArticlePrice = Prisma.ArticlePriceGetPayload<object>;
+
+const NEWEST_FIRST = [{ validFrom: 'desc' }, { id: 'asc' }] as const satisfies Prisma.ArticlePriceOrderByWithRelationInput[];
+
+export class ArticlePriceService {
+  private readonly prisma: PrismaClient;
+
+  constructor(deps: ServiceDeps) {
+    this.prisma = deps.prisma;
+  }
+
+  /** GET /article-prices?articleId=: the article's prices, newest validFrom first. */
+  async forArticle(rawArticleId: unknown): Promise<ArticlePrice[]> {
+    const articleId = parseId(rawArticleId, 'articleId');
+    const [article, prices] = await Promise.all([
+      this.prisma.article.findUnique({ where: { id: articleId }, select: { id: true } }),
+      this.prisma.articlePrice.findMany({ where: { articleId }, orderBy: [...NEWEST_FIRST] }),
+    ]);
+    if (!article) throw notFound('article', articleId);
+    return prices;
+  }
+
+  /** For batching: the prices of many articles, newest first within each article. */
+  forArticles(articleIds: readonly string[]): Promise<ArticlePrice[]> {
+    return this.prisma.articlePrice.findMany({ where: { articleId: { in: [...articleIds] } }, orderBy: [...NEWEST_FIRST] });
+  }
+}

@@ -1,0 +1,17 @@
+import { field, type FieldCatalog } from '../../query/fields';
+
+export const articleFields = {
+  id: field.uuid(),
+  code: field.string(),
+  name: field.string(),
+  description: field.string(true),
+  isActive: field.boolean(),
+  defaultTaxCodeId: field.uuid(true),
+  defaultCostCenterId: field.uuid(true),
+  revenueAccountId: field.uuid(true),
+  useArticleCostCenter: field.boolean(),
+  createdAt: field.datetime(),
+  createdById: field.uuid(),
+  updatedAt: field.datetime(true),
+  updatedById: field.uuid(true),
+} satisfies FieldCatalog;

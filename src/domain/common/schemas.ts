@@ -1,0 +1,108 @@
+import Decimal from 'decimal.js';
+import { z } from 'zod';
+
+// Building blocks of every validation schema (bodies, import records, OpenAPI document).
+// Decimals are carried as exact decimal text from the JSON number to the database: a JSON
+// number is read through its shortest round-trip text, which is the text the client wrote
+// for every value with at most 15 significant digits; anything needing more is refused.
+
+export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+export const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+
+export const uuid = () =>
+  z
+    .string({ error: 'must be a UUID' })
+    .regex(UUID_PATTERN, { error: 'must be a UUID' })
+    .transform((v) => v.toLowerCase())
+    .meta({ format: 'uuid', example: '3fa85f64-5717-4562-b3fc-2c963f66afa6' });
+
+export const isUuid = (v: string): boolean => UUID_PATTERN.test(v);
+
+/** Text of 1..max characters (after trimming nothing: what the client sent is kept). */
+export const text = (max: number, min = 1) =>
+  z
+    .string({ error: 'must be a string' })
+    .min(min, { error: min === 1 ? 'must not be empty' : `must have at least ${min} characters` })
+    .max(max, { error: `must have at most ${max} characters` })
+    .refine((v) => !v.includes('\u0000'), { error: 'must not contain NUL characters' });
+
+export const optionalText = (max: number) => text(max, 0).nullable().optional().transform((v) => v ?? null);
+
+interface DecimalOptions {
+  readonly scale: number;
+  readonly precision: number;
+  readonly positive?: boolean;
+  readonly nonNegative?: boolean;
+}
+
+/** A JSON number (or numeric string) → exact decimal text, checked for scale and size. */
+export const decimal = (o: DecimalOptions) =>
+  z
+    .union([z.number(), z.string()], { error: 'must be a number' })
+    .transform((raw, ctx) => {
+      let d: Decimal;
+      try {
+        if (typeof raw === 'number' && !Number.isFinite(raw)) throw new Error('not finite');
+        d = new Decimal(typeof raw === 'number' ? String(raw) : raw.trim());
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a number' });
+        return z.NEVER;
+      }
+      if (!d.isFinite()) {
+        ctx.addIssue({ code: 'custom', message: 'must be a finite number' });
+        return z.NEVER;
+      }
+      if (d.decimalPlaces() > o.scale) {
+        ctx.addIssue({ code: 'custom', message: `must have at most ${o.scale} decimal places` });
+        return z.NEVER;
+      }
+      if (d.abs().greaterThanOrEqualTo(new Decimal(10).pow(o.precision - o.scale))) {
+        ctx.addIssue({ code: 'custom', message: 'is too large' });
+        return z.NEVER;
+      }
+      if (o.positive && !d.greaterThan(0)) {
+        ctx.addIssue({ code: 'custom', message: 'must be greater than 0' });
+        return z.NEVER;
+      }
+      if (o.nonNegative && d.isNegative()) {
+        ctx.addIssue({ code: 'custom', message: 'must not be negative' });
+        return z.NEVER;
+      }
+      return d.toFixed();
+    })
+    .meta({ type: 'number' } as Record<string, unknown>);
+
+export const money = (opts: { positive?: boolean } = {}) =>
+  decimal({ scale: 4, precision: 19, nonNegative: true, ...opts });
+export const rate = () => decimal({ scale: 2, precision: 7, nonNegative: true });
+
+/** The YYYY-MM-DD at the start of an ISO string names a real day (no 30 February). */
+function isCalendarDate(v: string): boolean {
+  const y = Number(v.slice(0, 4));
+  const m = Number(v.slice(5, 7));
+  const day = Number(v.slice(8, 10));
+  if (m < 1 || m > 12 || day < 1) return false;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!;
+  return day <= days;
+}
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/** ISO 8601 date-time with a zone (or a plain date, meaning midnight UTC) → Date. */
+export const dateTime = () =>
+  z
+    .string({ error: 'must be an ISO 8601 date-time string' })
+    .regex(ISO_DATE_TIME, { error: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-01-01T00:00:00Z' })
+    .transform((v, ctx) => {
+      const d = new Date(v.length === 10 ? `${v}T00:00:00Z` : v);
+      // Date() rolls impossible days over (2026-02-30 → 2026-03-02): check the calendar first.
+      if (Number.isNaN(d.getTime()) || !isCalendarDate(v)) {
+        ctx.addIssue({ code: 'custom', message: 'is not a valid date' });
+        return z.NEVER;
+      }
+      return d;
+    })
+    .meta({ format: 'date-time' });
+
+export const bool = () => z.boolean({ error: 'must be true or false' });

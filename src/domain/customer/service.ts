@@ -1,0 +1,32 @@
+import type { Prisma, PrismaClient } from '../../generated/prisma/client';
+import { ReadService } from '../common/read-service';
+import type { ServiceDeps } from '../context';
+import { customerFields } from './fields';
+
+const ADDRESS_ORDER: Prisma.AddressOrderByWithRelationInput[] = [{ isDefault: 'desc' }, { addressType: 'asc' }, { id: 'asc' }];
+const WITH_ADDRESSES = { addresses: { orderBy: ADDRESS_ORDER } } satisfies Prisma.CustomerInclude;
+
+export type Customer = Prisma.CustomerGetPayload<object>;
+export type CustomerWithAddresses = Prisma.CustomerGetPayload<{ include: { addresses: true } }>;
+export type Address = Prisma.AddressGetPayload<object>;
+
+/** Customers are returned with their addresses inside the record (SPEC.md). */
+export class CustomerService extends ReadService<CustomerWithAddresses> {
+  private readonly prisma: PrismaClient;
+
+  constructor(deps: ServiceDeps) {
+    super(deps.prisma.customer, customerFields, 'customer', WITH_ADDRESSES);
+    this.prisma = deps.prisma;
+  }
+
+  /** Customers without their addresses (GraphQL loads addresses only when asked). */
+  listBare: ReadService<Customer>['list'] = (q) => new ReadService<Customer>(this.prisma.customer, customerFields, 'customer').list(q);
+
+  /** For batching: the addresses of many customers, default first. */
+  addressesOf(customerIds: readonly string[]): Promise<Address[]> {
+    return this.prisma.address.findMany({
+      where: { customerId: { in: [...customerIds] } },
+      orderBy: ADDRESS_ORDER,
+    });
+  }
+}

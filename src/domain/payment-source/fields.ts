@@ -1,0 +1,21 @@
+import { field, type FieldCatalog } from '../../query/fields';
+
+export const SOURCE_TYPES = [
+  'BankTransfer', 'CreditCard', 'DebitCard', 'Cash', 'Check', 'DirectDebit', 'OnlineWallet', 'Other',
+] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+export const paymentSourceFields = {
+  id: field.uuid(),
+  code: field.string(),
+  name: field.string(),
+  description: field.string(true),
+  accountId: field.uuid(),
+  sourceType: field.enum(SOURCE_TYPES),
+  isActive: field.boolean(),
+  isDefault: field.boolean(),
+  createdAt: field.datetime(),
+  createdById: field.uuid(),
+  updatedAt: field.datetime(true),
+  updatedById: field.uuid(true),
+} satisfies FieldCatalog;

@@ -1,0 +1,192 @@
+import type { Prisma, PrismaClient } from '../../generated/prisma/client';
+import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../../db/errors';
+import { AppError, notFound } from '../../errors/catalogue';
+import { checkIfMatch } from '../common/etag';
+import { listRecords, type ListQuery, type Page } from '../common/list';
+import type { Actor, ServiceDeps } from '../context';
+import { paymentSourceFields } from './fields';
+import { parseId, parseInput } from '../common/validate';
+import { paymentSourceInput, paymentSourcePatch, type PaymentSourceInput } from './schema';
+
+export type PaymentSource = Prisma.PaymentSourceGetPayload<object>;
+
+export interface WriteOptions {
+  /** The client's If-Match header, checked against the current record. */
+  readonly ifMatch?: string | undefined;
+}
+
+// Rules of SPEC.md for payment sources. Each is checked up front for a clear answer, and
+// also kept by the database (unique lower(code), partial unique index on isDefault,
+// restricting foreign key from payments), so a concurrent request that slips past the
+// check is refused by the database and mapped to the same error.
+export class PaymentSourceService {
+  private readonly prisma: PrismaClient;
+  private readonly now: () => Date;
+
+  constructor(deps: ServiceDeps) {
+    this.prisma = deps.prisma;
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  list(q: ListQuery): Promise<Page<PaymentSource>> {
+    return listRecords<PaymentSource>(this.prisma.paymentSource, paymentSourceFields, q);
+  }
+
+  async get(rawId: string): Promise<PaymentSource> {
+    const id = parseId(rawId);
+    const found = await this.prisma.paymentSource.findUnique({ where: { id } });
+    if (!found) throw notFound('payment source', id);
+    return found;
+  }
+
+  /** For batching (GraphQL): the sources with these ids, in no particular order. */
+  getMany(ids: readonly string[]): Promise<PaymentSource[]> {
+    return this.prisma.paymentSource.findMany({ where: { id: { in: [...ids] } } });
+  }
+
+  byAccountIds(accountIds: readonly string[]): Promise<PaymentSource[]> {
+    return this.prisma.paymentSource.findMany({
+      where: { accountId: { in: [...accountIds] } },
+      orderBy: [{ code: 'asc' }, { id: 'asc' }],
+    });
+  }
+
+  async create(body: unknown, actor: Actor): Promise<PaymentSource> {
+    const input = parseInput(paymentSourceInput, body);
+    await this.checkRules(input, undefined);
+    try {
+      return await this.prisma.paymentSource.create({
+        data: { ...input, createdAt: this.now(), createdById: actor.userId, updatedAt: null, updatedById: null },
+      });
+    } catch (e) {
+      throw await this.explain(e, input, undefined);
+    }
+  }
+
+  /** PUT: a full replacement of the editable fields. */
+  async replace(id: string, body: unknown, actor: Actor, o: WriteOptions = {}): Promise<PaymentSource> {
+    const input = parseInput(paymentSourceInput, body);
+    return this.update(id, () => input, actor, o);
+  }
+
+  /** GraphQL update: omitted fields keep their value. */
+  async patch(id: string, body: unknown, actor: Actor, o: WriteOptions = {}): Promise<PaymentSource> {
+    const patch = parseInput(paymentSourcePatch, body);
+    return this.update(
+      id,
+      (current) => ({
+        code: patch.code ?? current.code,
+        name: patch.name ?? current.name,
+        description: patch.description === undefined ? current.description : patch.description,
+        accountId: patch.accountId ?? current.accountId,
+        sourceType: patch.sourceType ?? current.sourceType,
+        isActive: patch.isActive ?? current.isActive,
+        isDefault: patch.isDefault ?? current.isDefault,
+      }),
+      actor,
+      o,
+    );
+  }
+
+  async delete(id: string, o: WriteOptions = {}): Promise<void> {
+    const current = await this.get(id);
+    checkIfMatch(o.ifMatch, current);
+    if (await this.prisma.payment.findFirst({ where: { paymentSourceId: current.id }, select: { id: true } })) throw hasPayments(current);
+    try {
+      await this.prisma.paymentSource.delete({ where: { id: current.id, ...versionOf(current, o) } });
+    } catch (e) {
+      if (isForeignKeyViolation(e)) throw hasPayments(current);
+      if (isRecordNotFound(e)) throw await this.changedOrGone(id);
+      throw e;
+    }
+  }
+
+  private async update(
+    id: string,
+    next: (current: PaymentSource) => PaymentSourceInput,
+    actor: Actor,
+    o: WriteOptions,
+  ): Promise<PaymentSource> {
+    const current = await this.get(id);
+    checkIfMatch(o.ifMatch, current);
+    const input = next(current);
+    await this.checkRules(input, current);
+    try {
+      // The version condition makes the update conditional on what was checked above.
+      return await this.prisma.paymentSource.update({
+        where: { id: current.id, ...versionOf(current, o) },
+        data: { ...input, updatedAt: this.now(), updatedById: actor.userId },
+      });
+    } catch (e) {
+      if (isRecordNotFound(e)) throw await this.changedOrGone(id);
+      throw await this.explain(e, input, id);
+    }
+  }
+
+  private async checkRules(input: PaymentSourceInput, current: PaymentSource | undefined): Promise<void> {
+    const selfId = current?.id;
+    if (!current || current.accountId !== input.accountId) {
+      const account = await this.prisma.account.findUnique({ where: { id: input.accountId } });
+      if (!account) throw new AppError('ACCOUNT_NOT_USABLE', `No account with id ${input.accountId}`, [{ field: 'accountId', message: 'unknown account' }]);
+      if (!account.isActive || account.type !== 'Asset')
+        throw new AppError(
+          'ACCOUNT_NOT_USABLE',
+          `Account ${account.code} is ${account.isActive ? '' : 'inactive'}${!account.isActive && account.type !== 'Asset' ? ' and ' : ''}${account.type !== 'Asset' ? `of type ${account.type}, not Asset` : ''}`,
+          [{ field: 'accountId', message: 'the account must be active and of type Asset' }],
+        );
+    }
+    await this.checkUniqueness(input, selfId);
+  }
+
+  private async checkUniqueness(input: PaymentSourceInput, selfId: string | undefined): Promise<AppError | void> {
+    const sameCode = await this.prisma.paymentSource.findFirst({
+      where: { code: { equals: input.code, mode: 'insensitive' }, ...(selfId ? { NOT: { id: selfId } } : {}) },
+      select: { code: true },
+    });
+    // `mode: insensitive` is ILIKE: `_` and `%` in the code are wildcards there, so compare exactly.
+    if (sameCode && sameCode.code.toLowerCase() === input.code.toLowerCase()) throw duplicateCode(input.code);
+    if (input.isDefault) {
+      const other = await this.prisma.paymentSource.findFirst({
+        where: { isDefault: true, ...(selfId ? { NOT: { id: selfId } } : {}) },
+        select: { code: true },
+      });
+      if (other) throw defaultAlreadySet(other.code);
+    }
+  }
+
+  /** After the database refused a write: which rule did the concurrent request win? */
+  private async explain(e: unknown, input: PaymentSourceInput, selfId: string | undefined): Promise<unknown> {
+    if (!isUniqueViolation(e)) {
+      if (isForeignKeyViolation(e)) return new AppError('ACCOUNT_NOT_USABLE', `No account with id ${input.accountId}`, [{ field: 'accountId', message: 'unknown account' }]);
+      return e;
+    }
+    try {
+      await this.checkUniqueness(input, selfId);
+    } catch (ruleError) {
+      return ruleError;
+    }
+    return input.isDefault ? defaultAlreadySet('another payment source') : duplicateCode(input.code);
+  }
+
+  private async changedOrGone(id: string): Promise<AppError> {
+    const still = await this.prisma.paymentSource.findUnique({ where: { id }, select: { id: true } });
+    return still
+      ? new AppError('PRECONDITION_FAILED', 'The payment source was changed by another request; read it again')
+      : notFound('payment source', id);
+  }
+}
+
+/**
+ * With If-Match, the write is conditional on the row still being the version that was
+ * checked (a concurrent change in between gives 412). Without it, last write wins.
+ */
+function versionOf(current: PaymentSource, o: WriteOptions): { updatedAt?: Date | null } {
+  return o.ifMatch === undefined ? {} : { updatedAt: current.updatedAt };
+}
+
+const duplicateCode = (code: string) =>
+  new AppError('DUPLICATE_CODE', `The code ${code} is already used by another payment source`, [{ field: 'code', message: 'already used' }]);
+const defaultAlreadySet = (code: string) =>
+  new AppError('DEFAULT_ALREADY_SET', `${code} is already the default payment source`, [{ field: 'isDefault', message: 'another payment source is the default' }]);
+const hasPayments = (s: PaymentSource) =>
+  new AppError('HAS_PAYMENTS', `Payment source ${s.code} has payments and cannot be deleted`);

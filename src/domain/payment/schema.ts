@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { dateTime, money, optionalText, uuid } from '../common/schemas';
+
+/** Body of POST /payments; without paymentSourceId the default payment source is used. */
+export const paymentInput = z.strictObject({
+  paymentSourceId: uuid().optional(),
+  customerId: uuid(),
+  amount: money({ positive: true }),
+  receivedAt: dateTime().optional(),
+  reference: optionalText(200),
+});
+export type PaymentInput = z.output<typeof paymentInput>;

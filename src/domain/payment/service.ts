@@ -1,0 +1,103 @@
+import type { Prisma, PrismaClient } from '../../generated/prisma/client';
+import { isForeignKeyViolation } from '../../db/errors';
+import { AppError, notFound, validationFailed } from '../../errors/catalogue';
+import { listRecords, type ListQuery, type Page } from '../common/list';
+import type { Actor, ServiceDeps } from '../context';
+import { paymentFields } from './fields';
+import { parseId, parseInput } from '../common/validate';
+import { paymentInput } from './schema';
+
+export type Payment = Prisma.PaymentGetPayload<object>;
+
+export class PaymentService {
+  private readonly prisma: PrismaClient;
+  private readonly now: () => Date;
+
+  constructor(deps: ServiceDeps) {
+    this.prisma = deps.prisma;
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  list(q: ListQuery): Promise<Page<Payment>> {
+    return listRecords<Payment>(this.prisma.payment, paymentFields, q);
+  }
+
+  async get(rawId: string): Promise<Payment> {
+    const id = parseId(rawId);
+    const found = await this.prisma.payment.findUnique({ where: { id } });
+    if (!found) throw notFound('payment', id);
+    return found;
+  }
+
+  /** For batching: payments of many payment sources / customers, newest first. */
+  bySourceIds(ids: readonly string[]): Promise<Payment[]> {
+    return this.prisma.payment.findMany({ where: { paymentSourceId: { in: [...ids] } }, orderBy: [{ receivedAt: 'desc' }, { id: 'asc' }] });
+  }
+
+  byCustomerIds(ids: readonly string[]): Promise<Payment[]> {
+    return this.prisma.payment.findMany({ where: { customerId: { in: [...ids] } }, orderBy: [{ receivedAt: 'desc' }, { id: 'asc' }] });
+  }
+
+  /**
+   * Records a payment. Without a payment source the default one is used (rule 6); an
+   * inactive source is refused (rule 7). Source and customer are read in the transaction
+   * that writes, with a share lock on the source, so a concurrent deactivation or delete
+   * waits for this payment or makes it fail.
+   */
+  async create(body: unknown, actor: Actor): Promise<Payment> {
+    const input = parseInput(paymentInput, body);
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        const source = input.paymentSourceId
+          ? await lockSource(tx, input.paymentSourceId)
+          : await lockDefaultSource(tx);
+        if (!source) {
+          if (input.paymentSourceId)
+            throw validationFailed([{ field: 'paymentSourceId', message: `no payment source with id ${input.paymentSourceId}` }]);
+          throw new AppError('NO_DEFAULT_PAYMENT_SOURCE', 'The payment names no payment source and none is the default');
+        }
+        if (!source.isActive)
+          throw new AppError('PAYMENT_SOURCE_INACTIVE', `Payment source ${source.code} is inactive and cannot take new payments`, [
+            { field: 'paymentSourceId', message: 'the payment source is inactive' },
+          ]);
+        const customer = await tx.customer.findUnique({ where: { id: input.customerId }, select: { id: true } });
+        if (!customer) throw validationFailed([{ field: 'customerId', message: `no customer with id ${input.customerId}` }]);
+        const now = this.now();
+        return tx.payment.create({
+          data: {
+            paymentSourceId: source.id,
+            customerId: input.customerId,
+            amount: input.amount,
+            receivedAt: input.receivedAt ?? now,
+            reference: input.reference,
+            createdAt: now,
+            createdById: actor.userId,
+          },
+        });
+      });
+    } catch (e) {
+      if (isForeignKeyViolation(e)) throw validationFailed([{ field: 'customerId', message: 'the customer or payment source no longer exists' }]);
+      throw e;
+    }
+  }
+}
+
+interface LockedSource {
+  id: string;
+  code: string;
+  isActive: boolean;
+}
+
+// FOR SHARE: a concurrent UPDATE/DELETE of the source waits until the payment is committed.
+// Parameterised; no input is placed in the SQL text.
+async function lockSource(tx: Prisma.TransactionClient, id: string): Promise<LockedSource | undefined> {
+  const rows = await tx.$queryRaw<LockedSource[]>`
+    SELECT "id", "code", "isActive" FROM "PaymentSource" WHERE "id" = ${id}::uuid FOR SHARE`;
+  return rows[0];
+}
+
+async function lockDefaultSource(tx: Prisma.TransactionClient): Promise<LockedSource | undefined> {
+  const rows = await tx.$queryRaw<LockedSource[]>`
+    SELECT "id", "code", "isActive" FROM "PaymentSource" WHERE "isDefault" FOR SHARE`;
+  return rows[0];
+}

@@ -1,0 +1,27 @@
+import { AcademicTermService } from './academic-term/service';
+import { AccountService } from './account/service';
+import { ArticlePriceService } from './article-price/service';
+import { ArticleService } from './article/service';
+import type { ServiceDeps } from './context';
+import { CustomerService } from './customer/service';
+import { PaymentSourceService } from './payment-source/service';
+import { PaymentService } from './payment/service';
+import { PricingService } from './pricing/service';
+import { TaxCodeService } from './tax-code/service';
+
+/** The one service layer both doors call. */
+export function createServices(deps: ServiceDeps) {
+  return {
+    paymentSources: new PaymentSourceService(deps),
+    payments: new PaymentService(deps),
+    accounts: new AccountService(deps),
+    articles: new ArticleService(deps),
+    articlePrices: new ArticlePriceService(deps),
+    customers: new CustomerService(deps),
+    taxCodes: new TaxCodeService(deps),
+    academicTerms: new AcademicTermService(deps),
+    pricing: new PricingService(deps),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

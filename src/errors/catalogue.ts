@@ -1,0 +1,70 @@
+// The one error catalogue of the service (CONTRACT.md "Errors"). Every door maps an
+// AppError to its wire form from here: REST as RFC 9457 problem+json, GraphQL as
+// `extensions.code`. Nothing else decides a status code or a title.
+
+export const ERRORS = {
+  VALIDATION_FAILED: { status: 400, title: 'The request is not valid' },
+  INVALID_QUERY: { status: 400, title: 'The query options are not valid' },
+  UNAUTHENTICATED: { status: 401, title: 'Authentication is required' },
+  FORBIDDEN: { status: 403, title: 'The token lacks the required scope' },
+  NOT_FOUND: { status: 404, title: 'No such record' },
+  DUPLICATE_CODE: { status: 409, title: 'The code is already used by another payment source' },
+  DEFAULT_ALREADY_SET: { status: 409, title: 'Another payment source is already the default' },
+  HAS_PAYMENTS: { status: 409, title: 'The payment source has payments' },
+  PRECONDITION_FAILED: { status: 412, title: 'The record has changed since it was read' },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },
+  ACCOUNT_NOT_USABLE: { status: 422, title: 'The account cannot be used for a payment source' },
+  PAYMENT_SOURCE_INACTIVE: { status: 422, title: 'The payment source is inactive' },
+  NO_DEFAULT_PAYMENT_SOURCE: { status: 422, title: 'There is no default payment source' },
+  NO_PRICE: { status: 422, title: 'The article has no price on the reference date' },
+  NO_TAX_CODE: { status: 422, title: 'No tax code applies on the reference date' },
+  QUERY_TOO_COMPLEX: { status: 400, title: 'The query is too deep or too costly' },
+  RATE_LIMITED: { status: 429, title: 'Too many requests' },
+  INTERNAL: { status: 500, title: 'Internal error' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** One offending value: `field` is its path (`code`, `lines[0].quantity`). */
+export interface FieldError {
+  readonly field: string;
+  readonly message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly title: string;
+  readonly detail: string;
+  readonly errors: readonly FieldError[] | undefined;
+
+  constructor(code: ErrorCode, detail?: string, errors?: readonly FieldError[]) {
+    const { status, title } = ERRORS[code];
+    super(detail ?? title);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = status;
+    this.title = title;
+    this.detail = detail ?? title;
+    this.errors = errors && errors.length > 0 ? errors : undefined;
+  }
+}
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+export const notFound = (what: string, id: string): AppError =>
+  new AppError('NOT_FOUND', `No ${what} with id ${id}`);
+
+export const validationFailed = (errors: readonly FieldError[], detail?: string): AppError =>
+  new AppError(
+    'VALIDATION_FAILED',
+    detail ?? errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; '),
+    errors,
+  );
+
+/** A fault in a query option; `position` is the 0-based character offset of the fault. */
+export const invalidQuery = (option: string, message: string, position?: number): AppError =>
+  new AppError(
+    'INVALID_QUERY',
+    position === undefined ? `${option}: ${message}` : `${option}: ${message} at position ${position}`,
+  );

@@ -1,0 +1,77 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import type { TokenVerifier } from '../auth/tokens';
+import type { Config } from '../config/config';
+import type { Services } from '../domain/services';
+import { AppError } from '../errors/catalogue';
+import { createGraphqlHandler } from '../graphql/server';
+import { openApiDocument } from '../rest/openapi';
+import { restRouter } from '../rest/router';
+import { healthRoutes } from './health';
+import type { Logger } from './logger';
+import { sendProblem, toAppError } from './problem';
+import { rateLimiter } from './rate-limit';
+import { authenticate, requestContext } from './request-context';
+
+export const BODY_LIMIT = '100kb';
+export const REST_BASE = '/api/v1';
+
+export interface AppDeps {
+  readonly config: Config;
+  readonly services: Services;
+  readonly verify: TokenVerifier;
+  readonly logger: Logger;
+  readonly ping: () => Promise<void>;
+}
+
+export interface App {
+  readonly express: express.Express;
+  /** Stops the GraphQL server (drains its plugins); the HTTP server is closed by main. */
+  stop(): Promise<void>;
+}
+
+/** The one Express app with its two front doors, REST and GraphQL, over one service layer. */
+export async function createApp(deps: AppDeps): Promise<App> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false); // records carry their own content ETag
+  if (deps.config.trustProxy) app.set('trust proxy', deps.config.trustProxy);
+
+  const production = deps.config.env === 'production';
+  const withCsp = helmet();
+  // Apollo Sandbox (outside production) loads its UI from Apollo's CDN: no CSP on /graphql there.
+  const withoutCsp = helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
+  app.use((req, res, next) => (!production && req.path === '/graphql' ? withoutCsp : withCsp)(req, res, next));
+  app.use(requestContext(deps.logger));
+
+  app.use(healthRoutes(deps.ping));
+  const openApi = JSON.stringify(openApiDocument());
+  app.get(`${REST_BASE}/openapi.json`, (_req, res) => {
+    res.type('application/json').send(openApi);
+  });
+
+  app.use(rateLimiter(deps.config.rateLimitPerMinute));
+  const json = express.json({ limit: BODY_LIMIT, strict: true });
+
+  app.use(REST_BASE, json, authenticate(deps.verify), restRouter(deps.services));
+
+  const graphql = await createGraphqlHandler({
+    services: deps.services,
+    verify: deps.verify,
+    production,
+    logger: deps.logger,
+  });
+  app.use('/graphql', json, graphql.handler);
+
+  app.use(() => {
+    throw new AppError('NOT_FOUND', 'No such path');
+  });
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const log = res.locals.log ?? deps.logger;
+    const e = toAppError(err, log);
+    if (res.headersSent) return;
+    sendProblem(res, e, req.originalUrl.split('?')[0]);
+  });
+
+  return { express: app, stop: graphql.stop };
+}

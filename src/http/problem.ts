@@ -1,0 +1,31 @@
+import type { Response } from 'express';
+import { AppError, isAppError } from '../errors/catalogue';
+import type { Logger } from './logger';
+
+/** Maps what a handler threw to the catalogue; anything unknown is INTERNAL and logged. */
+export function toAppError(e: unknown, log?: Logger): AppError {
+  if (isAppError(e)) return e;
+  const err = e as { type?: string; status?: number; expose?: boolean };
+  // body-parser's own refusals.
+  if (err?.type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 100 KiB');
+  if (err?.type === 'entity.parse.failed')
+    return new AppError('VALIDATION_FAILED', 'The request body is not valid JSON', [{ field: '', message: 'not valid JSON' }]);
+  if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported')
+    return new AppError('VALIDATION_FAILED', 'The request body encoding is not supported');
+  log?.error({ err: e }, 'unhandled error');
+  return new AppError('INTERNAL', 'An unexpected error occurred; it has been logged');
+}
+
+/** RFC 9457 problem+json; never a stack trace, SQL or driver message. */
+export function sendProblem(res: Response, e: AppError, instance?: string): void {
+  const body: Record<string, unknown> = {
+    type: `https://billing.example/problems/${e.code.toLowerCase().replace(/_/g, '-')}`,
+    title: e.title,
+    status: e.status,
+    detail: e.detail,
+    code: e.code,
+  };
+  if (instance) body.instance = instance;
+  if (e.errors) body.errors = e.errors;
+  res.status(e.status).type('application/problem+json').send(JSON.stringify(body));
+}

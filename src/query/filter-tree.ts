@@ -1,0 +1,61 @@
+// The neutral filter tree: what a filter means, independent of the door it came through.
+// OData $filter (src/query/odata) and GraphQL `where` (src/query/graphql-where.ts) both
+// compile to it; src/query/to-prisma.ts compiles it to a Prisma `where`.
+//
+// Values are already checked against the field's type when a tree is built, so the
+// compiler to Prisma never sees a string compared with a boolean field. Decimal values are
+// kept as their exact decimal text, never as JavaScript numbers.
+
+export type ComparisonOperator = 'eq' | 'ne' | 'gt' | 'ge' | 'lt' | 'le';
+export type TextOperator = 'contains' | 'startswith' | 'endswith';
+
+/** A literal bound to a field's type. */
+export type FilterValue =
+  | { readonly type: 'string'; readonly value: string }
+  | { readonly type: 'uuid'; readonly value: string } // lowercase canonical form
+  | { readonly type: 'enum'; readonly value: string }
+  | { readonly type: 'boolean'; readonly value: boolean }
+  | { readonly type: 'decimal'; readonly value: string } // exact decimal text, e.g. "19.00"
+  | { readonly type: 'datetime'; readonly value: Date };
+
+export type FilterNode =
+  | { readonly kind: 'and'; readonly nodes: readonly FilterNode[] }
+  | { readonly kind: 'or'; readonly nodes: readonly FilterNode[] }
+  | { readonly kind: 'not'; readonly node: FilterNode }
+  /** `field op value`; `value: null` only with eq / ne (is null / has a value). */
+  | {
+      readonly kind: 'compare';
+      readonly field: string;
+      readonly op: ComparisonOperator;
+      readonly value: FilterValue | null;
+      /** tolower()/toupper() applied on both sides: compare ignoring case (eq / ne only). */
+      readonly ignoreCase?: boolean;
+    }
+  /** `field in (...)`; an empty list matches nothing. */
+  | { readonly kind: 'in'; readonly field: string; readonly values: readonly FilterValue[]; readonly ignoreCase?: boolean }
+  /** contains / startswith / endswith on a string field; the value is literal text. */
+  | {
+      readonly kind: 'text';
+      readonly field: string;
+      readonly op: TextOperator;
+      readonly value: string;
+      readonly ignoreCase?: boolean;
+    }
+  /** A constant: what a condition that can never (or always) hold folds to. */
+  | { readonly kind: 'const'; readonly value: boolean };
+
+export type FilterTree = FilterNode;
+
+export const filter = {
+  and: (nodes: readonly FilterNode[]): FilterNode => ({ kind: 'and', nodes }),
+  or: (nodes: readonly FilterNode[]): FilterNode => ({ kind: 'or', nodes }),
+  not: (node: FilterNode): FilterNode => ({ kind: 'not', node }),
+  always: (): FilterNode => ({ kind: 'const', value: true }),
+  never: (): FilterNode => ({ kind: 'const', value: false }),
+} as const;
+
+/** Sort order: a list of keys; the query layer appends `id asc` as the final tie-breaker. */
+export interface SortKey {
+  readonly field: string;
+  readonly direction: 'asc' | 'desc';
+}

@@ -1,0 +1,15 @@
+import type { Request, Response } from 'express';
+import { etagOf } from '../domain/common/etag';
+import { stringifyJson } from '../http/json';
+
+/** JSON with exact decimals (src/http/json.ts). */
+export function sendJson(res: Response, status: number, body: unknown): void {
+  res.status(status).type('application/json').send(stringifyJson(body));
+}
+
+/** A single record: 200/201 with its ETag (and Location for a 201). */
+export function sendRecord(req: Request, res: Response, record: { id: string }, status: 200 | 201 = 200): void {
+  res.setHeader('ETag', etagOf(record));
+  if (status === 201) res.setHeader('Location', `${req.baseUrl}${req.path.replace(/\/$/, '')}/${record.id}`);
+  sendJson(res, status, record);
+}

@@ -1,0 +1,42 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../src/config/config';
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ env: 'development', port: 4000, rateLimitPerMinute: 1200, database: { url: undefined, dataDir: './data' } });
+  });
+
+  it('names every bad value', () => {
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', RATE_LIMIT_PER_MINUTE: '-1', JWT_SECRET: 'short' });
+      throw new Error('expected a ConfigError');
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      const msg = (e as Error).message;
+      for (const key of ['PORT', 'DATABASE_URL', 'RATE_LIMIT_PER_MINUTE', 'JWT_SECRET']) expect(msg).toContain(key);
+    }
+  });
+
+  it('production refuses to start without a key source or a database server', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET[\s\S]*DATABASE_URL|DATABASE_URL[\s\S]*JWT_SECRET/);
+    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://h/db' })).toThrow(/JWT_SECRET/);
+    expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://h/db', JWT_SECRET: 'x'.repeat(40) }).env).toBe('production');
+  });
+
+  it('the service exits with a clear message on bad configuration', () => {
+    const root = path.resolve(__dirname, '../..');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+      cwd: root,
+      env: { PATH: process.env.PATH, NODE_ENV: 'production' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('Invalid configuration');
+    expect(run.stderr).toContain('JWT_SECRET');
+    expect(run.stderr).not.toMatch(/at .*\.ts:\d+/); // no stack trace
+  });
+});

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { applyMigrations, readMigrations } from '../../src/db/migrate';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db.close();
+});
+
+const SYSTEM = '00000000-0000-0000-0000-000000000000';
+
+async function account(type: 'Asset' | 'Revenue' = 'Asset') {
+  return db.prisma.account.create({ data: { code: `A-${randomUUID().slice(0, 8)}`, name: 'Bank', type } });
+}
+async function source(accountId: string, code: string, isDefault = false) {
+  return db.prisma.paymentSource.create({ data: { code, name: code, accountId, sourceType: 'Cash', isDefault, createdById: SYSTEM } });
+}
+async function customer() {
+  return db.prisma.customer.create({ data: { firstName: 'Ada', lastName: 'Lovelace', debtorNumber: `D-${randomUUID()}` } });
+}
+
+describe('migrations', () => {
+  it('apply to an empty database and are recorded as prisma migrate records them', async () => {
+    const rows = await db.session.query<{ migration_name: string; checksum: string; finished_at: Date | null }>(
+      'SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" ORDER BY migration_name',
+    );
+    const files = readMigrations();
+    expect(rows.map((r) => r.migration_name)).toEqual(files.map((m) => m.name));
+    expect(rows.map((r) => r.checksum)).toEqual(files.map((m) => m.checksum));
+    expect(rows.every((r) => r.finished_at !== null)).toBe(true);
+    const tables = await db.session.query<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+    );
+    expect(tables.map((t) => t.table_name)).toEqual(
+      expect.arrayContaining(['AcademicTerm', 'Account', 'Address', 'Article', 'ArticlePrice', 'Customer', 'Payment', 'PaymentSource', 'TaxCode']),
+    );
+  });
+
+  it('applying again changes nothing', async () => {
+    expect(await applyMigrations(db.session)).toEqual([]);
+  });
+
+  it('refuses to run when an applied migration was modified', async () => {
+    const [first] = readMigrations();
+    await expect(applyMigrations(db.session, [{ ...first!, checksum: 'f'.repeat(64) }])).rejects.toThrow(/modified/);
+  });
+});
+
+describe('constraints keep the rules whatever the caller', () => {
+  it('payment source codes are unique regardless of case', async () => {
+    const a = await account();
+    await source(a.id, 'Bar-Kasse');
+    await expect(source(a.id, 'BAR-KASSE')).rejects.toMatchObject({ code: 'P2002' });
+    await expect(source(a.id, 'bar-kasse')).rejects.toMatchObject({ code: 'P2002' });
+  });
+
+  it('at most one payment source is the default', async () => {
+    const a = await account();
+    await source(a.id, `DEF-${randomUUID().slice(0, 6)}`, true);
+    await expect(source(a.id, `DEF-${randomUUID().slice(0, 6)}`, true)).rejects.toMatchObject({ code: 'P2002' });
+    // Non-defaults are unlimited.
+    await source(a.id, `ND-${randomUUID().slice(0, 6)}`);
+    await source(a.id, `ND-${randomUUID().slice(0, 6)}`);
+  });
+
+  it('one default address per customer', async () => {
+    const c = await customer();
+    const addr = (isDefault: boolean, addressType = 'Billing') =>
+      db.prisma.address.create({ data: { customerId: c.id, addressType, street: 'Main 1', city: 'Town', postalCode: '12345', country: 'DE', isDefault } });
+    await addr(true);
+    await expect(addr(true, 'Home')).rejects.toMatchObject({ code: 'P2002' });
+    await addr(false, 'Home');
+    // Another customer has a default of its own.
+    const other = await customer();
+    await db.prisma.address.create({ data: { customerId: other.id, addressType: 'Billing', street: 'x', city: 'y', postalCode: 'z', country: 'DE', isDefault: true } });
+  });
+
+  it('debtor numbers are unique', async () => {
+    const c = await customer();
+    await expect(db.prisma.customer.create({ data: { firstName: 'B', lastName: 'C', debtorNumber: c.debtorNumber } })).rejects.toMatchObject({ code: 'P2002' });
+  });
+
+  it('foreign keys refuse dangling references and deletes that would leave some', async () => {
+    await expect(source(randomUUID(), `FK-${randomUUID().slice(0, 6)}`)).rejects.toMatchObject({ code: 'P2003' });
+    const a = await account();
+    const s = await source(a.id, `FK2-${randomUUID().slice(0, 6)}`);
+    const c = await customer();
+    await db.prisma.payment.create({ data: { paymentSourceId: s.id, customerId: c.id, amount: '1.00', receivedAt: new Date(), createdById: SYSTEM } });
+    await expect(db.prisma.paymentSource.delete({ where: { id: s.id } })).rejects.toMatchObject({ code: 'P2003' });
+    await expect(db.prisma.account.delete({ where: { id: a.id } })).rejects.toMatchObject({ code: 'P2003' });
+  });
+
+  it('checks amounts, tax types and date ranges', async () => {
+    const a = await account();
+    const s = await source(a.id, `CHK-${randomUUID().slice(0, 6)}`);
+    const c = await customer();
+    await expect(
+      db.prisma.payment.create({ data: { paymentSourceId: s.id, customerId: c.id, amount: '0', receivedAt: new Date(), createdById: SYSTEM } }),
+    ).rejects.toBeTruthy();
+    await expect(
+      db.prisma.taxCode.create({
+        data: { code: 'X', name: 'x', rate: '19', taxType: 'GST', taxAccountId: a.id, revenueAccountId: a.id, validFrom: new Date(), createdById: SYSTEM },
+      }),
+    ).rejects.toBeTruthy();
+    await expect(
+      db.prisma.academicTerm.create({ data: { code: 'WS1999', startDate: new Date('2000-01-01'), endDate: new Date('1999-01-01') } }),
+    ).rejects.toBeTruthy();
+  });
+});

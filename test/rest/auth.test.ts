@@ -1,0 +1,75 @@
+import { SignJWT } from 'jose';
+import request from 'supertest';
+import { createTestApp, TEST_SECRET, token, type TestApp } from '../support/app';
+import { activeAssetAccount } from '../support/fixture';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ demoData: false });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const sign = (secret: string, claims: Record<string, unknown>, exp: string | number = '1h') =>
+  new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(exp).setIssuedAt().sign(new TextEncoder().encode(secret));
+
+describe('authentication on every door', () => {
+  const paths = ['/api/v1/payment-sources', '/api/v1/customers', '/api/v1/articles', '/api/v1/tax-codes', '/api/v1/academic-terms', '/api/v1/accounts', '/api/v1/payments'];
+
+  it.each(paths)('%s needs a token (401 UNAUTHENTICATED as problem+json)', async (p) => {
+    const res = await request(t.http).get(p).expect(401);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(res.body).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+  });
+
+  it('refuses a bad signature, an expired token, a token not yet valid, a non-UUID subject and garbage', async () => {
+    const sub = '44444444-4444-4444-8444-444444444444';
+    const bad = [
+      await sign('another-secret-another-secret-another-secret!!', { sub, scope: 'billing.read' }),
+      await sign(TEST_SECRET, { sub, scope: 'billing.read' }, Math.floor(Date.now() / 1000) - 3600),
+      await new SignJWT({ sub, scope: 'billing.read' }).setProtectedHeader({ alg: 'HS256' }).setNotBefore('1h').setExpirationTime('2h').sign(new TextEncoder().encode(TEST_SECRET)),
+      await sign(TEST_SECRET, { sub: 'alice', scope: 'billing.read' }),
+      'not.a.jwt',
+    ];
+    for (const tok of bad) {
+      const res = await request(t.http).get('/api/v1/payment-sources').set('Authorization', `Bearer ${tok}`).expect(401);
+      expect(res.body.code).toBe('UNAUTHENTICATED');
+    }
+    const expired = await request(t.http).get('/api/v1/payment-sources').set('Authorization', `Bearer ${bad[1]}`);
+    expect(expired.body.detail).toMatch(/expired/);
+    await request(t.http).get('/api/v1/payment-sources').set('Authorization', `Basic abc`).expect(401);
+  });
+
+  it('403 FORBIDDEN without the scope; scopes are independent', async () => {
+    const readOnly = { Authorization: `Bearer ${t.tokens.reader}` };
+    const writeOnly = { Authorization: `Bearer ${t.tokens.writeOnly}` };
+    const body = { code: 'AUTH-1', name: 'n', accountId: activeAssetAccount()?.id ?? '00000000-0000-4000-8000-000000000000', sourceType: 'Cash' };
+    const w = await request(t.http).post('/api/v1/payment-sources').set(readOnly).send(body).expect(403);
+    expect(w.body.code).toBe('FORBIDDEN');
+    const r = await request(t.http).get('/api/v1/payment-sources').set(writeOnly).expect(403);
+    expect(r.body.code).toBe('FORBIDDEN');
+    await request(t.http).get('/api/v1/payment-sources').set(readOnly).expect(200);
+    const none = await token('', '55555555-5555-4555-8555-555555555555');
+    await request(t.http).get('/api/v1/payment-sources').set('Authorization', `Bearer ${none}`).expect(403);
+  });
+
+  it('health, readiness and the OpenAPI document need no token', async () => {
+    await request(t.http).get('/healthz').expect(200);
+    await request(t.http).get('/readyz').expect(200);
+    const doc = await request(t.http).get('/api/v1/openapi.json').expect(200);
+    expect(doc.body.openapi).toBe('3.1.0');
+  });
+
+  it('verifies issuer and audience when configured', async () => {
+    const { createTokenVerifier, signToken } = await import('../../src/auth/tokens');
+    const verify = createTokenVerifier({ secret: TEST_SECRET, issuer: 'https://idp.example', audience: 'billing' });
+    const sub = '66666666-6666-4666-8666-666666666666';
+    const good = await signToken(TEST_SECRET, { sub, scope: 'billing.read', issuer: 'https://idp.example', audience: 'billing' });
+    await expect(verify(`Bearer ${good}`)).resolves.toMatchObject({ userId: sub });
+    const wrongAud = await signToken(TEST_SECRET, { sub, scope: 'billing.read', issuer: 'https://idp.example', audience: 'other' });
+    await expect(verify(`Bearer ${wrongAud}`)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    const noIss = await signToken(TEST_SECRET, { sub, scope: 'billing.read', audience: 'billing' });
+    await expect(verify(`Bearer ${noIss}`)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+});

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { signToken } from '../../src/auth/tokens';
+import { createTokenVerifier } from '../../src/auth/tokens';
+import { loadConfig } from '../../src/config/config';
+import { importReferenceData } from '../../src/domain/import/import-service';
+import { createServices, type Services } from '../../src/domain/services';
+import { createApp, type App } from '../../src/http/app';
+import { createLogger } from '../../src/http/logger';
+import { DEMO_DATA_FILE } from '../../src/config/paths';
+import { createTestDatabase, type TestDatabase } from './database';
+
+export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+export const READER_ID = '11111111-1111-4111-8111-111111111111';
+export const WRITER_ID = '22222222-2222-4222-8222-222222222222';
+
+export interface TestApp {
+  readonly app: App;
+  /** The Express app, for supertest. */
+  readonly http: App['express'];
+  readonly db: TestDatabase;
+  readonly services: Services;
+  /** Tokens: read+write (writer), read only, write only. */
+  readonly tokens: { writer: string; reader: string; writeOnly: string };
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Load prisma/demo/reference-data.json (the shared fixture) first. Default true. */
+  readonly demoData?: boolean;
+  readonly rateLimitPerMinute?: number;
+  readonly logQueries?: boolean;
+}
+
+export async function token(scope: string, sub = WRITER_ID, extra: { expiresIn?: string | number } = {}): Promise<string> {
+  return signToken(TEST_SECRET, { sub, scope, ...extra });
+}
+
+/** A real app on a fresh real database (PGlite in memory, or PostgreSQL with DATABASE_URL). */
+export async function createTestApp(o: TestAppOptions = {}): Promise<TestApp> {
+  const db = await createTestDatabase({ logQueries: o.logQueries ?? false });
+  if (o.demoData !== false) await importReferenceData(db, DEMO_DATA_FILE);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    JWT_SECRET: TEST_SECRET,
+    RATE_LIMIT_PER_MINUTE: String(o.rateLimitPerMinute ?? 0),
+    DATA_DIR: '/nonexistent',
+  });
+  const services = createServices({ prisma: db.prisma });
+  const app = await createApp({
+    config,
+    services,
+    verify: createTokenVerifier({ secret: TEST_SECRET }),
+    logger: createLogger('silent'),
+    ping: () => db.ping(),
+  });
+  const tokens = {
+    writer: await token('billing.read billing.write', WRITER_ID),
+    reader: await token('billing.read', READER_ID),
+    writeOnly: await token('billing.write', WRITER_ID),
+  };
+  return {
+    app,
+    http: app.express,
+    db,
+    services,
+    tokens,
+    async close() {
+      await app.stop();
+      await db.close();
+    },
+  };
+}
+
+export const newId = (): string => randomUUID();

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { openDatabase, type Database } from '../../src/db/database';
+
+// Every test runs on a real database: embedded PGlite in memory by default, PostgreSQL
+// when DATABASE_URL is set (.ci/run does both). On PostgreSQL each caller gets a fresh
+// database of its own, dropped on close, so test files can run in parallel.
+
+export const usingPostgres = (): boolean => Boolean(process.env.DATABASE_URL);
+
+export interface TestDatabase extends Database {
+  /** The postgresql:// URL of this test's own database (PostgreSQL runs only). */
+  readonly url: string | undefined;
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export async function createTestDatabase(opts: { logQueries?: boolean } = {}): Promise<TestDatabase> {
+  const base = process.env.DATABASE_URL;
+  if (!base) {
+    const db = await openDatabase({ dataDir: 'memory', logQueries: opts.logQueries ?? false });
+    return Object.assign(db, { url: undefined });
+  }
+  const name = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: base });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = withDatabase(base, name);
+  const db = await openDatabase({ url, poolMax: 12, logQueries: opts.logQueries ?? false });
+  const close = db.close.bind(db);
+  return Object.assign(db, {
+    url,
+    async close() {
+      await close();
+      const c = new Client({ connectionString: base });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  });
+}
