@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isCheckViolation, isForeignKeyViolation, isUniqueViolation } from '../../src/db/errors';
 import { applyMigrations, readMigrations } from '../../src/db/migrate';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 
@@ -11,6 +12,19 @@ afterAll(async () => {
 });
 
 const SYSTEM = '00000000-0000-0000-0000-000000000000';
+
+/** The database's refusal of the write, whichever adapter reports it. */
+async function refusal(p: Promise<unknown>): Promise<unknown> {
+  return p.then(
+    () => {
+      throw new Error('the database accepted the write');
+    },
+    (e: unknown) => e,
+  );
+}
+const unique = async (p: Promise<unknown>) => expect(isUniqueViolation(await refusal(p))).toBe(true);
+const foreignKey = async (p: Promise<unknown>) => expect(isForeignKeyViolation(await refusal(p))).toBe(true);
+const check = async (p: Promise<unknown>) => expect(isCheckViolation(await refusal(p))).toBe(true);
 
 async function account(type: 'Asset' | 'Revenue' = 'Asset') {
   return db.prisma.account.create({ data: { code: `A-${randomUUID().slice(0, 8)}`, name: 'Bank', type } });
@@ -53,14 +67,14 @@ describe('constraints keep the rules whatever the caller', () => {
   it('payment source codes are unique regardless of case', async () => {
     const a = await account();
     await source(a.id, 'Bar-Kasse');
-    await expect(source(a.id, 'BAR-KASSE')).rejects.toMatchObject({ code: 'P2002' });
-    await expect(source(a.id, 'bar-kasse')).rejects.toMatchObject({ code: 'P2002' });
+    await unique(source(a.id, 'BAR-KASSE'));
+    await unique(source(a.id, 'bar-kasse'));
   });
 
   it('at most one payment source is the default', async () => {
     const a = await account();
     await source(a.id, `DEF-${randomUUID().slice(0, 6)}`, true);
-    await expect(source(a.id, `DEF-${randomUUID().slice(0, 6)}`, true)).rejects.toMatchObject({ code: 'P2002' });
+    await unique(source(a.id, `DEF-${randomUUID().slice(0, 6)}`, true));
     // Non-defaults are unlimited.
     await source(a.id, `ND-${randomUUID().slice(0, 6)}`);
     await source(a.id, `ND-${randomUUID().slice(0, 6)}`);
@@ -71,7 +85,7 @@ describe('constraints keep the rules whatever the caller', () => {
     const addr = (isDefault: boolean, addressType = 'Billing') =>
       db.prisma.address.create({ data: { customerId: c.id, addressType, street: 'Main 1', city: 'Town', postalCode: '12345', country: 'DE', isDefault } });
     await addr(true);
-    await expect(addr(true, 'Home')).rejects.toMatchObject({ code: 'P2002' });
+    await unique(addr(true, 'Home'));
     await addr(false, 'Home');
     // Another customer has a default of its own.
     const other = await customer();
@@ -80,33 +94,29 @@ describe('constraints keep the rules whatever the caller', () => {
 
   it('debtor numbers are unique', async () => {
     const c = await customer();
-    await expect(db.prisma.customer.create({ data: { firstName: 'B', lastName: 'C', debtorNumber: c.debtorNumber } })).rejects.toMatchObject({ code: 'P2002' });
+    await unique(db.prisma.customer.create({ data: { firstName: 'B', lastName: 'C', debtorNumber: c.debtorNumber } }));
   });
 
   it('foreign keys refuse dangling references and deletes that would leave some', async () => {
-    await expect(source(randomUUID(), `FK-${randomUUID().slice(0, 6)}`)).rejects.toMatchObject({ code: 'P2003' });
+    await foreignKey(source(randomUUID(), `FK-${randomUUID().slice(0, 6)}`));
     const a = await account();
     const s = await source(a.id, `FK2-${randomUUID().slice(0, 6)}`);
     const c = await customer();
     await db.prisma.payment.create({ data: { paymentSourceId: s.id, customerId: c.id, amount: '1.00', receivedAt: new Date(), createdById: SYSTEM } });
-    await expect(db.prisma.paymentSource.delete({ where: { id: s.id } })).rejects.toMatchObject({ code: 'P2003' });
-    await expect(db.prisma.account.delete({ where: { id: a.id } })).rejects.toMatchObject({ code: 'P2003' });
+    await foreignKey(db.prisma.paymentSource.delete({ where: { id: s.id } }));
+    await foreignKey(db.prisma.account.delete({ where: { id: a.id } }));
   });
 
   it('checks amounts, tax types and date ranges', async () => {
     const a = await account();
     const s = await source(a.id, `CHK-${randomUUID().slice(0, 6)}`);
     const c = await customer();
-    await expect(
-      db.prisma.payment.create({ data: { paymentSourceId: s.id, customerId: c.id, amount: '0', receivedAt: new Date(), createdById: SYSTEM } }),
-    ).rejects.toBeTruthy();
-    await expect(
+    await check(db.prisma.payment.create({ data: { paymentSourceId: s.id, customerId: c.id, amount: '0', receivedAt: new Date(), createdById: SYSTEM } }));
+    await check(
       db.prisma.taxCode.create({
         data: { code: 'X', name: 'x', rate: '19', taxType: 'GST', taxAccountId: a.id, revenueAccountId: a.id, validFrom: new Date(), createdById: SYSTEM },
       }),
-    ).rejects.toBeTruthy();
-    await expect(
-      db.prisma.academicTerm.create({ data: { code: 'WS1999', startDate: new Date('2000-01-01'), endDate: new Date('1999-01-01') } }),
-    ).rejects.toBeTruthy();
+    );
+    await check(db.prisma.academicTerm.create({ data: { code: 'WS1999', startDate: new Date('2000-01-01'), endDate: new Date('1999-01-01') } }));
   });
 });

@@ -268,9 +268,16 @@ describe('server paging', () => {
     expect(second.body['@odata.nextLink']).toBeUndefined();
     const seen = [...first.body.value, ...second.body.value].map((s: { id: string }) => s.id);
     expect(new Set(seen).size).toBe(all);
-    // A $top the client chose is honoured in full, without a link.
-    const chosen = await request(t.http).get(`${BASE}?$top=120`).set(auth()).expect(200);
-    expect(chosen.body.value).toHaveLength(120);
-    expect(chosen.body['@odata.nextLink']).toBeUndefined();
+    // A $top above the page size is delivered in pages too; the link asks for the rest of it.
+    const chosen = await request(t.http).get(`${BASE}?$top=120&$orderby=code`).set(auth()).expect(200);
+    expect(chosen.body.value).toHaveLength(100);
+    const rest = new URL(chosen.body['@odata.nextLink']);
+    expect([rest.searchParams.get('$skip'), rest.searchParams.get('$top')]).toEqual(['100', '20']);
+    const tail = await request(t.http).get(`${rest.pathname}${rest.search}`).set(auth()).expect(200);
+    expect(tail.body.value.map((s: { id: string }) => s.id)).toEqual(first.body.value.slice(0, 0).concat(second.body.value).slice(0, 20).map((s: { id: string }) => s.id));
+    expect(tail.body['@odata.nextLink']).toBeUndefined();
+    // A $top within the page size is not cut.
+    const small = await request(t.http).get(`${BASE}?$top=100`).set(auth()).expect(200);
+    expect(small.body['@odata.nextLink']).toBeUndefined();
   });
 });

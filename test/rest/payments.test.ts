@@ -45,7 +45,7 @@ describe('POST /payments', () => {
   });
 
   const refusals: Array<[string, () => Record<string, unknown>, number, string, string?]> = [
-    ['an inactive source (rule 7)', () => ({ paymentSourceId: inactiveSource().id, customerId: customerId(), amount: 1 }), 422, 'PAYMENT_SOURCE_INACTIVE'],
+    ['an inactive source (rule 7)', () => ({ paymentSourceId: inactiveSource().id, customerId: customerId(), amount: 1 }), 422, 'PAYMENT_SOURCE_INACTIVE', 'paymentSourceId'],
     ['an unknown source', () => ({ paymentSourceId: '7e57a7e5-0000-4000-8000-000000000001', customerId: customerId(), amount: 1 }), 400, 'VALIDATION_FAILED', 'paymentSourceId'],
     ['an unknown customer', () => ({ customerId: '7e57a7e5-0000-4000-8000-000000000002', amount: 1 }), 400, 'VALIDATION_FAILED', 'customerId'],
     ['a missing customer', () => ({ amount: 1 }), 400, 'VALIDATION_FAILED', 'customerId'],

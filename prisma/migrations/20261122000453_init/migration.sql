@@ -1,8 +1,9 @@
--- CreateEnum
-CREATE TYPE "SourceType" AS ENUM ('BankTransfer', 'CreditCard', 'DebitCard', 'Cash', 'Check', 'DirectDebit', 'OnlineWallet', 'Other');
+-- CreateEnum (values in alphabetical order: PostgreSQL sorts an enum by declaration order,
+-- and the API sorts enum fields by their string value)
+CREATE TYPE "SourceType" AS ENUM ('BankTransfer', 'Cash', 'Check', 'CreditCard', 'DebitCard', 'DirectDebit', 'OnlineWallet', 'Other');
 
 -- CreateEnum
-CREATE TYPE "AccountType" AS ENUM ('Asset', 'Liability', 'Equity', 'Revenue', 'Expense');
+CREATE TYPE "AccountType" AS ENUM ('Asset', 'Equity', 'Expense', 'Liability', 'Revenue');
 
 -- CreateTable
 CREATE TABLE "Account" (

@@ -13,10 +13,14 @@ export class AcademicTermService extends ReadService<AcademicTerm> {
     this.prisma = deps.prisma;
   }
 
-  /** The term whose [startDate, endDate] contains the date (the latest-starting one if several). */
+  /**
+   * The term that contains the date (the latest-starting one if several). endDate names
+   * the term's last day (2025-03-31T00:00:00Z), so the whole of that day belongs to it.
+   */
   containing(date: Date): Promise<AcademicTerm | null> {
+    const dayStart = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
     return this.prisma.academicTerm.findFirst({
-      where: { startDate: { lte: date }, endDate: { gte: date } },
+      where: { startDate: { lte: date }, endDate: { gte: dayStart } },
       orderBy: [{ startDate: 'desc' }, { id: 'asc' }],
     });
   }

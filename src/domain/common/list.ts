@@ -63,7 +63,7 @@ export async function listRecords<T extends { id: string }>(
   const [rows, totalCount] = await Promise.all([
     delegate.findMany({
       where: pageWhere,
-      orderBy: toPrismaOrderBy([...sortKeys]),
+      orderBy: toPrismaOrderBy([...sortKeys], fields),
       skip: q.offset ?? 0,
       take: q.limit + 1,
       ...(select ? { select } : o.include ? { include: o.include } : {}),

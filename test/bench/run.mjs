@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// npm run bench — HTTP benchmark of both doors against PostgreSQL.
+//
+// 1. makes (once) a database filled from test/fixtures/generate.mjs --customers 100000
+//    (BENCH_DATABASE_URL names it; default postgresql://postgres@127.0.0.1:5432/bench_100k),
+// 2. starts the built service on it (rate limit off, logs quiet),
+// 3. runs autocannon on each scenario and prints requests/s and p50/p99 latency.
+// Options: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 10), BENCH_CUSTOMERS (default 100000).
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const customers = Number(process.env.BENCH_CUSTOMERS ?? 100000);
+const dbUrl = process.env.BENCH_DATABASE_URL ?? `postgresql://postgres@127.0.0.1:5432/bench_${customers}`;
+const port = Number(process.env.BENCH_PORT ?? 4510);
+const secret = 'bench-secret-bench-secret-bench-secret-0123';
+
+async function ensureDatabase() {
+  const url = new URL(dbUrl);
+  const name = url.pathname.slice(1);
+  const admin = new pg.Client({ connectionString: Object.assign(new URL(dbUrl), { pathname: '/postgres' }).toString() });
+  await admin.connect();
+  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount > 0;
+  if (!exists) await admin.query(`CREATE DATABASE "${name.replace(/"/g, '')}"`);
+  await admin.end();
+  const c = new pg.Client({ connectionString: dbUrl });
+  await c.connect();
+  let filled = 0;
+  try {
+    filled = Number((await c.query('SELECT count(*) AS n FROM "Customer"')).rows[0].n);
+  } catch {
+    filled = 0;
+  }
+  await c.end();
+  if (filled >= customers) return;
+  const file = path.join('/tmp', `bench-ref-${customers}.json`);
+  if (!fs.existsSync(file)) {
+    console.log(`generating ${file} ...`);
+    execFileSync(process.execPath, [path.join(root, 'test/fixtures/generate.mjs'), '--customers', String(customers), '--out', file], { stdio: 'inherit' });
+  }
+  console.log(`importing into ${name} ...`);
+  execFileSync(process.execPath, [path.join(root, 'dist/src/cli/import.js'), file], { stdio: 'inherit', env: { ...process.env, DATABASE_URL: dbUrl } });
+}
+
+async function startServer() {
+  const child = spawn(process.execPath, [path.join(root, 'dist/src/main.js')], {
+    env: { ...process.env, DATABASE_URL: dbUrl, PORT: String(port), JWT_SECRET: secret, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', NODE_ENV: 'production', DB_POOL_MAX: '10' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return child;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill();
+  throw new Error('the service did not become ready');
+}
+
+async function token() {
+  const { SignJWT } = await import('jose');
+  return new SignJWT({ scope: 'billing.read billing.write' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject('00000000-0000-4000-8000-00000000beef')
+    .setExpirationTime('1h')
+    .sign(new TextEncoder().encode(secret));
+}
+
+const gql = (query) => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query }), json: true });
+const scenarios = [
+  { name: "(a) REST payment-sources $filter=isActive eq true&$top=50", method: 'GET', path: `/api/v1/payment-sources?${new URLSearchParams({ $filter: 'isActive eq true', $top: '50' })}` },
+  { name: "(b) REST customers startswith(lastName,'M') $top=100 $count", method: 'GET', path: `/api/v1/customers?${new URLSearchParams({ $filter: "startswith(lastName,'M')", $top: '100', $count: 'true' })}` },
+  { name: '(c) GraphQL 100 customers with addresses', ...gql('{ customers(first: 100) { nodes { id firstName lastName email debtorNumber addresses { id addressType street city postalCode country isDefault } } } }') },
+  { name: '(d) GraphQL 50 articles with prices and tax code', ...gql('{ articles(first: 50) { nodes { id code name prices { id amount validFrom } defaultTaxCode { id code rate } } } }') },
+];
+
+async function main() {
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+  await ensureDatabase();
+  const server = await startServer();
+  const auth = `Bearer ${await token()}`;
+  const rows = [];
+  try {
+    for (const s of scenarios) {
+      const headers = { authorization: auth, ...(s.json ? { 'content-type': 'application/json' } : {}) };
+      // Check the answer once before measuring: a benchmark of errors measures nothing.
+      const check = await fetch(`http://127.0.0.1:${port}${s.path}`, { method: s.method, headers, body: s.body });
+      const text = await check.text();
+      if (!check.ok || text.includes('"errors"')) throw new Error(`${s.name}: ${check.status} ${text.slice(0, 300)}`);
+      await autocannon({ url: `http://127.0.0.1:${port}${s.path}`, method: s.method, headers, body: s.body, connections, duration: 2 }); // warm-up
+      const r = await autocannon({ url: `http://127.0.0.1:${port}${s.path}`, method: s.method, headers, body: s.body, connections, duration: seconds });
+      rows.push({ scenario: s.name, 'req/s': Math.round(r.requests.average), 'p50 ms': r.latency.p50, 'p99 ms': r.latency.p99, non2xx: r.non2xx, bytes: Math.round(r.throughput.average) });
+    }
+  } finally {
+    server.kill('SIGTERM');
+  }
+  console.log(`\n${customers} customers, PostgreSQL, ${connections} connections, ${seconds} s per scenario, node ${process.version}`);
+  console.table(rows);
+}
+
+main().catch((e) => {
+  console.error(e.message);
+  process.exit(1);
+});
