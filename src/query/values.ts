@@ -1,0 +1,170 @@
+// The rules for which literal fits which field type, shared by both doors: the OData
+// binder (src/query/odata/bind.ts) and the GraphQL `where` translation
+// (src/query/graphql-where.ts) and the keyset cursor decoder (src/query/keyset.ts). Keeping
+// them in one place is what makes "a value is valid in one door exactly when it is valid in
+// the other" true by construction.
+//
+// Functions here never throw: they return a message, and the caller turns it into an
+// INVALID_QUERY with its own option name and position (a character offset for OData, a path
+// for GraphQL).
+
+import type { FieldSpec } from './fields';
+import type { FilterValue } from './filter-tree';
+
+/** A literal as it arrived, before it is bound to a field's type. */
+export type RawValue =
+  | { readonly kind: 'string'; readonly value: string }
+  /** An OData number literal or a GraphQL Decimal: exact decimal text, never a float. */
+  | { readonly kind: 'number'; readonly text: string }
+  | { readonly kind: 'boolean'; readonly value: boolean }
+  /** An unquoted OData GUID literal. */
+  | { readonly kind: 'guid'; readonly text: string }
+  /** `2026-01-01`: midnight UTC of that day when compared with a date-time field. */
+  | { readonly kind: 'date'; readonly text: string }
+  /** `2026-01-01T00:00:00Z` and friends. */
+  | { readonly kind: 'datetime'; readonly text: string }
+  /** A GraphQL DateTime, already parsed by its scalar. */
+  | { readonly kind: 'instant'; readonly value: Date };
+
+export type Bound = { readonly ok: true; readonly value: FilterValue } | { readonly ok: false; readonly message: string };
+
+const ok = (value: FilterValue): Bound => ({ ok: true, value });
+const fail = (message: string): Bound => ({ ok: false, message });
+
+export const GUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/** Plain decimal notation only: an exponent would hide how many digits the value has. */
+export const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/;
+export const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+// OData's dateTimeOffsetValue: seconds optional, fractional seconds 1-12 digits, and a
+// zone that is required (Z or ±hh:mm) so that an instant never depends on the server's zone.
+export const DATETIME_PATTERN =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,12}))?)?(Z|[+-]\d{2}:\d{2})$/i;
+
+const daysInMonth = (year: number, month: number): number => {
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
+};
+
+const validDay = (year: number, month: number, day: number): boolean =>
+  month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+
+/** `2026-01-01` → midnight UTC of that day, or a message when it is not a calendar date. */
+export function parseDate(text: string): Date | string {
+  const m = DATE_PATTERN.exec(text);
+  if (!m) return `'${text}' is not a date (yyyy-mm-dd)`;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (!validDay(year, month, day)) return `'${text}' is not a calendar date`;
+  const d = new Date(0);
+  // setUTCFullYear, not Date.UTC: Date.UTC maps years 0-99 to 1900-1999.
+  d.setUTCFullYear(year, month - 1, day);
+  return d;
+}
+
+/**
+ * An ISO 8601 date-time with zone → the instant, or a message. Fractional seconds finer than
+ * a millisecond are accepted only when the extra digits are zeros: the database keeps
+ * milliseconds, and silently cutting `.0005` would turn `gt` into `ge` for some records.
+ */
+export function parseDateTime(text: string): Date | string {
+  const m = DATETIME_PATTERN.exec(text);
+  if (!m) return `'${text}' is not a date-time (yyyy-mm-ddThh:mm[:ss[.fff]] followed by Z or ±hh:mm)`;
+  const [year, month, day, hour, minute] = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5])];
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  const fraction = m[7] ?? '';
+  const zone = (m[8] ?? 'Z').toUpperCase();
+  if (!validDay(year, month, day)) return `'${text}' is not a calendar date`;
+  if (hour > 23 || minute > 59 || second > 59) return `'${text}' is not a valid time of day`;
+  if (/[1-9]/.test(fraction.slice(3))) return `'${text}' is more precise than milliseconds`;
+  let offsetMinutes = 0;
+  if (zone !== 'Z') {
+    const [oh, om] = [Number(zone.slice(1, 3)), Number(zone.slice(4, 6))];
+    if (oh > 23 || om > 59) return `'${text}' has an invalid zone offset`;
+    offsetMinutes = (zone.startsWith('-') ? -1 : 1) * (oh * 60 + om);
+  }
+  const ms = Number(fraction.slice(0, 3).padEnd(3, '0'));
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(hour, minute - offsetMinutes, second, ms);
+  return d;
+}
+
+/** Lowercase canonical form of a GUID, or undefined when the text is not one. */
+export const canonicalGuid = (text: string): string | undefined =>
+  GUID_PATTERN.test(text) ? text.toLowerCase() : undefined;
+
+const mismatchOf = (fieldName: string, raw: RawValue, expected: string): Bound =>
+  fail(`field '${fieldName}' is ${expected}; ${describe(raw)} does not fit`);
+
+const describe = (raw: RawValue): string => {
+  switch (raw.kind) {
+    case 'string':
+      return 'a string';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'a boolean';
+    case 'guid':
+      return 'a GUID';
+    case 'date':
+      return 'a date';
+    case 'datetime':
+    case 'instant':
+      return 'a date-time';
+  }
+};
+
+/**
+ * Bind a (non-null) literal to a field: the FilterValue when it fits the field's type,
+ * otherwise a message naming the field and what it expects.
+ */
+export function bindValue(fieldName: string, spec: FieldSpec, raw: RawValue): Bound {
+  switch (spec.type) {
+    case 'string':
+      return raw.kind === 'string' ? ok({ type: 'string', value: raw.value }) : mismatchOf(fieldName, raw, 'a string');
+    case 'uuid': {
+      // An unquoted GUID is OData's own literal; a quoted one is what most clients send.
+      const text = raw.kind === 'guid' || raw.kind === 'string' ? (raw.kind === 'guid' ? raw.text : raw.value) : undefined;
+      if (text === undefined) return mismatchOf(fieldName, raw, 'a GUID');
+      const guid = canonicalGuid(text);
+      return guid ? ok({ type: 'uuid', value: guid }) : fail(`field '${fieldName}' is a GUID; '${text}' is not one`);
+    }
+    case 'boolean':
+      return raw.kind === 'boolean' ? ok({ type: 'boolean', value: raw.value }) : mismatchOf(fieldName, raw, 'a boolean');
+    case 'decimal':
+      if (raw.kind !== 'number') return mismatchOf(fieldName, raw, 'a number');
+      return DECIMAL_PATTERN.test(raw.text)
+        ? ok({ type: 'decimal', value: raw.text })
+        : fail(`field '${fieldName}' is a number; '${raw.text}' is not a plain decimal number`);
+    case 'datetime': {
+      if (raw.kind === 'instant') {
+        return Number.isNaN(raw.value.getTime())
+          ? fail(`field '${fieldName}' is a date-time; the value is not a valid date`)
+          : ok({ type: 'datetime', value: raw.value });
+      }
+      if (raw.kind !== 'date' && raw.kind !== 'datetime') return mismatchOf(fieldName, raw, 'a date-time (a date means midnight UTC)');
+      const parsed = raw.kind === 'date' ? parseDate(raw.text) : parseDateTime(raw.text);
+      return typeof parsed === 'string' ? fail(parsed) : ok({ type: 'datetime', value: parsed });
+    }
+    case 'enum': {
+      const allowed = spec.values ?? [];
+      if (raw.kind !== 'string') return mismatchOf(fieldName, raw, `one of ${listValues(allowed)}`);
+      return allowed.includes(raw.value)
+        ? ok({ type: 'enum', value: raw.value })
+        : fail(`'${raw.value}' is not a value of field '${fieldName}'; allowed: ${listValues(allowed)}`);
+    }
+  }
+}
+
+const listValues = (values: readonly string[]): string => values.map((v) => `'${v}'`).join(', ');
+
+/**
+ * The order enum values sort in: by their string value (CONTRACT.md "enum fields sort by
+ * their string value"), compared by code point as the `C` collation does. Keyset cursors
+ * and `gt`/`lt` on enum fields are computed from this order.
+ */
+export const enumSortOrder = (spec: FieldSpec): readonly string[] =>
+  [...(spec.values ?? [])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+
+/** Which text case a literal must already be in for tolower()/toupper() to be able to match it. */
+export const isInCase = (value: string, fn: 'tolower' | 'toupper'): boolean =>
+  fn === 'tolower' ? value.toLowerCase() === value : value.toUpperCase() === value;
