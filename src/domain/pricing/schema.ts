@@ -40,3 +40,28 @@ export const quoteInput = z.strictObject({
 
 export type QuoteInputParsed = z.output<typeof quoteInput>;
 export type QuoteLineParsed = z.output<typeof quoteLineInput>;
+
+// The answer, for the OpenAPI document only (the service builds it; decimals are JSON numbers).
+const amount = () => z.number().meta({ description: 'exact decimal' });
+const instant = () => z.string().meta({ format: 'date-time' });
+
+export const quoteLineOutput = z.object({
+  articleId: uuid(),
+  quantity: amount(),
+  billingDate: instant(),
+  referenceDate: instant().meta({ description: 'the date the price was chosen for: priceGuaranteeDate when given, else billingDate' }),
+  priceId: uuid(),
+  unitPrice: amount(),
+  netAmount: amount().meta({ description: 'unitPrice × quantity, rounded half-up to 2 decimals' }),
+  taxCodeId: uuid(),
+  taxRate: amount().meta({ description: 'percentage, copied from the tax code valid on billingDate' }),
+  taxAmount: amount().meta({ description: 'netAmount × taxRate / 100, rounded half-up to 2 decimals' }),
+  grossAmount: amount().meta({ description: 'netAmount + taxAmount' }),
+  costCenterId: uuid().nullable(),
+  academicTermId: uuid().nullable().meta({ description: 'the academic term containing billingDate' }),
+});
+
+export const quoteOutput = z.object({
+  lines: z.array(quoteLineOutput),
+  totals: z.object({ netAmount: amount(), taxAmount: amount(), grossAmount: amount() }),
+});
