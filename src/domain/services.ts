@@ -1,5 +1,6 @@
 import { AcademicTermService } from './academic-term/service';
 import { AccountService } from './account/service';
+import { AddressService } from './address/service';
 import { ArticlePriceService } from './article-price/service';
 import { ArticleService } from './article/service';
 import type { ServiceDeps } from './context';
@@ -18,6 +19,7 @@ export function createServices(deps: ServiceDeps) {
     articles: new ArticleService(deps),
     articlePrices: new ArticlePriceService(deps),
     customers: new CustomerService(deps),
+    addresses: new AddressService(deps),
     taxCodes: new TaxCodeService(deps),
     academicTerms: new AcademicTermService(deps),
     pricing: new PricingService(deps),

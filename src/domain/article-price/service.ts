@@ -1,16 +1,19 @@
 import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import { notFound } from '../../errors/catalogue';
+import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
+import { articlePriceFields } from './fields';
 import { parseId } from '../common/validate';
 
 export type ArticlePrice = Prisma.ArticlePriceGetPayload<object>;
 
 const NEWEST_FIRST = [{ validFrom: 'desc' }, { id: 'asc' }] as const satisfies Prisma.ArticlePriceOrderByWithRelationInput[];
 
-export class ArticlePriceService {
+export class ArticlePriceService extends ReadService<ArticlePrice> {
   private readonly prisma: PrismaClient;
 
   constructor(deps: ServiceDeps) {
+    super(deps.prisma.articlePrice, articlePriceFields, 'article price');
     this.prisma = deps.prisma;
   }
 

@@ -8,7 +8,8 @@ const WITH_ADDRESSES = { addresses: { orderBy: ADDRESS_ORDER } } satisfies Prism
 
 export type Customer = Prisma.CustomerGetPayload<object>;
 export type CustomerWithAddresses = Prisma.CustomerGetPayload<{ include: { addresses: true } }>;
-export type Address = Prisma.AddressGetPayload<object>;
+export type { Address } from '../address/service';
+import type { Address } from '../address/service';
 
 /** Customers are returned with their addresses inside the record (SPEC.md). */
 export class CustomerService extends ReadService<CustomerWithAddresses> {

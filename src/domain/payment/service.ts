@@ -29,6 +29,11 @@ export class PaymentService {
     return found;
   }
 
+  /** For batching (GraphQL): the payments with these ids, in no particular order. */
+  getMany(ids: readonly string[]): Promise<Payment[]> {
+    return this.prisma.payment.findMany({ where: { id: { in: [...ids] } } });
+  }
+
   /** For batching: payments of many payment sources / customers, newest first. */
   bySourceIds(ids: readonly string[]): Promise<Payment[]> {
     return this.prisma.payment.findMany({ where: { paymentSourceId: { in: [...ids] } }, orderBy: [{ receivedAt: 'desc' }, { id: 'asc' }] });

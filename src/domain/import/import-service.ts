@@ -1,0 +1,254 @@
+import type { z } from 'zod';
+import type { Database } from '../../db/database';
+import { GarbageCollector } from './memory';
+import { fileSize, scanFile } from './read-file';
+import { DEPENDS_ON, IMPORT_SECTIONS, isFileSection, SCHEMAS, type FileSection, type ImportSection, type RecordOf } from './sections';
+import {
+  ImportFileError,
+  ImportValidationError,
+  ImportWriteError,
+  type ImportOptions,
+  type ImportResult,
+  type SectionCounts,
+} from './types';
+import { validateFile, type ImportPlan, type Sql } from './validate';
+import { ADDRESS, prepareKeys, SPEC_OF, TableWriter, CUSTOMER, type AddressRow, type Row } from './write';
+
+// The reference-data import (CONTRACT.md "Reference-data import"): two passes over the file.
+// Pass 1 validates every record and checks the file against the database, keeping only
+// keys; when anything is wrong it throws ImportValidationError naming every bad record,
+// and nothing is written. Pass 2 reads the file again and upserts by id, in batches, in
+// one transaction, in dependency order (a section is written once the sections it points
+// at are; a file in another order is read again for the sections it had to skip).
+
+const DEFAULT_TIMEOUT_MS = 60 * 60_000;
+const DEFAULT_BATCH = 1000;
+
+type Raw = Record<string, unknown>;
+
+/** Writers of pass 2: one per table; addresses and payment sources split by isDefault. */
+class Writers {
+  readonly accounts: TableWriter<RecordOf<'accounts'>>;
+  readonly taxCodes: TableWriter<RecordOf<'taxCodes'>>;
+  readonly articles: TableWriter<RecordOf<'articles'>>;
+  readonly articlePrices: TableWriter<RecordOf<'articlePrices'>>;
+  readonly customers: TableWriter<RecordOf<'customers'>>;
+  readonly academicTerms: TableWriter<RecordOf<'academicTerms'>>;
+  readonly paymentSources: TableWriter<RecordOf<'paymentSources'>>;
+  /** Addresses that are not the default: written before the defaults of the same batch. */
+  readonly addresses: TableWriter<AddressRow>;
+  readonly defaultAddresses: TableWriter<AddressRow>;
+  /** The default payment source: written after every other payment source of the file. */
+  readonly defaultSource: TableWriter<RecordOf<'paymentSources'>>;
+
+  constructor(now: string) {
+    this.accounts = new TableWriter(SPEC_OF.accounts, now);
+    this.taxCodes = new TableWriter(SPEC_OF.taxCodes, now);
+    this.articles = new TableWriter(SPEC_OF.articles, now);
+    this.articlePrices = new TableWriter(SPEC_OF.articlePrices, now);
+    this.customers = new TableWriter(CUSTOMER, now);
+    this.academicTerms = new TableWriter(SPEC_OF.academicTerms, now);
+    this.paymentSources = new TableWriter(SPEC_OF.paymentSources, now);
+    this.addresses = new TableWriter(ADDRESS, now);
+    this.defaultAddresses = new TableWriter(ADDRESS, now);
+    this.defaultSource = new TableWriter(SPEC_OF.paymentSources, now);
+  }
+
+  add(section: FileSection, record: unknown, raw: Raw): void {
+    switch (section) {
+      case 'customers': {
+        const c = record as RecordOf<'customers'>;
+        this.customers.add({ record: c, raw });
+        for (const a of c.addresses) {
+          const row: Row<AddressRow> = { record: { ...a, customerId: c.id }, raw: {} };
+          (a.isDefault ? this.defaultAddresses : this.addresses).add(row);
+        }
+        return;
+      }
+      case 'paymentSources': {
+        const p = record as RecordOf<'paymentSources'>;
+        (p.isDefault ? this.defaultSource : this.paymentSources).add({ record: p, raw });
+        return;
+      }
+      default:
+        (this[section] as TableWriter<unknown>).add({ record, raw });
+    }
+  }
+
+  pending(section: FileSection): number {
+    return this[section].size;
+  }
+
+  /** Takes the rows collected for a section and returns the job that writes them, in a safe order. */
+  take(section: FileSection, last: boolean): (db: Sql) => Promise<void> {
+    switch (section) {
+      case 'customers': {
+        const customers = this.customers.take();
+        const plain = this.addresses.take();
+        const defaults = this.defaultAddresses.take();
+        return async (db) => {
+          await this.customers.write(db, customers);
+          await this.addresses.write(db, plain);
+          await this.defaultAddresses.write(db, defaults);
+        };
+      }
+      case 'paymentSources': {
+        const plain = this.paymentSources.take();
+        const defaults = last ? this.defaultSource.take() : [];
+        return async (db) => {
+          await this.paymentSources.write(db, plain);
+          await this.defaultSource.write(db, defaults);
+        };
+      }
+      default: {
+        const w = this[section] as TableWriter<unknown>;
+        const rows = w.take();
+        return (db) => w.write(db, rows);
+      }
+    }
+  }
+
+  counts(): Record<ImportSection, SectionCounts> {
+    const sum = (a: SectionCounts, b: SectionCounts): SectionCounts => ({
+      inserted: a.inserted + b.inserted,
+      updated: a.updated + b.updated,
+      unchanged: a.unchanged + b.unchanged,
+    });
+    return {
+      accounts: { ...this.accounts.counts },
+      taxCodes: { ...this.taxCodes.counts },
+      articles: { ...this.articles.counts },
+      articlePrices: { ...this.articlePrices.counts },
+      customers: { ...this.customers.counts },
+      addresses: sum(this.addresses.counts, this.defaultAddresses.counts),
+      academicTerms: { ...this.academicTerms.counts },
+      paymentSources: sum(this.paymentSources.counts, this.defaultSource.counts),
+    };
+  }
+}
+
+/** Sections to write per reading of the file: each in file order once what it points at is written. */
+export function writeRuns(sections: readonly FileSection[]): FileSection[][] {
+  const present = new Set(sections);
+  const done = new Set<FileSection>();
+  const runs: FileSection[][] = [];
+  while (done.size < present.size) {
+    const run = new Set<FileSection>();
+    for (const s of sections)
+      if (!done.has(s) && DEPENDS_ON[s].every((d) => !present.has(d) || done.has(d) || run.has(d))) run.add(s);
+    runs.push([...run]);
+    for (const s of run) done.add(s);
+  }
+  return runs;
+}
+
+function databaseMessage(e: unknown): string {
+  const err = e as {
+    meta?: { driverAdapterError?: { cause?: { message?: unknown; detail?: unknown; code?: unknown } } };
+    message?: unknown;
+  };
+  const cause = err.meta?.driverAdapterError?.cause;
+  if (cause && typeof cause.message === 'string') {
+    const detail = typeof cause.detail === 'string' ? ` (${cause.detail})` : '';
+    return `${cause.message}${detail}`;
+  }
+  const m = typeof err.message === 'string' ? err.message : String(e);
+  return m.split('\n').filter((l) => l.trim() !== '').pop() ?? m;
+}
+
+async function writeFile(
+  db: Database,
+  file: string,
+  plan: ImportPlan,
+  totalBytes: number,
+  opts: ImportOptions,
+): Promise<Record<ImportSection, SectionCounts>> {
+  const batchSize = opts.batchSize ?? DEFAULT_BATCH;
+  const now = new Date().toISOString();
+  const writers = new Writers(now);
+  try {
+    await db.prisma.$transaction(
+      async (tx) => {
+        await prepareKeys(tx, plan.moveKeyFirst, plan.clearDefaultFirst);
+        let totalRecords = 0;
+        for (const run of writeRuns(plan.sections)) {
+          const wanted = new Set<string>(run);
+          type Item = { section: FileSection; value: unknown } | { section: FileSection; end: true };
+          let queue: Item[] = [];
+          let current: FileSection | null = null;
+          const collector = new GarbageCollector(8 * 1024 * 1024);
+          let sectionRecords = 0;
+          // One batch is written while the next is read and parsed.
+          let inflight: Promise<void> = Promise.resolve();
+          const submit = async (job: (db: Sql) => Promise<void>) => {
+            await inflight;
+            const p = job(tx);
+            p.catch(() => undefined); // awaited before the next job or at the end
+            inflight = p;
+          };
+          await scanFile(
+            file,
+            {
+              wants: (s) => wanted.has(s),
+              record(name, _index, value) {
+                queue.push({ section: name as FileSection, value });
+              },
+              sectionEnd(name) {
+                if (wanted.has(name)) queue.push({ section: name as FileSection, end: true });
+              },
+            },
+            async (bytes) => {
+              const items = queue;
+              queue = [];
+              for (const item of items) {
+                if ('end' in item) {
+                  await submit(writers.take(item.section, true));
+                  continue;
+                }
+                const raw = item.value as Raw;
+                const parsed = (SCHEMAS[item.section] as z.ZodType).safeParse(raw);
+                if (!parsed.success) throw new ImportFileError(`${file} changed while it was being imported`);
+                writers.add(item.section, parsed.data, raw);
+                if (item.section !== current) {
+                  current = item.section;
+                  sectionRecords = 0;
+                }
+                sectionRecords++;
+                totalRecords++;
+                if (writers.pending(item.section) >= batchSize) await submit(writers.take(item.section, false));
+              }
+              collector.tick(bytes);
+              opts.onProgress?.({ phase: 'write', section: current, sectionRecords, totalRecords, bytes, totalBytes });
+            },
+          );
+          await inflight;
+        }
+      },
+      { timeout: opts.transactionTimeoutMs ?? DEFAULT_TIMEOUT_MS, maxWait: 60_000 },
+    );
+  } catch (e) {
+    if (e instanceof ImportFileError || e instanceof ImportWriteError) throw e;
+    throw new ImportWriteError(`writing to the database failed, nothing was imported: ${databaseMessage(e)}`, { cause: e });
+  }
+  return writers.counts();
+}
+
+/**
+ * Imports a reference-data file: validates all of it (throwing ImportValidationError with
+ * every bad record, or ImportFileError when the file cannot be read or is not JSON), then
+ * upserts it by id in one transaction. Returns the counts per section.
+ */
+export async function importReferenceData(db: Database, file: string, opts: ImportOptions = {}): Promise<ImportResult> {
+  const started = Date.now();
+  const before = await fileSize(file);
+  const { problems, plan } = await validateFile(db.prisma, file, before.size, opts.onProgress);
+  if (problems.length > 0) throw new ImportValidationError(problems);
+  if (before.size >= 16 * 1024 * 1024) new GarbageCollector().now(); // drop the first pass's keys
+  const after = await fileSize(file);
+  if (after.size !== before.size || after.mtimeMs !== before.mtimeMs)
+    throw new ImportFileError(`${file} changed while it was being imported`);
+  const counts = await writeFile(db, file, plan, before.size, opts);
+  let records = 0;
+  for (const s of IMPORT_SECTIONS) records += s === 'addresses' ? plan.records.addresses : isFileSection(s) ? plan.records[s] : 0;
+  return { counts, records, durationMs: Date.now() - started };
+}

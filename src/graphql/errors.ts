@@ -1,0 +1,135 @@
+// GraphQL errors from the one catalogue (src/errors/catalogue.ts): every error leaves with
+// extensions.code set to a catalogue code, or to one of Apollo's protocol codes for faults
+// of the GraphQL document itself (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED,
+// BAD_REQUEST, ...). Never a stack trace, SQL or driver message.
+//
+//  - An AppError thrown by a service or resolver: its code, its detail as the message, and
+//    for validation faults `field` (the first offending field) and `errors` [{field, message}].
+//  - Scalar input faults (ScalarInputError: a bad UUID, DateTime or Decimal) are
+//    VALIDATION_FAILED, in a literal or in a variable. Errors marked with a catalogue code
+//    before Apollo wrapped them (limits: QUERY_TOO_COMPLEX) keep that code: Apollo rewrites
+//    the code of every validation-rule error to GRAPHQL_VALIDATION_FAILED.
+//  - Variable values that do not fit their type (Apollo's BAD_USER_INPUT): VALIDATION_FAILED,
+//    the catalogue's code for an argument value that is invalid.
+//  - Anything else: INTERNAL, logged, with a fixed message (the original may hold SQL).
+
+import { unwrapResolverError } from '@apollo/server/errors';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { AppError, ERRORS, isAppError, type ErrorCode } from '../errors/catalogue';
+import type { Logger } from '../http/logger';
+import { ScalarInputError } from './scalars';
+
+const CATALOGUE_CODES = new Set<string>(Object.keys(ERRORS));
+/** Apollo's codes for faults of the request itself, kept as they are. */
+const PROTOCOL_CODES = new Set<string>([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_REQUEST',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+]);
+
+const INTERNAL_MESSAGE = 'An unexpected error occurred; it has been logged';
+
+/** An AppError as a GraphQL error that also sets the HTTP status (context and operation checks). */
+export function httpGraphQLError(e: AppError): GraphQLError {
+  return new GraphQLError(e.detail, {
+    originalError: e,
+    extensions: { ...appErrorExtensions(e), http: { status: e.status } },
+  });
+}
+
+function appErrorExtensions(e: AppError): Record<string, unknown> {
+  const extensions: Record<string, unknown> = { code: e.code };
+  if (e.errors) {
+    extensions.field = e.errors[0]?.field;
+    extensions.errors = e.errors.map((x) => ({ field: x.field, message: x.message }));
+  }
+  return extensions;
+}
+
+function catalogueCodeOf(error: unknown): ErrorCode | undefined {
+  const code = error instanceof GraphQLError ? error.extensions?.code : undefined;
+  return typeof code === 'string' && CATALOGUE_CODES.has(code) ? (code as ErrorCode) : undefined;
+}
+
+export interface FormatErrorOptions {
+  readonly logger: Logger;
+}
+
+/** Apollo's formatError: see the comment at the top of this file. */
+export function createFormatError(o: FormatErrorOptions) {
+  const format = formatter(o);
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const out = format(formatted, error);
+    // Messages may quote input; a NUL in them could pass for a decimal mark (scalars.ts).
+    const json = JSON.stringify(out);
+    return json.includes('\\u0000') ? (JSON.parse(json.replace(/\\u0000/g, '\\ufffd')) as GraphQLFormattedError) : out;
+  };
+}
+
+function formatter(o: FormatErrorOptions) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const base = { message: formatted.message, ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}) };
+    const original = unwrapResolverError(error);
+    // Thrown by a resolver (unwrapped above), or wrapped by us for the context or the scope check.
+    const app = isAppError(original) ? original : error instanceof GraphQLError && isAppError(error.originalError) ? error.originalError : undefined;
+    if (app) {
+      if (app.code === 'INTERNAL') o.logger.error({ err: app }, 'internal error in a GraphQL operation');
+      return { ...base, message: app.detail, extensions: appErrorExtensions(app) };
+    }
+    const code = formatted.extensions?.code;
+    // The error Apollo wrapped (validation errors keep the rule's error as originalError).
+    const inner = error instanceof GraphQLError ? error.originalError : undefined;
+    const marked = inner instanceof ScalarInputError ? inner.code : (catalogueCodeOf(inner) ?? catalogueCodeOf(error));
+    if (marked && marked !== 'INTERNAL') {
+      const extensions: Record<string, unknown> = { code: marked };
+      if (marked === 'VALIDATION_FAILED') {
+        const field = fieldOf(formatted);
+        if (field) {
+          extensions.field = field;
+          extensions.errors = [{ field, message: innerMessage(inner, formatted.message) }];
+        }
+      }
+      return { ...base, extensions };
+    }
+    if (code === 'BAD_USER_INPUT') {
+      const field = fieldOf(formatted);
+      const extensions: Record<string, unknown> = { code: 'VALIDATION_FAILED' };
+      if (field) {
+        extensions.field = field;
+        extensions.errors = [{ field, message: formatted.message }];
+      }
+      return { ...base, extensions };
+    }
+    if (typeof code === 'string' && PROTOCOL_CODES.has(code)) return { ...base, extensions: { code } };
+    // Anything else is a fault of ours.
+    o.logger.error({ err: original instanceof Error ? original : error }, 'internal error in a GraphQL operation');
+    // The message may hold SQL or driver text (CONTRACT.md: never in the body); it is in the log.
+    return { ...base, message: INTERNAL_MESSAGE, extensions: { code: 'INTERNAL' } };
+  };
+}
+
+/**
+ * The offending argument path of a variable fault, relative to the variable as service
+ * paths are relative to the input: `Variable "$input" got invalid value ... at
+ * "input.lines[0].quantity"` gives `lines[0].quantity`, a missing or unknown input field
+ * (`Field "name" of required type ...`, `Field "x" is not defined ...`) is named too, and a
+ * fault of the whole variable (`Variable "$id" got invalid value ...`) gives `id`.
+ * Undefined for other messages.
+ */
+function fieldOf(formatted: GraphQLFormattedError): string | undefined {
+  const message = formatted.message;
+  const variable = /^Variable "\$([A-Za-z0-9_]+)" got invalid value /.exec(message);
+  if (!variable?.[1]) return undefined;
+  const name = variable[1];
+  const at = new RegExp(` at "${name}((?:\\.|\\[)[^"]*)"; `).exec(message)?.[1]?.replace(/^\./, '') ?? '';
+  const inner = /; Field "([A-Za-z0-9_]+)" (?:of required type|is not defined)/.exec(message)?.[1];
+  if (inner) return at ? `${at}.${inner}` : inner;
+  return at || name;
+}
+
+function innerMessage(inner: unknown, fallback: string): string {
+  return inner instanceof Error ? inner.message : fallback;
+}

@@ -1,0 +1,120 @@
+// Per-request DataLoaders: every relation of the schema is read with ONE query per batch
+// (the services' getMany / by<Parent>Ids methods), so a page of N parents with a relation
+// costs a constant number of SQL queries, not N (CONTRACT.md "GraphQL"). Loaders are made
+// lazily: a request builds only the ones its query needs. Each lives for one request, so
+// its cache never serves another caller or a later write.
+
+import DataLoader from 'dataloader';
+import type { PaymentSource } from '../domain/payment-source/service';
+import type { Payment } from '../domain/payment/service';
+import type { Services } from '../domain/services';
+import type { AcademicTermModel, AccountModel, AddressModel, ArticleModel, ArticlePriceModel, CustomerModel, TaxCodeModel } from './models';
+import type { EffectivePrice } from '../domain/pricing/service';
+
+interface PriceAtKey {
+  readonly articleId: string;
+  readonly date: Date;
+}
+
+
+/** One record per id (null for an unknown id), in the order of the keys. */
+function byId<T extends { id: string }>(fetch: (ids: readonly string[]) => Promise<T[]>): DataLoader<string, T | null> {
+  return new DataLoader<string, T | null>(async (ids) => {
+    const rows = await fetch(ids);
+    const found = new Map<string, T>();
+    for (const r of rows) found.set(r.id, r);
+    return ids.map((id) => found.get(id) ?? null);
+  });
+}
+
+/** All records per parent id (an empty list for a parent without any), in the order fetched. */
+function byParent<T>(fetch: (ids: readonly string[]) => Promise<T[]>, parentOf: (row: T) => string): DataLoader<string, T[]> {
+  return new DataLoader<string, T[]>(async (ids) => {
+    const rows = await fetch(ids);
+    const groups = new Map<string, T[]>();
+    for (const r of rows) {
+      const key = parentOf(r);
+      const list = groups.get(key);
+      if (list) list.push(r);
+      else groups.set(key, [r]);
+    }
+    return ids.map((id) => groups.get(id) ?? []);
+  });
+}
+
+export class Loaders {
+  constructor(private readonly s: Services) {}
+
+  #paymentSource?: DataLoader<string, PaymentSource | null>;
+  #payment?: DataLoader<string, Payment | null>;
+  #account?: DataLoader<string, AccountModel | null>;
+  #article?: DataLoader<string, ArticleModel | null>;
+  #articlePrice?: DataLoader<string, ArticlePriceModel | null>;
+  #customer?: DataLoader<string, CustomerModel | null>;
+  #address?: DataLoader<string, AddressModel | null>;
+  #taxCode?: DataLoader<string, TaxCodeModel | null>;
+  #academicTerm?: DataLoader<string, AcademicTermModel | null>;
+  #paymentsBySource?: DataLoader<string, Payment[]>;
+  #paymentsByCustomer?: DataLoader<string, Payment[]>;
+  #paymentSourcesByAccount?: DataLoader<string, PaymentSource[]>;
+  #pricesByArticle?: DataLoader<string, ArticlePriceModel[]>;
+  #addressesByCustomer?: DataLoader<string, AddressModel[]>;
+  #priceAt?: DataLoader<PriceAtKey, EffectivePrice | null, string>;
+
+  get paymentSource() {
+    return (this.#paymentSource ??= byId((ids) => this.s.paymentSources.getMany(ids)));
+  }
+  get payment() {
+    return (this.#payment ??= byId((ids) => this.s.payments.getMany(ids)));
+  }
+  get account() {
+    return (this.#account ??= byId((ids) => this.s.accounts.getMany(ids)));
+  }
+  get article() {
+    return (this.#article ??= byId((ids) => this.s.articles.getMany(ids)));
+  }
+  get articlePrice() {
+    return (this.#articlePrice ??= byId((ids) => this.s.articlePrices.getMany(ids)));
+  }
+  /** Customers without their addresses (Customer.addresses has its own loader). */
+  get customer() {
+    return (this.#customer ??= byId<CustomerModel>((ids) => this.s.customers.getMany(ids)));
+  }
+  get address() {
+    return (this.#address ??= byId((ids) => this.s.addresses.getMany(ids)));
+  }
+  get taxCode() {
+    return (this.#taxCode ??= byId((ids) => this.s.taxCodes.getMany(ids)));
+  }
+  get academicTerm() {
+    return (this.#academicTerm ??= byId((ids) => this.s.academicTerms.getMany(ids)));
+  }
+
+  /** Payments of payment sources, newest receivedAt first. */
+  get paymentsBySource() {
+    return (this.#paymentsBySource ??= byParent((ids) => this.s.payments.bySourceIds(ids), (p) => p.paymentSourceId));
+  }
+  /** Payments of customers, newest receivedAt first. */
+  get paymentsByCustomer() {
+    return (this.#paymentsByCustomer ??= byParent((ids) => this.s.payments.byCustomerIds(ids), (p) => p.customerId));
+  }
+  /** Payment sources of accounts, by code. */
+  get paymentSourcesByAccount() {
+    return (this.#paymentSourcesByAccount ??= byParent((ids) => this.s.paymentSources.byAccountIds(ids), (p) => p.accountId));
+  }
+  /** Prices of articles, newest validFrom first. */
+  get pricesByArticle() {
+    return (this.#pricesByArticle ??= byParent<ArticlePriceModel>((ids) => this.s.articlePrices.forArticles(ids), (p) => p.articleId));
+  }
+  /** Addresses of customers, the default first, then by addressType. */
+  get addressesByCustomer() {
+    return (this.#addressesByCustomer ??= byParent((ids) => this.s.customers.addressesOf(ids), (a) => a.customerId));
+  }
+
+  /** Article.priceAt: the effective price of (article, date), through the pricing service's batched pricesAt. */
+  get priceAt() {
+    return (this.#priceAt ??= new DataLoader<PriceAtKey, EffectivePrice | null, string>((keys) => this.s.pricing.pricesAt(keys), {
+      cacheKeyFn: (k) => `${k.articleId}|${k.date.getTime()}`,
+    }));
+  }
+}

@@ -1,0 +1,61 @@
+// The values the resolvers pass around (codegen "mappers", codegen.yml): service records,
+// not GraphQL shapes. A connection is the service layer's Page itself; edges and pageInfo
+// are computed from it only when selected.
+
+import type { AcademicTerm } from '../domain/academic-term/service';
+import type { Account } from '../domain/account/service';
+import type { ArticlePrice } from '../domain/article-price/service';
+import type { Article } from '../domain/article/service';
+import type { Page } from '../domain/common/list';
+import type { Address, Customer } from '../domain/customer/service';
+import type { PaymentSource } from '../domain/payment-source/service';
+import type { Payment } from '../domain/payment/service';
+import type { Quote, QuoteLine, QuoteTotals } from '../domain/pricing/types';
+import type { TaxCode } from '../domain/tax-code/service';
+
+/** Anything with an exact decimal text: Prisma's Decimal and decimal.js Decimals alike. */
+export interface DecimalValue {
+  toFixed(): string;
+}
+
+export type PaymentSourceModel = PaymentSource;
+export type PaymentModel = Payment;
+export type AccountModel = Account;
+export type ArticleModel = Article;
+/** A stored price, or the one the pricing service picked (its amount a decimal.js Decimal). */
+export type ArticlePriceModel = ArticlePrice | { id: string; articleId: string; amount: DecimalValue; validFrom: Date };
+/** A customer; `addresses` is present when the list already loaded them with the customer. */
+export type CustomerModel = Customer & { addresses?: Address[] };
+export type AddressModel = Address;
+export type TaxCodeModel = TaxCode;
+export type AcademicTermModel = AcademicTerm;
+export type QuoteModel = Quote;
+export type QuoteLineModel = QuoteLine;
+export type QuoteTotalsModel = QuoteTotals;
+
+export type ConnectionModel<T> = Page<T>;
+export interface EdgeModel<T> {
+  readonly cursor: string;
+  readonly node: T;
+}
+
+export type PaymentSourceConnectionModel = ConnectionModel<PaymentSourceModel>;
+export type PaymentConnectionModel = ConnectionModel<PaymentModel>;
+export type AccountConnectionModel = ConnectionModel<AccountModel>;
+export type ArticleConnectionModel = ConnectionModel<ArticleModel>;
+/** Lists hold stored prices only. */
+export type ArticlePriceConnectionModel = ConnectionModel<ArticlePrice>;
+export type CustomerConnectionModel = ConnectionModel<CustomerModel>;
+export type AddressConnectionModel = ConnectionModel<AddressModel>;
+export type TaxCodeConnectionModel = ConnectionModel<TaxCodeModel>;
+export type AcademicTermConnectionModel = ConnectionModel<AcademicTermModel>;
+
+export type PaymentSourceEdgeModel = EdgeModel<PaymentSourceModel>;
+export type PaymentEdgeModel = EdgeModel<PaymentModel>;
+export type AccountEdgeModel = EdgeModel<AccountModel>;
+export type ArticleEdgeModel = EdgeModel<ArticleModel>;
+export type ArticlePriceEdgeModel = EdgeModel<ArticlePrice>;
+export type CustomerEdgeModel = EdgeModel<CustomerModel>;
+export type AddressEdgeModel = EdgeModel<AddressModel>;
+export type TaxCodeEdgeModel = EdgeModel<TaxCodeModel>;
+export type AcademicTermEdgeModel = EdgeModel<AcademicTermModel>;

@@ -1,0 +1,57 @@
+// Query: one field per record (null for an unknown id, through the request's loaders, so
+// aliased look-ups share a query) and one list field per resource.
+
+import { academicTermFields } from '../../domain/academic-term/fields';
+import { accountFields } from '../../domain/account/fields';
+import { addressFields } from '../../domain/address/fields';
+import { articlePriceFields } from '../../domain/article-price/fields';
+import { articleFields } from '../../domain/article/fields';
+import { customerFields } from '../../domain/customer/fields';
+import { paymentSourceFields } from '../../domain/payment-source/fields';
+import { paymentFields } from '../../domain/payment/fields';
+import { taxCodeFields } from '../../domain/tax-code/fields';
+import type { Page } from '../../domain/common/list';
+import type { QueryResolvers } from '../__generated__/resolvers-types';
+import type { CustomerConnectionModel } from '../models';
+import { listQuery, nodesSelect } from './connection';
+
+const ADDRESS_FIELDS = ['addresses', 'defaultAddress'] as const;
+
+export const Query: QueryResolvers = {
+  paymentSource: (_p, { id }, { loaders }) => loaders.paymentSource.load(id),
+  paymentSources: (_p, args, { services }, info) => services.paymentSources.list(listQuery(args, paymentSourceFields, info)),
+
+  payment: (_p, { id }, { loaders }) => loaders.payment.load(id),
+  payments: (_p, args, { services }, info) => services.payments.list(listQuery(args, paymentFields, info)),
+
+  account: (_p, { id }, { loaders }) => loaders.account.load(id),
+  accounts: (_p, args, { services }, info) => services.accounts.list(listQuery(args, accountFields, info)),
+
+  article: (_p, { id }, { loaders }) => loaders.article.load(id),
+  articles: (_p, args, { services }, info) => services.articles.list(listQuery(args, articleFields, info)),
+
+  articlePrice: (_p, { id }, { loaders }) => loaders.articlePrice.load(id),
+  articlePrices: (_p, args, { services }, info) => services.articlePrices.list(listQuery(args, articlePriceFields, info)),
+
+  customer: (_p, { id }, { loaders }) => loaders.customer.load(id),
+  // With their addresses (read by the same Prisma call, which is cheaper than a second
+  // one through the loader) only when the query asks for them.
+  customers: (_p, args, { services }, info) => {
+    const q = listQuery(args, customerFields, info);
+    return nodesSelect(info, ADDRESS_FIELDS)
+      ? (services.customers.list(q) as Promise<Page<unknown>> as Promise<CustomerConnectionModel>)
+      : services.customers.listBare(q);
+  },
+
+  address: (_p, { id }, { loaders }) => loaders.address.load(id),
+  addresses: (_p, args, { services }, info) => services.addresses.list(listQuery(args, addressFields, info)),
+
+  taxCode: (_p, { id }, { loaders }) => loaders.taxCode.load(id),
+  taxCodes: (_p, args, { services }, info) => services.taxCodes.list(listQuery(args, taxCodeFields, info)),
+
+  academicTerm: (_p, { id }, { loaders }) => loaders.academicTerm.load(id),
+  academicTerms: (_p, args, { services }, info) => services.academicTerms.list(listQuery(args, academicTermFields, info)),
+
+  // Plain objects for the service's validation (it reads Date values as their ISO text).
+  quote: (_p, { input }, { services }) => services.pricing.quote({ lines: input.lines.map((line) => ({ ...line })) }),
+};

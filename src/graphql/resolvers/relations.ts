@@ -1,0 +1,66 @@
+// Relation fields. Each goes through the request's DataLoaders (src/graphql/loaders.ts):
+// one SQL query per relation and batch, whatever the number of parents. Scalar fields have
+// no resolvers: the default resolver reads them off the service records.
+
+import { AppError } from '../../errors/catalogue';
+import type { Resolvers } from '../__generated__/resolvers-types';
+import type { AddressModel, CustomerModel } from '../models';
+import type { GraphqlContext } from '../context';
+
+/** A to-one relation that the database guarantees (a foreign key): missing means a concurrent delete. */
+function required<T>(value: T | null, what: string, id: string): T {
+  if (value === null) throw new AppError('NOT_FOUND', `No ${what} with id ${id}`);
+  return value;
+}
+
+const addressesOf = (c: CustomerModel, ctx: GraphqlContext): AddressModel[] | Promise<AddressModel[]> =>
+  c.addresses ?? ctx.loaders.addressesByCustomer.load(c.id);
+
+const defaultOf = (addresses: readonly AddressModel[]): AddressModel | null => addresses.find((a) => a.isDefault) ?? null;
+
+export const relations: Resolvers = {
+  PaymentSource: {
+    account: async (p, _a, { loaders }) => required(await loaders.account.load(p.accountId), 'account', p.accountId),
+    payments: (p, _a, { loaders }) => loaders.paymentsBySource.load(p.id),
+  },
+  Payment: {
+    paymentSource: async (p, _a, { loaders }) =>
+      required(await loaders.paymentSource.load(p.paymentSourceId), 'payment source', p.paymentSourceId),
+    customer: async (p, _a, { loaders }) => required(await loaders.customer.load(p.customerId), 'customer', p.customerId),
+  },
+  Account: {
+    paymentSources: (p, _a, { loaders }) => loaders.paymentSourcesByAccount.load(p.id),
+  },
+  Article: {
+    prices: (p, _a, { loaders }) => loaders.pricesByArticle.load(p.id),
+    priceAt: (p, { date }, { loaders }) => loaders.priceAt.load({ articleId: p.id, date }),
+    defaultTaxCode: (p, _a, { loaders }) => (p.defaultTaxCodeId ? loaders.taxCode.load(p.defaultTaxCodeId) : null),
+    revenueAccount: (p, _a, { loaders }) => (p.revenueAccountId ? loaders.account.load(p.revenueAccountId) : null),
+  },
+  ArticlePrice: {
+    article: async (p, _a, { loaders }) => required(await loaders.article.load(p.articleId), 'article', p.articleId),
+  },
+  Customer: {
+    addresses: (c, _a, ctx) => addressesOf(c, ctx),
+    defaultAddress: (c, _a, ctx) => {
+      const addresses = addressesOf(c, ctx);
+      return Array.isArray(addresses) ? defaultOf(addresses) : addresses.then(defaultOf);
+    },
+    payments: (c, _a, { loaders }) => loaders.paymentsByCustomer.load(c.id),
+    receivableAccount: (c, _a, { loaders }) => (c.receivableAccountId ? loaders.account.load(c.receivableAccountId) : null),
+    prepaymentAccount: (c, _a, { loaders }) => (c.prepaymentAccountId ? loaders.account.load(c.prepaymentAccountId) : null),
+  },
+  Address: {
+    customer: async (a, _a, { loaders }) => required(await loaders.customer.load(a.customerId), 'customer', a.customerId),
+  },
+  TaxCode: {
+    taxAccount: async (t, _a, { loaders }) => required(await loaders.account.load(t.taxAccountId), 'account', t.taxAccountId),
+    revenueAccount: async (t, _a, { loaders }) =>
+      required(await loaders.account.load(t.revenueAccountId), 'account', t.revenueAccountId),
+  },
+  QuoteLine: {
+    article: async (l, _a, { loaders }) => required(await loaders.article.load(l.articleId), 'article', l.articleId),
+    taxCode: async (l, _a, { loaders }) => required(await loaders.taxCode.load(l.taxCodeId), 'tax code', l.taxCodeId),
+    academicTerm: (l, _a, { loaders }) => (l.academicTermId ? loaders.academicTerm.load(l.academicTermId) : null),
+  },
+};

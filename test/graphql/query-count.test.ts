@@ -1,0 +1,124 @@
+// Relations are batched (CONTRACT.md "GraphQL"): a page of N parents with relations costs
+// the same number of SQL statements as a page of one. Counted with Prisma's query events.
+
+import { randomUUID } from 'node:crypto';
+import { createTestApp, type TestApp } from '../support/app';
+import { fixture } from '../support/fixture';
+import { gqlOk } from './helpers';
+
+let t: TestApp;
+let statements: string[] = [];
+/** Per list, a record that has every relation the tests ask for: the page of one. */
+const full: Record<string, string> = {};
+
+beforeAll(async () => {
+  t = await createTestApp({ logQueries: true });
+  // Enough parents for full pages: 100+ customers with addresses, 50+ articles with prices.
+  const [receivable, prepayment] = fixture.accounts;
+  const customers = Array.from({ length: 50 }, (_, i) => ({
+    id: randomUUID(),
+    firstName: `Q${i}`,
+    lastName: `Count${i}`,
+    debtorNumber: `QC-${i}`,
+    receivableAccountId: receivable!.id,
+    prepaymentAccountId: prepayment!.id,
+  }));
+  await t.db.prisma.customer.createMany({ data: customers });
+  await t.db.prisma.address.createMany({
+    data: customers.flatMap((c, i) =>
+      Array.from({ length: 1 + (i % 3) }, (_, j) => ({ id: randomUUID(), customerId: c.id, addressType: ['Billing', 'Home', 'Correspondence'][j]!, street: 'S', city: 'C', postalCode: 'P', country: 'DE', isDefault: j === 0 })),
+    ),
+  });
+  const taxCodeId = fixture.taxCodes[0]!.id;
+  const articles = Array.from({ length: 30 }, (_, i) => ({
+    id: randomUUID(),
+    code: `QC-A${i}`,
+    name: `Article ${i}`,
+    defaultTaxCodeId: taxCodeId,
+    revenueAccountId: receivable!.id,
+    createdById: randomUUID(),
+  }));
+  await t.db.prisma.article.createMany({ data: articles });
+  await t.db.prisma.articlePrice.createMany({
+    data: articles.flatMap((a, i) => Array.from({ length: 1 + (i % 3) }, (_, j) => ({ id: randomUUID(), articleId: a.id, amount: `${10 + j}.5`, validFrom: new Date(Date.UTC(2020 + j, 0, 1)) }))),
+  });
+  const sources = fixture.paymentSources.filter((s) => s.isActive).map((s) => s.id);
+  await t.db.prisma.payment.createMany({
+    data: customers.map((c, i) => ({ id: randomUUID(), paymentSourceId: sources[i % sources.length]!, customerId: c.id, amount: '1.5', receivedAt: new Date(), createdById: randomUUID() })),
+  });
+  const payment = await t.db.prisma.payment.findFirstOrThrow({ where: { customerId: customers[0]!.id } });
+  const price = await t.db.prisma.articlePrice.findFirstOrThrow({ where: { articleId: articles[0]!.id } });
+  const address = await t.db.prisma.address.findFirstOrThrow({ where: { customerId: customers[0]!.id } });
+  Object.assign(full, {
+    customers: customers[0]!.id,
+    articles: articles[0]!.id,
+    taxCodes: fixture.taxCodes[0]!.id,
+    paymentSources: payment.paymentSourceId,
+    payments: payment.id,
+    articlePrices: price.id,
+    addresses: address.id,
+    accounts: fixture.paymentSources[0]!.accountId,
+  });
+  const prisma = t.db.prisma as unknown as { $on(event: 'query', cb: (e: { query: string }) => void): void };
+  prisma.$on('query', (e) => statements.push(e.query));
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** The SQL statements one GraphQL request sends. */
+async function count(query: string): Promise<string[]> {
+  statements = [];
+  await gqlOk(t, query);
+  return statements;
+}
+
+/** A page of 100, or the page of the one record that has every relation. */
+const page = (list: string, n: 1 | 100): string => (n === 1 ? `first: 1, where: { id: { eq: "${full[list]}" } }` : 'first: 100');
+const CUSTOMERS = (n: 1 | 100) => `{ customers(${page('customers', n)}) { nodes { id lastName addresses { id city isDefault } defaultAddress { id street } } } }`;
+const ARTICLES = (n: 1 | 100) => `{ articles(${page('articles', n)}) { nodes { id code prices { id amount validFrom } defaultTaxCode { id rate } } } }`;
+
+it('100 customers with addresses and defaultAddress cost what 1 costs', async () => {
+  const many = await count(CUSTOMERS(100));
+  const one = await count(CUSTOMERS(1));
+  expect(many.length).toBe(one.length);
+  expect(many.length).toBeLessThanOrEqual(2);
+  const data = await gqlOk(t, CUSTOMERS(100));
+  expect(data.customers.nodes).toHaveLength(100);
+  expect((await gqlOk(t, ARTICLES(100))).articles.nodes.length).toBeGreaterThanOrEqual(50);
+});
+
+it('50+ articles with prices and defaultTaxCode cost what 1 costs', async () => {
+  const many = await count(ARTICLES(100));
+  const one = await count(ARTICLES(1));
+  expect(many.length).toBe(one.length);
+  expect(many.length).toBeLessThanOrEqual(3);
+});
+
+// One list at a time: lists of one request finish at different moments on a server
+// database, and whether two lists' relations share a batch would then depend on timing.
+it.each([
+  ['customers', 'receivableAccount { id } prepaymentAccount { id } payments { id } addresses { customer { id } }', 5],
+  ['articles', 'revenueAccount { id } prices { article { id } } priceAt(date: "2025-01-01") { id } defaultTaxCode { id }', 6],
+  ['taxCodes', 'taxAccount { id } revenueAccount { id }', 2],
+  ['paymentSources', 'account { paymentSources { id } } payments { id paymentSource { id } customer { id } }', 6],
+  ['payments', 'paymentSource { id } customer { id }', 3],
+  ['articlePrices', 'article { id }', 2],
+  ['addresses', 'customer { id }', 2],
+  ['accounts', 'paymentSources { id }', 2],
+])('%s: every relation is one statement, whatever the page size', async (list, relations, most) => {
+  const q = (n: 1 | 100) => `{ ${list}(${page(list, n)}) { nodes { ${relations} } } }`;
+  const many = await count(q(100));
+  const one = await count(q(1));
+  expect(many.length).toBe(one.length);
+  // The list and one statement per relation at most.
+  expect(many.length).toBeLessThanOrEqual(most);
+});
+
+it('totalCount is counted only when asked for', async () => {
+  const without = await count('{ customers(first: 10) { nodes { id } } }');
+  const withCount = await count('{ customers(first: 10) { totalCount nodes { id } } }');
+  expect(withCount.length).toBe(without.length + 1);
+  expect(withCount.some((s) => /count\(/i.test(s))).toBe(true);
+  expect(without.some((s) => /count\(/i.test(s))).toBe(false);
+});
