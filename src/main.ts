@@ -37,6 +37,10 @@ async function main(): Promise<void> {
   const server = http.createServer(app.express);
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 30_000;
+  server.on('error', (e: NodeJS.ErrnoException) => {
+    logger.fatal({ code: e.code }, `cannot listen on ${config.host}:${config.port}: ${e.message}`);
+    void db.close().finally(() => process.exit(1));
+  });
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
