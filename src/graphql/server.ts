@@ -90,6 +90,8 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
     // Apollo's own guard against documents whose fragments multiply into millions of selections.
     maxRecursiveSelections: true,
     persistedQueries: false,
+    // main.ts owns SIGTERM/SIGINT: stop accepting, finish requests in flight, then stop this.
+    stopOnTerminationSignals: false,
     allowBatchedHttpRequests: false,
     logger: deps.logger,
     plugins: [

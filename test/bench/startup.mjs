@@ -16,7 +16,7 @@ async function startOnce() {
   const t0 = performance.now();
   const child = spawn(process.execPath, [path.join(root, 'dist/src/main.js')], {
     env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (;;) {
     try {
