@@ -16,7 +16,7 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { AppError, ERRORS, isAppError, type ErrorCode } from '../errors/catalogue';
-import type { Logger } from '../http/logger';
+import { describeError, type Logger } from '../http/logger';
 import { ScalarInputError } from './scalars';
 
 const CATALOGUE_CODES = new Set<string>(Object.keys(ERRORS));
@@ -76,7 +76,7 @@ function formatter(o: FormatErrorOptions) {
     // Thrown by a resolver (unwrapped above), or wrapped by us for the context or the scope check.
     const app = isAppError(original) ? original : error instanceof GraphQLError && isAppError(error.originalError) ? error.originalError : undefined;
     if (app) {
-      if (app.code === 'INTERNAL') o.logger.error({ err: app }, 'internal error in a GraphQL operation');
+      if (app.code === 'INTERNAL') o.logger.error({ error: describeError(app) }, 'internal error in a GraphQL operation');
       return { ...base, message: app.detail, extensions: appErrorExtensions(app) };
     }
     const code = formatted.extensions?.code;
@@ -105,7 +105,7 @@ function formatter(o: FormatErrorOptions) {
     }
     if (typeof code === 'string' && PROTOCOL_CODES.has(code)) return { ...base, extensions: { code } };
     // Anything else is a fault of ours.
-    o.logger.error({ err: original instanceof Error ? original : error }, 'internal error in a GraphQL operation');
+    o.logger.error({ error: describeError(original instanceof Error ? original : error) }, 'internal error in a GraphQL operation');
     // The message may hold SQL or driver text (CONTRACT.md: never in the body); it is in the log.
     return { ...base, message: INTERNAL_MESSAGE, extensions: { code: 'INTERNAL' } };
   };

@@ -12,3 +12,21 @@ export function createLogger(level: string): Logger {
 }
 
 export type { Logger };
+
+/**
+ * What may be logged of an unexpected error: its kind and codes, and its message cut
+ * before any SQL or row values a database error carries. No stack trace: logs are
+ * shipped and kept, and a stack says more about the code than an operator needs.
+ */
+export function describeError(e: unknown): Record<string, unknown> {
+  if (!(e instanceof Error)) return { kind: typeof e };
+  const x = e as Error & { code?: unknown; cause?: { code?: unknown; originalCode?: unknown } };
+  const message = e.message.split(/\b(SELECT|INSERT|UPDATE|DELETE|WITH|Key \()/)[0]!.replace(/\s+/g, ' ').trim().slice(0, 300);
+  const sqlState = x.cause?.originalCode ?? x.cause?.code;
+  return {
+    name: e.name,
+    ...(typeof x.code === 'string' ? { code: x.code } : {}),
+    ...(typeof sqlState === 'string' ? { sqlState } : {}),
+    message,
+  };
+}

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { AppError, isAppError } from '../errors/catalogue';
-import type { Logger } from './logger';
+import { describeError, type Logger } from './logger';
 
 /** Maps what a handler threw to the catalogue; anything unknown is INTERNAL and logged. */
 export function toAppError(e: unknown, log?: Logger): AppError {
@@ -12,7 +12,7 @@ export function toAppError(e: unknown, log?: Logger): AppError {
     return new AppError('VALIDATION_FAILED', 'The request body is not valid JSON', [{ field: '', message: 'not valid JSON' }]);
   if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported')
     return new AppError('VALIDATION_FAILED', 'The request body encoding is not supported');
-  log?.error({ err: e }, 'unhandled error');
+  log?.error({ error: describeError(e) }, 'unhandled error');
   return new AppError('INTERNAL', 'An unexpected error occurred; it has been logged');
 }
 
