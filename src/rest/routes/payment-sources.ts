@@ -1,20 +1,12 @@
-import { Router } from 'express';
 import { requireScope, SCOPES } from '../../auth/principal';
 import { paymentSourceFields } from '../../domain/payment-source/fields';
 import type { Services } from '../../domain/services';
-import { sendODataList } from '../odata-list';
 import { sendRecord } from '../respond';
+import { readOnlyRoutes } from './read-only';
 
-export function paymentSourceRoutes(s: Services): Router {
-  const r = Router();
-  r.get('/', async (req, res) => {
-    requireScope(res.locals.principal, SCOPES.read);
-    await sendODataList(req, res, s.paymentSources, paymentSourceFields);
-  });
-  r.get('/:id', async (req, res) => {
-    requireScope(res.locals.principal, SCOPES.read);
-    sendRecord(req, res, await s.paymentSources.get(req.params.id));
-  });
+/** The one resource with full create, read, update and delete. */
+export function paymentSourceRoutes(s: Services) {
+  const r = readOnlyRoutes(s.paymentSources, paymentSourceFields);
   r.post('/', async (req, res) => {
     const who = requireScope(res.locals.principal, SCOPES.write);
     sendRecord(req, res, await s.paymentSources.create(req.body, who), 201);

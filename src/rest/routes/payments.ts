@@ -1,20 +1,12 @@
-import { Router } from 'express';
 import { requireScope, SCOPES } from '../../auth/principal';
 import { paymentFields } from '../../domain/payment/fields';
 import type { Services } from '../../domain/services';
-import { sendODataList } from '../odata-list';
 import { sendRecord } from '../respond';
+import { readOnlyRoutes } from './read-only';
 
-export function paymentRoutes(s: Services): Router {
-  const r = Router();
-  r.get('/', async (req, res) => {
-    requireScope(res.locals.principal, SCOPES.read);
-    await sendODataList(req, res, s.payments, paymentFields);
-  });
-  r.get('/:id', async (req, res) => {
-    requireScope(res.locals.principal, SCOPES.read);
-    sendRecord(req, res, await s.payments.get(req.params.id));
-  });
+/** Payments: read, and record new ones (never changed or deleted through the API). */
+export function paymentRoutes(s: Services) {
+  const r = readOnlyRoutes(s.payments, paymentFields);
   r.post('/', async (req, res) => {
     const who = requireScope(res.locals.principal, SCOPES.write);
     sendRecord(req, res, await s.payments.create(req.body, who), 201);
