@@ -7,6 +7,7 @@ import {
   importReferenceData,
   IMPORT_SECTIONS,
   ImportValidationError,
+  ImportWriteError,
   recordOf,
   writeRuns,
 } from '../../src/domain/import';
@@ -512,6 +513,88 @@ describe('rules that count the rows already in the database', () => {
     expect(problems.length).toBeGreaterThan(0);
     for (const p of problems)
       expect(p).toEqual({ position: 'accounts[0].isActive', message: expect.stringMatching(/must stay an active Asset account/) });
+  });
+});
+
+describe('small batches (several statements in flight)', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await fresh();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('imports, then moves every default and swaps codes, two records per statement', async () => {
+    const d = demo();
+    const first = await importReferenceData(db, writeFile(d), { batchSize: 2 });
+    expect(first.counts.addresses.inserted).toBe(fileCounts(d).addresses);
+
+    const e = demo();
+    const expectedDefault = new Map<string, string>();
+    for (const c of e.customers) {
+      const addresses = c.addresses!;
+      if (addresses.length < 2) continue;
+      const next = addresses.find((a) => !a.isDefault)!;
+      c.addresses = [
+        { ...next, isDefault: true },
+        ...addresses.filter((a) => a !== next).map((a) => ({ ...a, isDefault: false })),
+      ];
+      expectedDefault.set(c.id, next.id);
+    }
+    const oldDefault = e.paymentSources.findIndex((p) => p.isDefault);
+    const newDefault = e.paymentSources.findIndex((p) => !p.isDefault && p.isActive !== false);
+    e.paymentSources[oldDefault]!.isDefault = false;
+    e.paymentSources[newDefault]!.isDefault = true;
+    const [a, b] = [e.paymentSources[1]!, e.paymentSources[e.paymentSources.length - 1]!];
+    [a.code, b.code] = [b.code, a.code];
+    [e.customers[0]!.debtorNumber, e.customers[e.customers.length - 1]!.debtorNumber] = [
+      e.customers[e.customers.length - 1]!.debtorNumber,
+      e.customers[0]!.debtorNumber,
+    ];
+
+    const r = await importReferenceData(db, writeFile(e), { batchSize: 2 });
+    expect(r.counts.addresses.updated).toBe(expectedDefault.size * 2);
+    for (const [customerId, addressId] of expectedDefault) {
+      const defaults = await db.prisma.address.findMany({ where: { customerId, isDefault: true } });
+      expect(defaults.map((x) => x.id)).toEqual([addressId]);
+    }
+    const sources = await db.prisma.paymentSource.findMany({ where: { isDefault: true } });
+    expect(sources.map((p) => p.id)).toEqual([e.paymentSources[newDefault]!.id]);
+    expect((await db.prisma.paymentSource.findUniqueOrThrow({ where: { id: a.id } })).code).toBe(a.code);
+
+    const again = await importReferenceData(db, writeFile(e), { batchSize: 2 });
+    expect(again.counts.addresses).toEqual({ inserted: 0, updated: 0, unchanged: fileCounts(e).addresses });
+    expect(again.counts.customers.updated).toBe(0);
+  });
+});
+
+describe('a failure while writing', () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await fresh();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it('rolls back everything written before it: one transaction', async () => {
+    const d = demo();
+    const victim = d.customers[d.customers.length - 5]!;
+    // A trigger the checks cannot know about makes one late row fail.
+    await db.prisma.$executeRawUnsafe(`
+      CREATE FUNCTION refuse_customer() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW."debtorNumber" = '${victim.debtorNumber}' THEN RAISE EXCEPTION 'refused by a test trigger'; END IF;
+        RETURN NEW;
+      END $$`);
+    await db.prisma.$executeRawUnsafe(
+      `CREATE TRIGGER refuse_customer BEFORE INSERT ON "Customer" FOR EACH ROW EXECUTE FUNCTION refuse_customer()`,
+    );
+    const e = await importReferenceData(db, writeFile(d), { batchSize: 2 }).catch((err: unknown) => err);
+    expect(e).toBeInstanceOf(ImportWriteError);
+    expect((e as Error).message).toMatch(/nothing was imported: .*refused by a test trigger/);
+    expect(Object.values(await rowCounts(db)).every((n) => n === 0)).toBe(true);
   });
 });
 

@@ -23,6 +23,8 @@ import { ADDRESS, prepareKeys, SPEC_OF, TableWriter, CUSTOMER, type AddressRow, 
 
 const DEFAULT_TIMEOUT_MS = 60 * 60_000;
 const DEFAULT_BATCH = 1000;
+/** Batches in flight at once (see writeFile). */
+const PIPELINE = 2;
 
 type Raw = Record<string, unknown>;
 
@@ -87,9 +89,15 @@ class Writers {
         const plain = this.addresses.take();
         const defaults = this.defaultAddresses.take();
         return async (db) => {
-          await this.customers.write(db, customers);
-          await this.addresses.write(db, plain);
-          await this.defaultAddresses.write(db, defaults);
+          const { inserted } = await this.customers.write(db, customers);
+          if (inserted === customers.length) {
+            // New customers have no addresses yet to take a default from: one statement.
+            await this.addresses.write(db, [...plain, ...defaults]);
+          } else {
+            // A customer's old default is cleared before its new default is set.
+            await this.addresses.write(db, plain);
+            await this.defaultAddresses.write(db, defaults);
+          }
         };
       }
       case 'paymentSources': {
@@ -103,7 +111,9 @@ class Writers {
       default: {
         const w = this[section] as TableWriter<unknown>;
         const rows = w.take();
-        return (db) => w.write(db, rows);
+        return async (db) => {
+          await w.write(db, rows);
+        };
       }
     }
   }
@@ -142,11 +152,18 @@ export function writeRuns(sections: readonly FileSection[]): FileSection[][] {
   return runs;
 }
 
+interface DriverError {
+  meta?: { driverAdapterError?: { cause?: { message?: unknown; detail?: unknown; code?: unknown } } };
+  message?: unknown;
+}
+
+/** PostgreSQL's "current transaction is aborted" (25P02): a consequence, not a cause. */
+function isAbortedTransaction(e: unknown): boolean {
+  return (e as DriverError | undefined)?.meta?.driverAdapterError?.cause?.code === '25P02';
+}
+
 function databaseMessage(e: unknown): string {
-  const err = e as {
-    meta?: { driverAdapterError?: { cause?: { message?: unknown; detail?: unknown; code?: unknown } } };
-    message?: unknown;
-  };
+  const err = e as DriverError;
   const cause = err.meta?.driverAdapterError?.cause;
   if (cause && typeof cause.message === 'string') {
     const detail = typeof cause.detail === 'string' ? ` (${cause.detail})` : '';
@@ -178,13 +195,35 @@ async function writeFile(
           let current: FileSection | null = null;
           const collector = new GarbageCollector(8 * 1024 * 1024);
           let sectionRecords = 0;
-          // One batch is written while the next is read and parsed.
-          let inflight: Promise<void> = Promise.resolve();
+          // Batches are written while the next ones are read and parsed, two at a time: the
+          // connection runs one batch's statement while Prisma prepares the other's, so the
+          // database does not wait for JavaScript between statements. Two batches of one
+          // section touch different rows (keys that move between rows were moved aside
+          // first), and the statements of one batch run in order. A section's last batch
+          // runs alone, after all others: it holds the default payment source, and the next
+          // section may point at this one's rows.
+          const inflight: Promise<void>[] = [];
+          // The first failure is the one to report; the statements after it only say that
+          // the transaction is aborted, and one of them may belong to an older batch.
+          let cause: unknown;
+          const settleOldest = async () => {
+            try {
+              await inflight.shift();
+            } catch (e) {
+              await Promise.allSettled(inflight);
+              throw cause ?? e;
+            }
+          };
+          const drain = async () => {
+            while (inflight.length > 0) await settleOldest();
+          };
           const submit = async (job: (db: Sql) => Promise<void>) => {
-            await inflight;
+            while (inflight.length >= PIPELINE) await settleOldest();
             const p = job(tx);
-            p.catch(() => undefined); // awaited before the next job or at the end
-            inflight = p;
+            p.catch((e: unknown) => {
+              if (cause === undefined && !isAbortedTransaction(e)) cause = e;
+            });
+            inflight.push(p);
           };
           await scanFile(
             file,
@@ -202,7 +241,9 @@ async function writeFile(
               queue = [];
               for (const item of items) {
                 if ('end' in item) {
+                  await drain();
                   await submit(writers.take(item.section, true));
+                  await drain();
                   continue;
                 }
                 const raw = item.value as Raw;
@@ -221,7 +262,7 @@ async function writeFile(
               opts.onProgress?.({ phase: 'write', section: current, sectionRecords, totalRecords, bytes, totalBytes });
             },
           );
-          await inflight;
+          await drain();
         }
       },
       { timeout: opts.transactionTimeoutMs ?? DEFAULT_TIMEOUT_MS, maxWait: 60_000 },

@@ -127,8 +127,8 @@ class Ids {
 class Validator {
   /** Parameter bytes sent by the checks so far (for the garbage collector's pace). */
   private sent = 0;
-  /** Prisma copies a statement's parameters several times: collect every 2 MB sent. */
-  private readonly collector = new GarbageCollector(2 * 1024 * 1024);
+  /** Prisma copies a statement's parameters several times: collect every 4 MB sent. */
+  private readonly collector = new GarbageCollector(4 * 1024 * 1024);
 
   /** Runs a lookup with array parameters; collects garbage now and then (Prisma copies them). */
   private async lookup<T>(sql: Sql, query: string, ...params: string[]): Promise<T[]> {

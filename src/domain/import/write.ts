@@ -1,14 +1,15 @@
 import { NIL_UUID } from '../common/schemas';
-import type { FileSection, ImportSection, RecordOf } from './sections';
+import type { FileSection, RecordOf } from './sections';
 import type { SectionCounts } from './types';
 import { arrayLiteral, arrayParam } from './sql-arrays';
 import type { KeyedSection, Sql } from './validate';
 
 // Pass 2 of the import: set-based upserts by id. Each batch of rows goes to the database
 // as one statement with one array parameter per column (see sql-arrays.ts):
-//   WITH p AS (SELECT s.*, c.id IS NOT NULL AS present
-//              FROM unnest($1::text::uuid[], $2::text::text[], ...) s LEFT JOIN t c ON c.id = s.id)
-//   INSERT the rows not present; UPDATE the present ones whose values differ.
+//   WITH p AS (SELECT s.*, <is there a row with this id>, <does a value differ>
+//              FROM unnest($1::text::uuid[], $2::text::text[], ...) s
+//              LEFT JOIN LATERAL (<the row with id = s.id>) c ON true)
+//   INSERT the rows not there; UPDATE the ones whose values differ.
 // The SQL text is built only from the column lists below; every value travels as a
 // parameter. Rows whose values are already those of the file are not touched at all (no
 // new row version, no lock), so a second import of the same file changes nothing.
@@ -273,8 +274,9 @@ export class TableWriter<R> {
     return rows;
   }
 
-  async write(db: Sql, rows: readonly Row<R>[]): Promise<void> {
-    if (rows.length === 0) return;
+  /** Writes the rows in one statement; answers how many were inserted and updated. */
+  async write(db: Sql, rows: readonly Row<R>[]): Promise<{ inserted: number; updated: number }> {
+    if (rows.length === 0) return { inserted: 0, updated: 0 };
     const params: unknown[] = this.spec.columns.map((c) => arrayLiteral(rows.map((r) => c.get(r.record))));
     if (this.spec.audited) {
       const given = (r: Row<R>, k: string) => r.raw[k] !== undefined;
@@ -295,6 +297,7 @@ export class TableWriter<R> {
     this.counts.inserted += inserted;
     this.counts.updated += updated;
     this.counts.unchanged += rows.length - inserted - updated;
+    return { inserted, updated };
   }
 }
 
@@ -316,16 +319,22 @@ export async function prepareKeys(
   for (const [section, table, column] of codeTables) {
     const ids = moveKeyFirst[section];
     if (ids.length > 0)
-      await db.$executeRawUnsafe(`UPDATE ${q(table)} SET ${q(column)} = ${temp} WHERE "id" = ANY($1::uuid[])`, ids);
+      await db.$executeRawUnsafe(
+        `UPDATE ${q(table)} SET ${q(column)} = ${temp} WHERE "id" = ANY(${arrayParam(1, 'uuid')})`,
+        arrayLiteral(ids),
+      );
   }
   if (moveKeyFirst.articlePrices.length > 0)
     await db.$executeRawUnsafe(
       `UPDATE "ArticlePrice" p SET "validFrom" = timestamptz '0001-01-01T00:00:00Z' + f.n * interval '1 millisecond'
-         FROM unnest($1::uuid[]) WITH ORDINALITY AS f(id, n) WHERE p."id" = f.id`,
-      moveKeyFirst.articlePrices,
+         FROM unnest(${arrayParam(1, 'uuid')}) WITH ORDINALITY AS f(id, n) WHERE p."id" = f.id`,
+      arrayLiteral(moveKeyFirst.articlePrices),
     );
   if (clearDefaultFirst.length > 0)
-    await db.$executeRawUnsafe(`UPDATE "Address" SET "isDefault" = false WHERE "id" = ANY($1::uuid[])`, clearDefaultFirst);
+    await db.$executeRawUnsafe(
+      `UPDATE "Address" SET "isDefault" = false WHERE "id" = ANY(${arrayParam(1, 'uuid')})`,
+      arrayLiteral(clearDefaultFirst),
+    );
 }
 
 export const SPEC_OF: { [S in Exclude<FileSection, 'customers'>]: TableSpec<RecordOf<S>> } = {
@@ -337,4 +346,3 @@ export const SPEC_OF: { [S in Exclude<FileSection, 'customers'>]: TableSpec<Reco
   paymentSources: PAYMENT_SOURCE,
 };
 
-export type { ImportSection };
