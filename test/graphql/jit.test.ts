@@ -43,12 +43,12 @@ const CASES: Array<[string, string, Record<string, unknown>?]> = [
   ['relations, decimals, enums, dates', `{ taxCodes { totalCount nodes { code rate taxType validFrom validTo taxAccount { code type } } }
      articles(first: 5, orderBy: [{ code: DESC }]) { edges { cursor node { code prices { amount validFrom } priceAt(date: "2025-06-01") { amount } defaultTaxCode { rate } } } pageInfo { hasNextPage endCursor } }
      payments { nodes { amount receivedAt paymentSource { code } customer { lastName defaultAddress { city } } } } }`],
-  ['scalar variables', 'query($id: UUID!, $n: Int, $after: String) { paymentSource(id: $id) { code account { code } } accounts(first: $n, after: $after) { nodes { code } } }', { id: defaultSource().id.toUpperCase(), n: 3 }],
+  ['scalar variables', 'query($id: ID!, $n: Int, $after: String) { paymentSource(id: $id) { code account { code } } accounts(first: $n, after: $after) { nodes { code } } }', { id: defaultSource().id.toUpperCase(), n: 3 }],
   ['a literal where', '{ customers(where: { OR: [{ lastName: { startsWith: "M" } }, { email: { isNull: true } }] }, orderBy: [{ lastName: ASC }]) { totalCount nodes { lastName } } }'],
   ['fragments and aliases', 'query { a: accounts(first: 2) { ...A } b: accounts(first: 2, offset: 2) { ...A } } fragment A on AccountConnection { nodes { code paymentSources { code } } }'],
   ['an unknown id', '{ customer(id: "7e57a7e5-0000-4000-8000-00000000abcd") { id } }'],
-  ['a bad UUID variable', 'query($id: UUID!) { customer(id: $id) { id } }', { id: 'nope' }],
-  ['a missing variable', 'query($id: UUID!) { customer(id: $id) { id } }', {}],
+  ['a bad UUID variable', 'query($id: ID!) { customer(id: $id) { id } }', { id: 'nope' }],
+  ['a missing variable', 'query($id: ID!) { customer(id: $id) { id } }', {}],
   ['a bad cursor', '{ customers(after: "zzz") { nodes { id } } }'],
   ['first out of range', 'query($n: Int) { accounts(first: $n) { nodes { id } } }', { n: 5000 }],
   ['an invalid where value', '{ paymentSources(where: { code: { gt: "A", ignoreCase: true } }) { nodes { id } } }'],
@@ -69,7 +69,7 @@ it('a mutation with a scalar variable, and one with an input object', async () =
   const b = await post('js', create, { input: input('JIT-B') });
   expect(a.body.data.createPaymentSource).toMatchObject({ code: 'JIT-A', isActive: true, isDefault: false });
   expect(b.body.data.createPaymentSource).toMatchObject({ code: 'JIT-B', isActive: true, isDefault: false });
-  const del = 'mutation($id: UUID!) { deletePaymentSource(id: $id) }';
+  const del = 'mutation($id: ID!) { deletePaymentSource(id: $id) }';
   expect((await post('jit', del, { id: a.body.data.createPaymentSource.id })).body).toEqual({ data: { deletePaymentSource: true } });
   const again = await Promise.all([post('jit', del, { id: a.body.data.createPaymentSource.id }), post('js', del, { id: a.body.data.createPaymentSource.id })]);
   expect(again[0].text).toBe(again[1].text);

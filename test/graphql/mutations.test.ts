@@ -9,8 +9,8 @@ let t: TestApp;
 const UNKNOWN = '7e57a7e5-0000-4000-8000-00000000abcd';
 const SOURCE_FIELDS = 'id code name description accountId sourceType isActive isDefault createdAt createdById updatedAt updatedById';
 const CREATE = `mutation($input: CreatePaymentSourceInput!) { createPaymentSource(input: $input) { ${SOURCE_FIELDS} account { id } } }`;
-const UPDATE = `mutation($id: UUID!, $input: UpdatePaymentSourceInput!) { updatePaymentSource(id: $id, input: $input) { ${SOURCE_FIELDS} } }`;
-const DELETE = 'mutation($id: UUID!) { deletePaymentSource(id: $id) }';
+const UPDATE = `mutation($id: ID!, $input: UpdatePaymentSourceInput!) { updatePaymentSource(id: $id, input: $input) { ${SOURCE_FIELDS} } }`;
+const DELETE = 'mutation($id: ID!) { deletePaymentSource(id: $id) }';
 const PAY = 'mutation($input: CreatePaymentInput!) { createPayment(input: $input) { id paymentSourceId customerId amount receivedAt reference createdAt createdById paymentSource { code } customer { id } } }';
 const customerId = () => fixture.customers[0]!.id;
 

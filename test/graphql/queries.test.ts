@@ -47,7 +47,7 @@ const SINGLE: Array<[string, string, string, () => { id: string } & Record<strin
 describe('single-record fields', () => {
   it.each(SINGLE)('%s(id:) returns the record as the fixture has it', async (field, _type, fields, expected) => {
     const want = expected();
-    const data = await gqlOk(t, `query($id: UUID!) { ${field}(id: $id) { ${fields} } }`, { id: want.id.toUpperCase() });
+    const data = await gqlOk(t, `query($id: ID!) { ${field}(id: $id) { ${fields} } }`, { id: want.id.toUpperCase() });
     expect(data[field]).toEqual(want);
   });
 
@@ -59,7 +59,7 @@ describe('single-record fields', () => {
   });
 
   it('payment(id:) returns a payment and null for an unknown id', async () => {
-    const data = await gqlOk(t, `query($id: UUID!) { payment(id: $id) { id paymentSourceId customerId amount receivedAt reference createdAt createdById } none: payment(id: "${UNKNOWN}") { id } }`, { id: paymentIds[1] });
+    const data = await gqlOk(t, `query($id: ID!) { payment(id: $id) { id paymentSourceId customerId amount receivedAt reference createdAt createdById } none: payment(id: "${UNKNOWN}") { id } }`, { id: paymentIds[1] });
     expect(data.payment).toMatchObject({ id: paymentIds[1], paymentSourceId: defaultSource().id, customerId: customerA.id, amount: 20.25, receivedAt: '2026-02-15T10:00:00.000Z', reference: 'R1', createdById: WRITER_ID });
     expect(data.none).toBeNull();
   });
@@ -256,5 +256,17 @@ describe('quote', () => {
     expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'lines[0].quantity' });
     const unknown = await gql(t, QUOTE, { input: { lines: [{ articleId: UNKNOWN, quantity: 1, billingDate: '2025-11-01' }] } });
     expect(unknown.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'lines[0].articleId' });
+  });
+});
+
+describe('ids', () => {
+  it('are GraphQL IDs as CONTRACT.md writes them, checked to be UUIDs', async () => {
+    const ok = await gqlOk(t, 'query($id: ID!) { paymentSource(id: $id) { id } }', { id: defaultSource().id });
+    expect(ok.paymentSource.id).toBe(defaultSource().id);
+    for (const bad of ['"nope"', '42']) {
+      const res = await gql(t, `{ paymentSource(id: ${bad}) { id } }`);
+      expect(res.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
+      expect((res.data as { paymentSource?: unknown } | null | undefined)?.paymentSource ?? null).toBeNull();
+    }
   });
 });

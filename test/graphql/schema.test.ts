@@ -79,7 +79,7 @@ describe.each(Object.entries(CATALOGS))('%s', (typeName, catalog) => {
     const single = typeName[0]!.toLowerCase() + typeName.slice(1);
     const list = single === 'address' ? 'addresses' : `${single}s`;
     expect(String(query[single]!.type)).toBe(typeName);
-    expect(query[single]!.args.map((a) => `${a.name}: ${String(a.type)}`)).toEqual(['id: UUID!']);
+    expect(query[single]!.args.map((a) => `${a.name}: ${String(a.type)}`)).toEqual(['id: ID!']);
     expect(String(query[list]!.type)).toBe(`${typeName}Connection!`);
     expect(query[list]!.args.map((a) => `${a.name}: ${String(a.type)}`)).toEqual([
       `where: ${typeName}Where`,

@@ -716,13 +716,13 @@ export type MutationCreatePaymentSourceArgs = {
 
 /** Writes. Needs a token with the scope billing.write. A rejected write changes nothing. */
 export type MutationDeletePaymentSourceArgs = {
-  id: Scalars['UUID']['input'];
+  id: Scalars['ID']['input'];
 };
 
 
 /** Writes. Needs a token with the scope billing.write. A rejected write changes nothing. */
 export type MutationUpdatePaymentSourceArgs = {
-  id: Scalars['UUID']['input'];
+  id: Scalars['ID']['input'];
   input: UpdatePaymentSourceInput;
 };
 
@@ -991,7 +991,7 @@ export type Query = {
 
 /** Read access to every resource, and quotes. Needs a token with the scope billing.read. */
 export type QueryAcademicTermArgs = {
-  id: Scalars['UUID']['input'];
+  id: Scalars['ID']['input'];
 };
 
 
@@ -1007,7 +1007,7 @@ export type QueryAcademicTermsArgs = {
 
 /** Read access to every resource, and quotes. Needs a token with the scope billing.read. */
 export type QueryAccountArgs = {
-  id: Scalars['UUID']['input'];
+  id: Scalars['ID']['input'];
 };
 
 
@@ -1023,7 +1023,7 @@ export type QueryAccountsArgs = {
 
 /** Read access to every resource, and quotes. Needs a token with the scope billing.read. */
 export type QueryAddressArgs = {
-  id: Scalars['UUID']['input'];
+  id: Scalars['ID']['input'];
 };
 
 
@@ -1039,13 +1039,13 @@ export type QueryAddressesArgs = {
 
 /** Read access to every resource, and quotes. Needs a token with the scope billing.read. */
 export type QueryArticleArgs = {
-  id: Scalars['UUID']['input'];
+  id: Scalars['ID']['input'];
 };
 
 
 /** Read access to every resource, and quotes. Needs a token with the scope billing.read. */
 export type QueryArticlePriceArgs = {
-  id: Scalars['UUID']['input'];
+  id: Scalars['ID']['input'];
 };
 
 
@@ -1071,7 +1071,7 @@ export type QueryArticlesArgs = {
 
 /** Read access to every resource, and quotes. Needs a token with the scope billing.read. */
 export type QueryCustomerArgs = {
-  id: Scalars['UUID']['input'];
+  id: Scalars['ID']['input'];
 };
 
 
@@ -1087,13 +1087,13 @@ export type QueryCustomersArgs = {
 
 /** Read access to every resource, and quotes. Needs a token with the scope billing.read. */
 export type QueryPaymentArgs = {
-  id: Scalars['UUID']['input'];
+  id: Scalars['ID']['input'];
 };
 
 
 /** Read access to every resource, and quotes. Needs a token with the scope billing.read. */
 export type QueryPaymentSourceArgs = {
-  id: Scalars['UUID']['input'];
+  id: Scalars['ID']['input'];
 };
 
 
@@ -1125,7 +1125,7 @@ export type QueryQuoteArgs = {
 
 /** Read access to every resource, and quotes. Needs a token with the scope billing.read. */
 export type QueryTaxCodeArgs = {
-  id: Scalars['UUID']['input'];
+  id: Scalars['ID']['input'];
 };
 
 
@@ -1606,6 +1606,7 @@ export type ResolversTypes = {
   DateTimeFilter: DateTimeFilter;
   Decimal: ResolverTypeWrapper<Scalars['Decimal']['output']>;
   DecimalFilter: DecimalFilter;
+  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
@@ -1683,6 +1684,7 @@ export type ResolversParentTypes = {
   DateTimeFilter: DateTimeFilter;
   Decimal: Scalars['Decimal']['output'];
   DecimalFilter: DecimalFilter;
+  ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
   Mutation: Record<PropertyKey, never>;
   PageInfo: PageInfo;

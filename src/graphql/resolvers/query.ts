@@ -1,4 +1,5 @@
-// Query: one field per record (null for an unknown id, through the request's loaders, so
+// Query: one field per record (ids are GraphQL IDs, as CONTRACT.md writes them, checked to
+// be UUIDs: VALIDATION_FAILED otherwise; null for an unknown id, through the request's loaders, so
 // aliased look-ups share a query) and one list field per resource.
 
 import { academicTermFields } from '../../domain/academic-term/fields';
@@ -14,26 +15,27 @@ import type { Page } from '../../domain/common/list';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import type { CustomerConnectionModel } from '../models';
 import { listQuery, nodesSelect } from './connection';
+import { parseId } from '../../domain/common/validate';
 
 const ADDRESS_FIELDS = ['addresses', 'defaultAddress'] as const;
 
 export const Query: QueryResolvers = {
-  paymentSource: (_p, { id }, { loaders }) => loaders.paymentSource.load(id),
+  paymentSource: (_p, { id }, { loaders }) => loaders.paymentSource.load(parseId(id)),
   paymentSources: (_p, args, { services }, info) => services.paymentSources.list(listQuery(args, paymentSourceFields, info)),
 
-  payment: (_p, { id }, { loaders }) => loaders.payment.load(id),
+  payment: (_p, { id }, { loaders }) => loaders.payment.load(parseId(id)),
   payments: (_p, args, { services }, info) => services.payments.list(listQuery(args, paymentFields, info)),
 
-  account: (_p, { id }, { loaders }) => loaders.account.load(id),
+  account: (_p, { id }, { loaders }) => loaders.account.load(parseId(id)),
   accounts: (_p, args, { services }, info) => services.accounts.list(listQuery(args, accountFields, info)),
 
-  article: (_p, { id }, { loaders }) => loaders.article.load(id),
+  article: (_p, { id }, { loaders }) => loaders.article.load(parseId(id)),
   articles: (_p, args, { services }, info) => services.articles.list(listQuery(args, articleFields, info)),
 
-  articlePrice: (_p, { id }, { loaders }) => loaders.articlePrice.load(id),
+  articlePrice: (_p, { id }, { loaders }) => loaders.articlePrice.load(parseId(id)),
   articlePrices: (_p, args, { services }, info) => services.articlePrices.list(listQuery(args, articlePriceFields, info)),
 
-  customer: (_p, { id }, { loaders }) => loaders.customer.load(id),
+  customer: (_p, { id }, { loaders }) => loaders.customer.load(parseId(id)),
   // With their addresses (read by the same Prisma call, which is cheaper than a second
   // one through the loader) only when the query asks for them.
   customers: (_p, args, { services }, info) => {
@@ -43,13 +45,13 @@ export const Query: QueryResolvers = {
       : services.customers.listBare(q);
   },
 
-  address: (_p, { id }, { loaders }) => loaders.address.load(id),
+  address: (_p, { id }, { loaders }) => loaders.address.load(parseId(id)),
   addresses: (_p, args, { services }, info) => services.addresses.list(listQuery(args, addressFields, info)),
 
-  taxCode: (_p, { id }, { loaders }) => loaders.taxCode.load(id),
+  taxCode: (_p, { id }, { loaders }) => loaders.taxCode.load(parseId(id)),
   taxCodes: (_p, args, { services }, info) => services.taxCodes.list(listQuery(args, taxCodeFields, info)),
 
-  academicTerm: (_p, { id }, { loaders }) => loaders.academicTerm.load(id),
+  academicTerm: (_p, { id }, { loaders }) => loaders.academicTerm.load(parseId(id)),
   academicTerms: (_p, args, { services }, info) => services.academicTerms.list(listQuery(args, academicTermFields, info)),
 
   // Plain objects for the service's validation (it reads Date values as their ISO text).
