@@ -1,4 +1,13 @@
+import type { FieldCatalog, FieldType } from '../../query/fields';
+import { academicTermFields } from '../academic-term/fields';
+import { accountFields } from '../account/fields';
+import { addressFields } from '../address/fields';
+import { articlePriceFields } from '../article-price/fields';
+import { articleFields } from '../article/fields';
 import { NIL_UUID } from '../common/schemas';
+import { customerFields } from '../customer/fields';
+import { paymentSourceFields } from '../payment-source/fields';
+import { taxCodeFields } from '../tax-code/fields';
 import type { FileSection, RecordOf } from './sections';
 import type { SectionCounts } from './types';
 import { arrayLiteral, arrayParam } from './sql-arrays';
@@ -44,8 +53,35 @@ export interface Row<R> {
 }
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
-const col = <R>(name: string, type: string, get: (r: R) => Value): Column<R> => ({ name, type, get });
-const id = <R extends { id: string }>() => col<R>('id', 'uuid', (r) => r.id);
+
+// The columns of each table come from the resource's one field catalogue
+// (src/domain/<resource>/fields.ts): the import writes exactly the fields the API shows.
+const SQL_TYPE: Record<FieldType, string> = {
+  uuid: 'uuid',
+  string: 'text',
+  boolean: 'boolean',
+  decimal: 'numeric',
+  datetime: 'timestamptz',
+  enum: 'text',
+};
+const AUDIT_FIELDS: ReadonlySet<string> = new Set(['createdAt', 'createdById', 'updatedAt', 'updatedById']);
+
+function toValue(v: unknown): Value {
+  if (v instanceof Date) return iso(v);
+  if (v === undefined || v === null) return null;
+  return v as Value;
+}
+
+/** Columns for every catalogue field but the audit ones; `enumTypes` names database enum types. */
+function columnsOf<R>(fields: FieldCatalog, enumTypes: Readonly<Record<string, string>> = {}): Column<R>[] {
+  return Object.entries(fields)
+    .filter(([name]) => !AUDIT_FIELDS.has(name))
+    .map(([name, spec]) => ({
+      name,
+      type: enumTypes[name] ?? SQL_TYPE[spec.type],
+      get: (r: R) => toValue((r as Record<string, unknown>)[name]),
+    }));
+}
 
 type Account = RecordOf<'accounts'>;
 type TaxCode = RecordOf<'taxCodes'>;
@@ -56,121 +92,18 @@ export type AddressRow = Customer['addresses'][number] & { customerId: string };
 type Term = RecordOf<'academicTerms'>;
 type Source = RecordOf<'paymentSources'>;
 
-export const ACCOUNT: TableSpec<Account> = {
-  table: 'Account',
-  audited: false,
-  columns: [
-    id(),
-    col('code', 'text', (r) => r.code),
-    col('name', 'text', (r) => r.name),
-    col('type', '"AccountType"', (r) => r.type),
-    col('isActive', 'boolean', (r) => r.isActive),
-  ],
-};
-
-export const TAX_CODE: TableSpec<TaxCode> = {
-  table: 'TaxCode',
-  audited: true,
-  columns: [
-    id(),
-    col('code', 'text', (r) => r.code),
-    col('name', 'text', (r) => r.name),
-    col('description', 'text', (r) => r.description),
-    col('rate', 'numeric', (r) => r.rate),
-    col('taxType', 'text', (r) => r.taxType),
-    col('taxAccountId', 'uuid', (r) => r.taxAccountId),
-    col('revenueAccountId', 'uuid', (r) => r.revenueAccountId),
-    col('validFrom', 'timestamptz', (r) => iso(r.validFrom)),
-    col('validTo', 'timestamptz', (r) => iso(r.validTo)),
-    col('isActive', 'boolean', (r) => r.isActive),
-  ],
-};
-
-export const ARTICLE: TableSpec<Article> = {
-  table: 'Article',
-  audited: true,
-  columns: [
-    id(),
-    col('code', 'text', (r) => r.code),
-    col('name', 'text', (r) => r.name),
-    col('description', 'text', (r) => r.description),
-    col('isActive', 'boolean', (r) => r.isActive),
-    col('defaultTaxCodeId', 'uuid', (r) => r.defaultTaxCodeId),
-    col('defaultCostCenterId', 'uuid', (r) => r.defaultCostCenterId),
-    col('revenueAccountId', 'uuid', (r) => r.revenueAccountId),
-    col('useArticleCostCenter', 'boolean', (r) => r.useArticleCostCenter),
-  ],
-};
-
-export const ARTICLE_PRICE: TableSpec<Price> = {
-  table: 'ArticlePrice',
-  audited: false,
-  columns: [
-    id(),
-    col('articleId', 'uuid', (r) => r.articleId),
-    col('amount', 'numeric', (r) => r.amount),
-    col('validFrom', 'timestamptz', (r) => iso(r.validFrom)),
-  ],
-};
-
-export const CUSTOMER: TableSpec<Customer> = {
-  table: 'Customer',
-  audited: false,
-  columns: [
-    id(),
-    col('firstName', 'text', (r) => r.firstName),
-    col('lastName', 'text', (r) => r.lastName),
-    col('matriculationId', 'text', (r) => r.matriculationId),
-    col('cmsStudentId', 'text', (r) => r.cmsStudentId),
-    col('email', 'text', (r) => r.email),
-    col('debtorNumber', 'text', (r) => r.debtorNumber),
-    col('creditorNumber', 'text', (r) => r.creditorNumber),
-    col('receivableAccountId', 'uuid', (r) => r.receivableAccountId),
-    col('prepaymentAccountId', 'uuid', (r) => r.prepaymentAccountId),
-  ],
-};
-
-export const ADDRESS: TableSpec<AddressRow> = {
-  table: 'Address',
-  audited: false,
-  columns: [
-    id(),
-    col('customerId', 'uuid', (r) => r.customerId),
-    col('addressType', 'text', (r) => r.addressType),
-    col('street', 'text', (r) => r.street),
-    col('city', 'text', (r) => r.city),
-    col('postalCode', 'text', (r) => r.postalCode),
-    col('country', 'text', (r) => r.country),
-    col('isDefault', 'boolean', (r) => r.isDefault),
-  ],
-};
-
-export const ACADEMIC_TERM: TableSpec<Term> = {
-  table: 'AcademicTerm',
-  audited: false,
-  columns: [
-    id(),
-    col('code', 'text', (r) => r.code),
-    col('startDate', 'timestamptz', (r) => iso(r.startDate)),
-    col('endDate', 'timestamptz', (r) => iso(r.endDate)),
-    col('statisticalSemester', 'text', (r) => r.statisticalSemester),
-    col('externalSystemId', 'text', (r) => r.externalSystemId),
-  ],
-};
-
+export const ACCOUNT: TableSpec<Account> = { table: 'Account', audited: false, columns: columnsOf(accountFields, { type: '"AccountType"' }) };
+// taxType is an enum of the API, stored as text with a CHECK constraint ('Sales Tax' has a space).
+export const TAX_CODE: TableSpec<TaxCode> = { table: 'TaxCode', audited: true, columns: columnsOf(taxCodeFields) };
+export const ARTICLE: TableSpec<Article> = { table: 'Article', audited: true, columns: columnsOf(articleFields) };
+export const ARTICLE_PRICE: TableSpec<Price> = { table: 'ArticlePrice', audited: false, columns: columnsOf(articlePriceFields) };
+export const CUSTOMER: TableSpec<Customer> = { table: 'Customer', audited: false, columns: columnsOf(customerFields) };
+export const ADDRESS: TableSpec<AddressRow> = { table: 'Address', audited: false, columns: columnsOf(addressFields) };
+export const ACADEMIC_TERM: TableSpec<Term> = { table: 'AcademicTerm', audited: false, columns: columnsOf(academicTermFields) };
 export const PAYMENT_SOURCE: TableSpec<Source> = {
   table: 'PaymentSource',
   audited: true,
-  columns: [
-    id(),
-    col('code', 'text', (r) => r.code),
-    col('name', 'text', (r) => r.name),
-    col('description', 'text', (r) => r.description),
-    col('accountId', 'uuid', (r) => r.accountId),
-    col('sourceType', '"SourceType"', (r) => r.sourceType),
-    col('isActive', 'boolean', (r) => r.isActive),
-    col('isDefault', 'boolean', (r) => r.isDefault),
-  ],
+  columns: columnsOf(paymentSourceFields, { sourceType: '"SourceType"' }),
 };
 
 const q = (name: string) => `"${name}"`;
