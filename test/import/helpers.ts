@@ -5,18 +5,10 @@ import path from 'node:path';
 import { DEMO_DATA_FILE } from '../../src/config/paths';
 import type { Database } from '../../src/db/database';
 import { ImportValidationError, importReferenceData, type ImportProblem } from '../../src/domain/import';
+import { TABLE } from '../../src/domain/import/sections';
 
-/** Tables the import writes, with the file section each comes from. */
-export const TABLES = {
-  accounts: 'Account',
-  taxCodes: 'TaxCode',
-  articles: 'Article',
-  articlePrices: 'ArticlePrice',
-  customers: 'Customer',
-  addresses: 'Address',
-  academicTerms: 'AcademicTerm',
-  paymentSources: 'PaymentSource',
-} as const;
+/** Tables the import writes, with the file section each comes from (the import's own list). */
+export const TABLES = TABLE;
 export type Section = keyof typeof TABLES;
 
 type Rec = Record<string, unknown> & { id: string };
