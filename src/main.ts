@@ -3,9 +3,9 @@ import { resolveSecret } from './auth/keys';
 import { createTokenVerifier } from './auth/tokens';
 import { ConfigError, loadConfig, type Config } from './config/config';
 import { openDatabase } from './db/database';
-import { loadDemoDataIfEmpty } from './domain/import/demo-data';
+import { loadDemoDataIfEmpty } from './import/demo-data';
 import { createServices } from './domain/services';
-import { createApp } from './http/app';
+import { createApp } from './app';
 import { createLogger } from './http/logger';
 
 // Start-up: configuration, database (migrations applied), demo data on an empty embedded

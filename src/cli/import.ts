@@ -9,8 +9,8 @@ import {
   ImportWriteError,
   type ImportProgress,
   type ImportResult,
-} from '../domain/import';
-import { fileSize } from '../domain/import/read-file';
+} from '../import';
+import { fileSize } from '../import/read-file';
 
 // `npm run import -- FILE.json`: imports a reference-data file (CONTRACT.md "Reference-data
 // import") into the configured database (DATABASE_URL, else the embedded one in DATA_DIR),

@@ -1,6 +1,6 @@
 // The rules for which literal fits which field type, shared by both doors: the OData
-// binder (src/query/odata/bind.ts) and the GraphQL `where` translation
-// (src/query/graphql-where.ts) and the keyset cursor decoder (src/query/keyset.ts). Keeping
+// binder (src/rest/odata/bind.ts) and the GraphQL `where` translation
+// (src/graphql/where.ts) and the keyset cursor decoder (src/db/query/keyset.ts). Keeping
 // them in one place is what makes "a value is valid in one door exactly when it is valid in
 // the other" true by construction.
 //

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { ListQuery, Page } from '../domain/common/list';
 import type { FieldCatalog } from '../query/fields';
-import { parseODataOptions } from '../query/odata/options';
+import { parseODataOptions } from './odata/options';
 import { sendJson } from './respond';
 
 /** The server's page size; $top may ask for up to MAX_TOP, delivered in pages of this size. */

@@ -3,9 +3,9 @@
 // Figures are per core and only comparable on the same machine; they show the parser is
 // far from being a request's bottleneck (a database round trip is ~1 ms).
 import { paymentSourceFields } from '../../src/domain/payment-source/fields';
-import { bindFilter } from '../../src/query/odata/bind';
-import { parseFilter } from '../../src/query/odata/parser';
-import { toPrismaWhere } from '../../src/query/to-prisma';
+import { bindFilter } from '../../src/rest/odata/bind';
+import { parseFilter } from '../../src/rest/odata/parser';
+import { toPrismaWhere } from '../../src/db/query/to-prisma';
 
 const FILTERS: ReadonlyArray<readonly [string, string]> = [
   ['simple', "code eq 'BANK'"],

@@ -5,7 +5,7 @@
 import request from 'supertest';
 import { articlePriceFields } from '../../src/domain/article-price/fields';
 import { addressFields } from '../../src/domain/address/fields';
-import { parseODataOptions } from '../../src/query/odata/options';
+import { parseODataOptions } from '../../src/rest/odata/options';
 import { createTestApp, type TestApp } from '../support/app';
 import { fixture } from '../support/fixture';
 import { gql, gqlOk } from './helpers';

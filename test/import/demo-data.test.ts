@@ -1,4 +1,4 @@
-import { isDatabaseEmpty, loadDemoDataIfEmpty } from '../../src/domain/import';
+import { isDatabaseEmpty, loadDemoDataIfEmpty } from '../../src/import';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { demo, fileCounts, rowCounts } from './helpers';
 

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEMO_DATA_FILE } from '../../src/config/paths';
 import type { Database } from '../../src/db/database';
-import { ImportValidationError, importReferenceData, type ImportProblem } from '../../src/domain/import';
-import { TABLE } from '../../src/domain/import/sections';
+import { ImportValidationError, importReferenceData, type ImportProblem } from '../../src/import';
+import { TABLE } from '../../src/import/sections';
 
 /** Tables the import writes, with the file section each comes from (the import's own list). */
 export const TABLES = TABLE;

@@ -10,7 +10,7 @@ import {
   ImportWriteError,
   recordOf,
   writeRuns,
-} from '../../src/domain/import';
+} from '../../src/import';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { demo, dump, fileCounts, positions, rejected, rowCounts, writeFile, type ImportFile } from './helpers';
 

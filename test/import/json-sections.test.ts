@@ -1,4 +1,4 @@
-import { JsonSectionScanner, JsonShapeError } from '../../src/domain/import/json-sections';
+import { JsonSectionScanner, JsonShapeError } from '../../src/import/json-sections';
 
 // The streaming reader of import files: the same records whatever the chunk boundaries.
 

@@ -1,7 +1,7 @@
 import type { FieldCatalog } from '../../query/fields';
 import type { FilterNode, SortKey } from '../../query/filter-tree';
-import { cursorToWhere, encodeCursor } from '../../query/keyset';
-import { toPrismaOrderBy, toPrismaWhere } from '../../query/to-prisma';
+import { cursorToWhere, encodeCursor } from '../../db/query/keyset';
+import { toPrismaOrderBy, toPrismaWhere } from '../../db/query/to-prisma';
 
 // One way to list any resource, for both doors: a neutral filter and sort, offset or
 // cursor paging over a total order (the id breaks every tie), an optional total count.

@@ -7,11 +7,11 @@ import type { ListQuery, Page } from '../../domain/common/list';
 import { invalidQuery, validationFailed } from '../../errors/catalogue';
 import type { FieldCatalog } from '../../query/fields';
 import type { SortKey } from '../../query/filter-tree';
-import { graphqlWhereToFilter } from '../../query/graphql-where';
+import { graphqlWhereToFilter } from '../where';
 import { DEFAULT_FIRST, MAX_FIRST } from '../limits';
 import type { EdgeModel } from '../models';
 
-/** Largest offset Prisma passes on intact (a 32-bit integer; see src/query/odata/options.ts). */
+/** Largest offset Prisma passes on intact (a 32-bit integer; see src/rest/odata/options.ts). */
 const MAX_OFFSET = 2147483647;
 
 export interface ListArgs {

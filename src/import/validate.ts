@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isUuid } from '../common/schemas';
+import { isUuid } from '../domain/common/schemas';
 import { IntList, UuidList, UuidMap } from './compact';
 import { GarbageCollector } from './memory';
 import { scanFile } from './read-file';

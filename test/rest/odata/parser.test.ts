@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { AppError } from '../../../src/errors/catalogue';
-import type { ComparisonOp, Expr, Literal, LiteralExpr } from '../../../src/query/odata/ast';
-import { MAX_FILTER_LENGTH, MAX_NESTING_DEPTH, parseFilter } from '../../../src/query/odata/parser';
-import { printFilter } from '../../../src/query/odata/printer';
+import type { ComparisonOp, Expr, Literal, LiteralExpr } from '../../../src/rest/odata/ast';
+import { MAX_FILTER_LENGTH, MAX_NESTING_DEPTH, parseFilter } from '../../../src/rest/odata/parser';
+import { printFilter } from '../../../src/rest/odata/printer';
 
 /** The tree without positions: what "the same parse" means across different spellings. */
 function strip(e: Expr): unknown {

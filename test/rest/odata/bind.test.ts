@@ -4,8 +4,8 @@ import { taxCodeFields } from '../../../src/domain/tax-code/fields';
 import { AppError } from '../../../src/errors/catalogue';
 import type { FieldCatalog } from '../../../src/query/fields';
 import type { FilterNode } from '../../../src/query/filter-tree';
-import { bindFilter } from '../../../src/query/odata/bind';
-import { parseFilter } from '../../../src/query/odata/parser';
+import { bindFilter } from '../../../src/rest/odata/bind';
+import { parseFilter } from '../../../src/rest/odata/parser';
 
 const bind = (text: string, fields: FieldCatalog = paymentSourceFields): FilterNode => bindFilter(parseFilter(text), fields);
 

@@ -1,13 +1,13 @@
-import { paymentFields } from '../../../src/domain/payment/fields';
-import { paymentSourceFields } from '../../../src/domain/payment-source/fields';
-import { taxCodeFields } from '../../../src/domain/tax-code/fields';
-import { AppError } from '../../../src/errors/catalogue';
-import type { FieldCatalog } from '../../../src/query/fields';
-import type { FilterNode } from '../../../src/query/filter-tree';
-import { graphqlWhereToFilter, MAX_WHERE_DEPTH } from '../../../src/query/graphql-where';
-import { bindFilter } from '../../../src/query/odata/bind';
-import { parseFilter } from '../../../src/query/odata/parser';
-import { toPrismaWhere } from '../../../src/query/to-prisma';
+import { paymentFields } from '../../src/domain/payment/fields';
+import { paymentSourceFields } from '../../src/domain/payment-source/fields';
+import { taxCodeFields } from '../../src/domain/tax-code/fields';
+import { AppError } from '../../src/errors/catalogue';
+import type { FieldCatalog } from '../../src/query/fields';
+import type { FilterNode } from '../../src/query/filter-tree';
+import { graphqlWhereToFilter, MAX_WHERE_DEPTH } from '../../src/graphql/where';
+import { bindFilter } from '../../src/rest/odata/bind';
+import { parseFilter } from '../../src/rest/odata/parser';
+import { toPrismaWhere } from '../../src/db/query/to-prisma';
 
 const fields: FieldCatalog = { ...paymentSourceFields, amount: paymentFields.amount };
 const gql = (where: unknown, catalog: FieldCatalog = fields): FilterNode | undefined => graphqlWhereToFilter(where, catalog);

@@ -13,10 +13,10 @@ import {
   unknownFieldMessage,
   type Built,
   type CaseMode,
-} from '../conditions';
-import type { FieldCatalog, FieldSpec } from '../fields';
-import type { ComparisonOperator, FilterNode, TextOperator } from '../filter-tree';
-import type { RawValue } from '../values';
+} from '../../query/conditions';
+import type { FieldCatalog, FieldSpec } from '../../query/fields';
+import type { ComparisonOperator, FilterNode, TextOperator } from '../../query/filter-tree';
+import type { RawValue } from '../../query/values';
 import { isTextFunction, type CallExpr, type ComparisonOp, type Expr, type Literal, type LiteralExpr } from './ast';
 
 /** A field operand: `code`, or `tolower(code)` / `toupper(code)`. */

@@ -19,9 +19,9 @@
 // Decimal values are passed as their exact text (Prisma parses it with decimal.js), never
 // as JavaScript numbers. Date-time values are Date objects (the columns keep milliseconds).
 
-import type { FieldCatalog, FieldSpec } from './fields';
-import type { ComparisonOperator, FilterNode, FilterValue, SortKey } from './filter-tree';
-import { enumSortOrder } from './values';
+import type { FieldCatalog, FieldSpec } from '../../query/fields';
+import type { ComparisonOperator, FilterNode, FilterValue, SortKey } from '../../query/filter-tree';
+import { enumSortOrder } from '../../query/values';
 
 export type PrismaWhere = Record<string, unknown>;
 
@@ -202,7 +202,7 @@ export function toPrismaWhere(node: FilterNode | undefined, fields: FieldCatalog
  * Nulls come last in ascending and first in descending order (PostgreSQL's default); with
  * `fields` given, that is written out with Prisma's `{ sort, nulls }` form on nullable fields
  * (Prisma refuses that form on required ones, hence the catalogue). Keyset cursors
- * (src/query/keyset.ts) rely on exactly this placement.
+ * (src/db/query/keyset.ts) rely on exactly this placement.
  */
 export function toPrismaOrderBy(keys: readonly SortKey[], fields?: FieldCatalog): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = keys.map(({ field, direction }) => {

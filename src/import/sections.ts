@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import { academicTermRecord } from '../academic-term/schema';
-import { accountRecord } from '../account/schema';
-import { articlePriceRecord } from '../article-price/schema';
-import { articleRecord } from '../article/schema';
-import { customerRecord } from '../customer/schema';
-import { paymentSourceRecord } from '../payment-source/schema';
-import { taxCodeRecord } from '../tax-code/schema';
+import { academicTermRecord } from '../domain/academic-term/schema';
+import { accountRecord } from '../domain/account/schema';
+import { articlePriceRecord } from '../domain/article-price/schema';
+import { articleRecord } from '../domain/article/schema';
+import { customerRecord } from '../domain/customer/schema';
+import { paymentSourceRecord } from '../domain/payment-source/schema';
+import { taxCodeRecord } from '../domain/tax-code/schema';
 
 // The sections of an import file (CONTRACT.md "Reference-data import"), what each
 // depends on, and the record schema each is validated with.

@@ -1,6 +1,6 @@
 import { paymentSourceFields } from '../../../src/domain/payment-source/fields';
 import { AppError } from '../../../src/errors/catalogue';
-import { MAX_SKIP, parseODataOptions, parseOrderBy, parseSelect } from '../../../src/query/odata/options';
+import { MAX_SKIP, parseODataOptions, parseOrderBy, parseSelect } from '../../../src/rest/odata/options';
 
 const parse = (query: Record<string, unknown>, opts?: { maxTop?: number; defaultTop?: number }) =>
   parseODataOptions(query, paymentSourceFields, opts);

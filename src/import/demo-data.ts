@@ -1,5 +1,5 @@
-import { DEMO_DATA_FILE } from '../../config/paths';
-import type { Database } from '../../db/database';
+import { DEMO_DATA_FILE } from '../config/paths';
+import type { Database } from '../db/database';
 import { importReferenceData } from './import-service';
 import type { ImportOptions } from './types';
 

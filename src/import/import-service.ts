@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Database } from '../../db/database';
+import type { Database } from '../db/database';
 import { GarbageCollector } from './memory';
 import { fileSize, scanFile } from './read-file';
 import { DEPENDS_ON, IMPORT_SECTIONS, isFileSection, SCHEMAS, type FileSection, type ImportSection, type RecordOf } from './sections';

@@ -7,7 +7,7 @@
 // Date objects here); the binder decides what they mean for the field they meet.
 
 import { invalidQuery } from '../../errors/catalogue';
-import { parseDate, parseDateTime } from '../values';
+import { parseDate, parseDateTime } from '../../query/values';
 
 /** Operators and literal words. OData 4.01 lets clients write them in any case (`EQ`, `Null`). */
 export const KEYWORDS = ['eq', 'ne', 'gt', 'ge', 'lt', 'le', 'and', 'or', 'not', 'in', 'true', 'false', 'null'] as const;

@@ -14,12 +14,12 @@
 // where a page starts, and the filter still applies. Values are kept exact: decimals as
 // text, date-times as ISO strings with milliseconds.
 
-import { invalidQuery } from '../errors/catalogue';
-import { lookupField } from './conditions';
-import type { FieldCatalog, FieldSpec } from './fields';
-import type { FilterNode, FilterValue, SortKey } from './filter-tree';
+import { invalidQuery } from '../../errors/catalogue';
+import { lookupField } from '../../query/conditions';
+import type { FieldCatalog, FieldSpec } from '../../query/fields';
+import type { FilterNode, FilterValue, SortKey } from '../../query/filter-tree';
 import { toPrismaWhere, type PrismaWhere } from './to-prisma';
-import { bindValue, canonicalGuid, DECIMAL_PATTERN, type RawValue } from './values';
+import { bindValue, canonicalGuid, DECIMAL_PATTERN, type RawValue } from '../../query/values';
 
 type CursorValue = string | boolean | null;
 

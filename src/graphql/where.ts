@@ -13,10 +13,10 @@
 // naming the path of the offending value (`where.OR[1].code.eq`).
 
 import { invalidQuery } from '../errors/catalogue';
-import { compareCondition, inCondition, lookupField, textCondition, unknownFieldMessage, type Built, type CaseMode } from './conditions';
-import type { FieldCatalog, FieldSpec } from './fields';
-import type { ComparisonOperator, FilterNode, TextOperator } from './filter-tree';
-import { DATE_PATTERN, type RawValue } from './values';
+import { compareCondition, inCondition, lookupField, textCondition, unknownFieldMessage, type Built, type CaseMode } from '../query/conditions';
+import type { FieldCatalog, FieldSpec } from '../query/fields';
+import type { ComparisonOperator, FilterNode, TextOperator } from '../query/filter-tree';
+import { DATE_PATTERN, type RawValue } from '../query/values';
 
 /** Deepest nesting of AND / OR / NOT accepted: a where may come from variables, unchecked by query depth limits. */
 export const MAX_WHERE_DEPTH = 50;

@@ -1,5 +1,5 @@
 import { AppError } from '../../../src/errors/catalogue';
-import { tokenize, type Token } from '../../../src/query/odata/lexer';
+import { tokenize, type Token } from '../../../src/rest/odata/lexer';
 
 const kinds = (text: string): string[] => tokenize(text).map((t) => t.kind);
 const only = (text: string): Token => {

@@ -12,9 +12,9 @@
 //    caller can tell a page it cut itself (and owes a nextLink for) from one the client chose.
 
 import { invalidQuery } from '../../errors/catalogue';
-import { lookupField, unknownFieldMessage } from '../conditions';
-import type { FieldCatalog } from '../fields';
-import type { FilterNode, SortKey } from '../filter-tree';
+import { lookupField, unknownFieldMessage } from '../../query/conditions';
+import type { FieldCatalog } from '../../query/fields';
+import type { FilterNode, SortKey } from '../../query/filter-tree';
 import { bindFilter } from './bind';
 import { describeToken, tokenize, type Token } from './lexer';
 import { MAX_FILTER_LENGTH, parseFilter } from './parser';

@@ -11,10 +11,10 @@ import { paymentSourceFields } from '../../../src/domain/payment-source/fields';
 import { Prisma, PrismaClient } from '../../../src/generated/prisma/client';
 import type { FieldCatalog } from '../../../src/query/fields';
 import type { FilterNode, FilterValue, SortKey } from '../../../src/query/filter-tree';
-import { graphqlWhereToFilter } from '../../../src/query/graphql-where';
-import { cursorToWhere, encodeCursor } from '../../../src/query/keyset';
-import { parseODataOptions } from '../../../src/query/odata/options';
-import { toPrismaOrderBy, toPrismaWhere } from '../../../src/query/to-prisma';
+import { graphqlWhereToFilter } from '../../../src/graphql/where';
+import { cursorToWhere, encodeCursor } from '../../../src/db/query/keyset';
+import { parseODataOptions } from '../../../src/rest/odata/options';
+import { toPrismaOrderBy, toPrismaWhere } from '../../../src/db/query/to-prisma';
 import { enumSortOrder } from '../../../src/query/values';
 
 type Row = Record<string, unknown> & { id: string };

@@ -2,9 +2,9 @@ import { paymentFields } from '../../../src/domain/payment/fields';
 import { paymentSourceFields } from '../../../src/domain/payment-source/fields';
 import type { FieldCatalog } from '../../../src/query/fields';
 import type { FilterNode } from '../../../src/query/filter-tree';
-import { bindFilter } from '../../../src/query/odata/bind';
-import { parseFilter } from '../../../src/query/odata/parser';
-import { escapeLike, toPrismaOrderBy, toPrismaWhere } from '../../../src/query/to-prisma';
+import { bindFilter } from '../../../src/rest/odata/bind';
+import { parseFilter } from '../../../src/rest/odata/parser';
+import { escapeLike, toPrismaOrderBy, toPrismaWhere } from '../../../src/db/query/to-prisma';
 
 const fields: FieldCatalog = { ...paymentSourceFields, amount: paymentFields.amount, reference: paymentFields.reference };
 const where = (odata: string): Record<string, unknown> => toPrismaWhere(bindFilter(parseFilter(odata), fields), fields);
