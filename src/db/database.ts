@@ -42,6 +42,32 @@ function prismaClient(adapter: AdapterFactory, logQueries: boolean): PrismaClien
   });
 }
 
+/** Most distinct statements each connection keeps prepared; the rest are parsed and planned per use. */
+const MAX_PREPARED = 300;
+const LIKE = /\bI?LIKE\b/i;
+
+/**
+ * Names for the statements Prisma sends, so that each pooled connection parses and plans a
+ * statement once and afterwards only binds and executes it (a list page's planning cost
+ * about as much PostgreSQL CPU as its execution). The same SQL text always gets the same
+ * name. Filters can produce many distinct texts (an `in` list of each length), so only the
+ * first MAX_PREPARED texts are named; an empty name is node-postgres's unnamed statement.
+ * Statements with LIKE stay unnamed: after a few executions PostgreSQL may switch a
+ * prepared statement to a generic plan, and only a plan made for the actual pattern turns
+ * `LIKE 'M%'` into an index range.
+ */
+export function statementNames(max = MAX_PREPARED): (query: { readonly sql: string }) => string {
+  const names = new Map<string, string>();
+  return ({ sql }) => {
+    let name = names.get(sql);
+    if (name === undefined) {
+      if (names.size >= max || LIKE.test(sql)) return '';
+      names.set(sql, (name = `prisma_${names.size}`));
+    }
+    return name;
+  };
+}
+
 async function openPostgres(url: string, opts: DatabaseOptions): Promise<Database> {
   const pool = new Pool({
     connectionString: url,
@@ -60,7 +86,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     },
   };
   let closed = false;
-  const prisma = prismaClient(new PrismaPg(pool), opts.logQueries ?? false);
+  const prisma = prismaClient(new PrismaPg(pool, { statementNameGenerator: statementNames() }), opts.logQueries ?? false);
   const db: Database = {
     kind: 'postgres',
     prisma,

@@ -80,30 +80,62 @@ function relationJson(r: PageRelation): Prisma.Sql {
   return Prisma.sql`'${Prisma.raw(r.name)}', (SELECT coalesce(json_agg(${jsonObject('r', r.fields)} ORDER BY ${orderList('r', r.orderBy)}), '[]'::json) FROM ${ident(r.table)} r WHERE ${column('r', r.foreignKey)} = t."id")`;
 }
 
-/** Turns the JSON values that are not JSON types back into what Prisma returns. */
-function reviver(fields: FieldCatalog): ((row: Record<string, unknown>) => void) | undefined {
+type Reviver = ((row: Record<string, unknown>) => void) | null;
+const revivers = new WeakMap<FieldCatalog, Reviver>();
+
+/** Turns the JSON values that are not JSON types back into what Prisma returns (null: nothing to do). */
+function reviver(fields: FieldCatalog): Reviver {
+  let found = revivers.get(fields);
+  if (found !== undefined) return found;
   const dates = Object.keys(fields).filter((f) => fields[f]!.type === 'datetime');
   const decimals = Object.keys(fields).filter((f) => fields[f]!.type === 'decimal');
-  if (dates.length === 0 && decimals.length === 0) return undefined;
-  return (row) => {
-    for (const f of dates) if (typeof row[f] === 'string') row[f] = new Date(row[f]);
-    for (const f of decimals) if (typeof row[f] === 'string') row[f] = new Prisma.Decimal(row[f]);
-  };
+  found =
+    dates.length === 0 && decimals.length === 0
+      ? null
+      : (row) => {
+          for (const f of dates) if (typeof row[f] === 'string') row[f] = new Date(row[f]);
+          for (const f of decimals) if (typeof row[f] === 'string') row[f] = new Prisma.Decimal(row[f]);
+        };
+  revivers.set(fields, found);
+  return found;
+}
+
+function statement(source: PageSource, req: PageRequest): Prisma.Sql {
+  return Prisma.sql`SELECT coalesce(json_agg(${jsonObject('t', req.fields, source.relations.map(relationJson))} ORDER BY ${orderList('t', req.orderBy)}), '[]'::json)::text AS page
+    ${req.count ? Prisma.sql`, (SELECT count(*) FROM ${ident(source.table)})::int AS total` : Prisma.empty}
+    FROM (SELECT * FROM ${ident(source.table)} t ORDER BY ${orderList('t', req.orderBy)} LIMIT ${req.take} OFFSET ${req.skip}) t`;
+}
+
+// The statement's text depends only on the resource, its relations, the order and whether
+// to count: it is built once per such combination and then only given its two values.
+const MAX_TEMPLATES = 500;
+const templates = new Map<string, Prisma.Sql>();
+
+function cachedStatement(source: PageSource, req: PageRequest): Prisma.Sql {
+  const key = `${source.table}|${source.relations.map((r) => r.name).join(',')}|${req.count}|${JSON.stringify(req.orderBy)}`;
+  let template = templates.get(key);
+  if (!template) {
+    template = statement(source, { ...req, take: 0, skip: 0 });
+    if (template.values.length !== 2) throw new Error('page-sql: a page statement has exactly two values');
+    if (templates.size < MAX_TEMPLATES) templates.set(key, template);
+  }
+  return new Prisma.Sql(template.strings, [req.take, req.skip]);
 }
 
 /** The page's records (with the relations inside each), and the table's row count when asked. */
 export async function readPage(source: PageSource, req: PageRequest): Promise<{ rows: unknown[]; total: number | undefined }> {
-  const page = Prisma.sql`SELECT coalesce(json_agg(${jsonObject('t', req.fields, source.relations.map(relationJson))} ORDER BY ${orderList('t', req.orderBy)}), '[]'::json)::text AS page
-    ${req.count ? Prisma.sql`, (SELECT count(*) FROM ${ident(source.table)})::int AS total` : Prisma.empty}
-    FROM (SELECT * FROM ${ident(source.table)} t ORDER BY ${orderList('t', req.orderBy)} LIMIT ${req.take} OFFSET ${req.skip}) t`;
-  const [result] = await source.prisma.$queryRaw<{ page: string; total?: number }[]>(page);
+  const [result] = await source.prisma.$queryRaw<{ page: string; total?: number }[]>(cachedStatement(source, req));
   const rows = JSON.parse(result!.page) as Record<string, unknown>[];
   const own = reviver(req.fields);
-  const nested = source.relations.map((r) => [r.name, reviver(r.fields)] as const).filter(([, f]) => f !== undefined);
+  const nested: Array<[string, NonNullable<Reviver>]> = [];
+  for (const r of source.relations) {
+    const revive = reviver(r.fields);
+    if (revive) nested.push([r.name, revive]);
+  }
   if (own || nested.length > 0)
     for (const row of rows) {
       own?.(row);
-      for (const [name, revive] of nested) for (const child of row[name] as Record<string, unknown>[]) revive!(child);
+      for (const [name, revive] of nested) for (const child of row[name] as Record<string, unknown>[]) revive(child);
     }
   return { rows, total: req.count ? result!.total : undefined };
 }
