@@ -1,3 +1,4 @@
+import { createSecretKey, KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { isUuid } from '../domain/common/schemas';
 import { AppError } from '../errors/catalogue';
@@ -19,7 +20,8 @@ export function createTokenVerifier(o: VerifierOptions): TokenVerifier {
   const key = o.jwksUrl
     ? createRemoteJWKSet(new URL(o.jwksUrl))
     : o.secret
-      ? new TextEncoder().encode(o.secret)
+      ? // A KeyObject made once: jose would otherwise make one from the bytes on every request.
+        createSecretKey(Buffer.from(o.secret, 'utf8'))
       : undefined;
   if (!key) throw new Error('no key source configured for token verification');
   const algorithms = o.jwksUrl ? ['RS256', 'ES256', 'PS256', 'EdDSA'] : ['HS256'];
@@ -31,7 +33,7 @@ export function createTokenVerifier(o: VerifierOptions): TokenVerifier {
     try {
       const options = { algorithms, issuer: o.issuer, audience: o.audience, clockTolerance: 5 };
       payload =
-        key instanceof Uint8Array
+        key instanceof KeyObject
           ? (await jwtVerify(match[1], key, options)).payload
           : (await jwtVerify(match[1], key, options)).payload;
     } catch (e) {
