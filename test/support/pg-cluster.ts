@@ -116,11 +116,15 @@ export function startPrimary(port: number): PgCluster {
   return c;
 }
 
-/** A streaming replica of `primary` (pg_basebackup -R), started on its own port. */
-export function startReplica(primary: PgCluster, port: number): PgCluster {
+/**
+ * A streaming replica of `primary` (pg_basebackup -R), started on its own port.
+ * `applyDelayMs` holds back replay (recovery_min_apply_delay), making lag visible to tests.
+ */
+export function startReplica(primary: PgCluster, port: number, o: { applyDelayMs?: number } = {}): PgCluster {
   const holder = makeDir('pg-replica-');
   const dataDir = path.join(holder, 'data');
   asPostgres('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', dataDir, '-R', '-X', 'stream', '-c', 'fast']);
+  if (o.applyDelayMs) fs.appendFileSync(path.join(dataDir, 'postgresql.conf'), `recovery_min_apply_delay = '${o.applyDelayMs}ms'\n`);
   const c = cluster(dataDir, port, holder);
   try {
     c.start();
