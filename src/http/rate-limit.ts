@@ -49,6 +49,7 @@ class RedisWithFallbackStore implements Store {
   private readonly local = new MemoryStore();
   private options: Options | undefined;
   private usingRedis = true;
+  private loadedAt = 0;
 
   constructor(
     redis: Redis,
@@ -61,18 +62,24 @@ class RedisWithFallbackStore implements Store {
     });
     // The scripts are loaded again whenever the connection comes (back): a failed first load
     // would otherwise fail every later count.
-    redis.on('ready', () => {
-      if (this.options) void this.shared.init(this.options).catch(() => undefined);
-    });
+    redis.on('ready', () => this.loadScripts());
   }
 
   init(options: Options): void {
     this.options = options;
     this.local.init(options);
-    void this.shared.init(options).catch(() => undefined);
+    this.loadScripts();
+  }
+
+  private loadScripts(): void {
+    if (!this.options) return;
+    this.loadedAt = Date.now();
+    void this.shared.init(this.options).catch(() => undefined);
   }
 
   private fellBack(e: unknown): void {
+    // A load that failed (Redis slow or away at that moment) is retried, at most once a second.
+    if (Date.now() - this.loadedAt > 1000) this.loadScripts();
     if (!this.usingRedis) return;
     this.usingRedis = false;
     this.logger?.warn({ error: e instanceof Error ? e.message : String(e) }, 'rate limit: Redis unreachable, counting in this process until it is back');

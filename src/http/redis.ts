@@ -12,7 +12,7 @@ export function connectRedis(url: string, logger: Logger): Redis {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     connectTimeout: 2_000,
-    commandTimeout: 500,
+    commandTimeout: 1_000,
     retryStrategy: (times) => Math.min(times * 200, 2_000),
   });
   let up = false;
