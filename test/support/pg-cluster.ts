@@ -16,12 +16,17 @@ export function postgresBin(): string | undefined {
   return BIN_CANDIDATES.find((d) => fs.existsSync(path.join(d, 'initdb')));
 }
 
-/** Why private clusters cannot run here, or undefined when they can. */
-export function clusterUnavailableReason(): string | undefined {
-  if (!process.env.DATABASE_URL) return 'runs on the PostgreSQL leg only (PGlite cannot be stopped or replicated)';
+/** Why private clusters cannot be made on this machine, or undefined when they can. */
+export function privateClusterProblem(): string | undefined {
   if (!postgresBin()) return 'no PostgreSQL server binaries (initdb, pg_ctl) on this machine';
   if (process.getuid?.() !== 0 && os.userInfo().username !== 'postgres') return 'needs root or the postgres user to run initdb';
   return undefined;
+}
+
+/** Why a test on private clusters is skipped in this run, or undefined when it runs. */
+export function clusterUnavailableReason(): string | undefined {
+  if (!process.env.DATABASE_URL) return 'runs on the PostgreSQL leg only (PGlite cannot be stopped or replicated)';
+  return privateClusterProblem();
 }
 
 /** Runs a server binary as the postgres user (initdb refuses root). */
