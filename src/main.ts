@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     onWait: ({ attempt, retryInMs, reason }) => logger.warn({ attempt, retryInMs, reason }, 'database not reachable yet; waiting'),
     replicaUrls: d.replicaUrls,
     replicaMaxLagMs: d.replicaMaxLagMs,
-    onReplicaChange: (h) => logger.warn({ replica: h.name, state: h.state, lagMs: h.lagMs }, `read replica ${h.state}`),
+    onReplicaChange: (h) => logger[h.state === 'up' ? 'info' : 'warn']({ replica: h.name, state: h.state, lagMs: h.lagMs }, `read replica ${h.state}`),
   });
   logger.info({ database: db.kind, replicas: d.replicaUrls.length }, 'database ready, migrations applied');
   if (db.kind === 'pglite' && config.loadDemoData && (await loadDemoDataIfEmpty(db))) {
