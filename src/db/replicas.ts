@@ -61,9 +61,10 @@ class Replica {
     return this.adapter;
   }
 
-  async check(maxLagMs: number, timeoutMs: number): Promise<void> {
+  async check(maxLagMs: number): Promise<void> {
     try {
-      const { rows } = await within(timeoutMs, this.pool.query<{ standby: boolean; receiver: string | null; lag_ms: number }>(HEALTH_SQL));
+      // Bounded by the pool's connection and query timeouts (src/db/database.ts).
+      const { rows } = await this.pool.query<{ standby: boolean; receiver: string | null; lag_ms: number }>(HEALTH_SQL);
       const row = rows[0];
       if (!row?.standby || row.receiver !== 'streaming') {
         this.state = 'down';
@@ -81,15 +82,6 @@ class Replica {
   health(): ReplicaHealth {
     return { name: this.name, role: 'replica', state: this.state, ...(this.lagMs === undefined ? {} : { lagMs: this.lagMs }) };
   }
-}
-
-/** A stalled replica must not stall its health check. */
-function within<T>(ms: number, p: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('health check timed out')), ms);
-  });
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
 export interface ReplicaSetOptions {
@@ -124,7 +116,7 @@ export class ReplicaSet {
     this.checking ??= Promise.all(
       this.replicas.map(async (r) => {
         const before = r.state;
-        await r.check(this.o.maxLagMs, 2000);
+        await r.check(this.o.maxLagMs);
         if (r.state !== before) this.o.onStateChange?.(r.health());
       }),
     ).then(

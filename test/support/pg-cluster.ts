@@ -93,6 +93,16 @@ function cluster(dataDir: string, port: number, holder: string): PgCluster {
   return self;
 }
 
+function started(c: PgCluster): PgCluster {
+  try {
+    c.start();
+  } catch (e) {
+    c.destroy();
+    throw e;
+  }
+  return c;
+}
+
 /** A new primary: initdb, WAL for streaming replicas, trust for local connections, started. */
 export function startPrimary(port: number): PgCluster {
   const holder = makeDir('pg-primary-');
@@ -111,14 +121,7 @@ export function startPrimary(port: number): PgCluster {
       '',
     ].join('\n'),
   );
-  const c = cluster(dataDir, port, holder);
-  try {
-    c.start();
-  } catch (e) {
-    c.destroy();
-    throw e;
-  }
-  return c;
+  return started(cluster(dataDir, port, holder));
 }
 
 /**
@@ -130,12 +133,5 @@ export function startReplica(primary: PgCluster, port: number, o: { applyDelayMs
   const dataDir = path.join(holder, 'data');
   asPostgres('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', dataDir, '-R', '-X', 'stream', '-c', 'fast']);
   if (o.applyDelayMs) fs.appendFileSync(path.join(dataDir, 'postgresql.conf'), `recovery_min_apply_delay = '${o.applyDelayMs}ms'\n`);
-  const c = cluster(dataDir, port, holder);
-  try {
-    c.start();
-  } catch (e) {
-    c.destroy();
-    throw e;
-  }
-  return c;
+  return started(cluster(dataDir, port, holder));
 }
