@@ -53,10 +53,16 @@ export class ReadRouting {
     if (scope && (this.wroteUntil.get(userId) ?? 0) > Date.now()) scope.primaryOnly = true;
   }
 
-  /** Express middleware: opens the request's read scope (REST: after the token is verified). */
+  /**
+   * Express middleware: opens the request's read scope. REST: after the token is verified,
+   * so the caller and the method decide. GraphQL: before its door, which authenticates and
+   * tells a mutation from a query itself (caller() and wrote() from there).
+   */
   scope() {
     return (req: Request, res: Response, next: NextFunction): void => {
-      runInReadScope({ primaryOnly: PREFER_OWN_WRITES.test(req.get('prefer') ?? '') }, () => {
+      const prefer = PREFER_OWN_WRITES.test(req.get('prefer') ?? '');
+      if (prefer) res.setHeader('Preference-Applied', 'read-your-writes');
+      runInReadScope({ primaryOnly: prefer }, () => {
         const userId = res.locals.principal?.userId;
         if (userId) {
           if (SAFE_METHODS.has(req.method)) this.caller(userId);

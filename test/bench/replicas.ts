@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { signToken } from '../../src/auth/tokens';
-import { postgresBin, privateClusterProblem, startPrimary, startReplica, type PgCluster } from '../support/pg-cluster';
+import { postgresBin, privateClusterProblem, serverPids, startPrimary, startReplica, type PgCluster } from '../support/pg-cluster';
 
 const root = path.resolve(__dirname, '../..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -37,9 +37,7 @@ function cpuMs(pid: number): number {
 
 /** CPU of a PostgreSQL server: the postmaster and all its children. */
 function serverCpuMs(c: PgCluster): number {
-  const pid = Number(fs.readFileSync(path.join(c.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)]).toString().trim().split(/\s+/).filter(Boolean).map(Number);
-  return [pid, ...children].reduce((sum, p) => sum + cpuMs(p), 0);
+  return serverPids(c.dataDir).reduce((sum, p) => sum + cpuMs(p), 0);
 }
 
 function startInstance(port: number, env: Record<string, string>): ChildProcess {

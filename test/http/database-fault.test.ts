@@ -9,7 +9,9 @@ import { startService, type RunningService } from '../support/service';
 
 // A database that is down, stalled or too slow is a retryable outage, not a fault of the
 // service: both doors answer 503 SERVICE_UNAVAILABLE with Retry-After while PostgreSQL is
-// stopped (fast and immediate), 200 again once it is back without restarting the service,
+// stopped (fast and immediate) or frozen (SIGSTOP: no answer at all, the statement timeout
+// cannot fire on the server, the client-side limit does), 200 again once it is back without
+// restarting the service,
 // no acknowledged write is lost, and a row lock held past the statement timeout gives 503
 // rather than a hang or a 500. The service itself waits at start for a database that is not
 // up yet. Runs on a private throwaway cluster (the shared one must never be stopped).
@@ -132,13 +134,14 @@ const healthy = (p: Probe) => p.rest === 200 && p.graphql === 200 && !p.graphqlC
     expect(svc.output()).toContain('listening on');
   });
 
-  for (const mode of ['fast', 'immediate'] as const) {
-    it(`PostgreSQL stopped (${mode}): 503 with Retry-After in both doors, 200 again after restart, no acknowledged write lost`, async () => {
+  for (const mode of ['fast', 'immediate', 'frozen'] as const) {
+    it(`PostgreSQL ${mode === 'frozen' ? 'frozen (SIGSTOP)' : `stopped (${mode})`}: 503 with Retry-After in both doors, 200 again after it is back, no acknowledged write lost`, async () => {
       expect(healthy(await probe())).toBe(true);
       const w = writer();
       await new Promise((r) => setTimeout(r, 500));
       const stoppedAt = Date.now();
-      pg.stop(mode);
+      if (mode === 'frozen') pg.freeze();
+      else pg.stop(mode);
       const down = await until('503 in both doors', unavailable, 20_000);
       expect(down.probe.restRetryAfter).toMatch(/^[1-9][0-9]*$/);
       expect(down.probe.graphqlRetryAfter).toMatch(/^[1-9][0-9]*$/);
@@ -146,13 +149,14 @@ const healthy = (p: Probe) => p.rest === 200 && p.graphql === 200 && !p.graphqlC
       expect(ready.status).toBe(503);
       await new Promise((r) => setTimeout(r, 1000));
       const startedAt = Date.now();
-      pg.start();
+      if (mode === 'frozen') pg.thaw();
+      else pg.start();
       const up = await until('200 in both doors', healthy, 30_000);
       await new Promise((r) => setTimeout(r, 300));
       await w.stop();
       console.log(
-        `fault timeline (${mode} stop): 503 in both doors ${down.ms} ms after the stop returned; PostgreSQL down for ${startedAt - stoppedAt} ms; ` +
-          `200 in both doors ${up.ms} ms after the start returned; writer statuses ${JSON.stringify(Object.fromEntries(w.statuses))}`,
+        `fault timeline (${mode}): 503 in both doors ${down.ms} ms after the stop returned; PostgreSQL away for ${startedAt - stoppedAt} ms; ` +
+          `200 in both doors ${up.ms} ms after it was back; writer statuses ${JSON.stringify(Object.fromEntries(w.statuses))}`,
       );
       // Writes during the outage were refused as retryable, never as a fault.
       expect([...w.statuses.keys()].every((s) => s === 201 || s === 503)).toBe(true);

@@ -56,9 +56,20 @@ export interface PgCluster {
   /** `fast` ends sessions and checkpoints; `immediate` is a crash (recovery on next start). */
   stop(mode?: 'fast' | 'immediate'): void;
   running(): boolean;
+  /** SIGSTOP to the server and all its processes: a stalled server (frozen VM, stuck disk). */
+  freeze(): void;
+  /** SIGCONT: the stalled server carries on. */
+  thaw(): void;
   /** Runs SQL on database `name` through a short-lived connection. */
   query<T extends Record<string, unknown>>(sql: string, params?: unknown[], name?: string): Promise<T[]>;
   destroy(): void;
+}
+
+/** The postmaster and its children. */
+export function serverPids(dataDir: string): number[] {
+  const pid = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)]).toString().trim().split(/\s+/).filter(Boolean).map(Number);
+  return [pid, ...children];
 }
 
 function cluster(dataDir: string, port: number, holder: string): PgCluster {
@@ -72,6 +83,12 @@ function cluster(dataDir: string, port: number, holder: string): PgCluster {
     },
     stop(mode = 'fast') {
       asPostgres('pg_ctl', ['-D', dataDir, '-m', mode, '-w', '-t', '60', 'stop'], { allowFail: true });
+    },
+    freeze() {
+      for (const pid of serverPids(dataDir)) process.kill(pid, 'SIGSTOP');
+    },
+    thaw() {
+      for (const pid of serverPids(dataDir)) process.kill(pid, 'SIGCONT');
     },
     running() {
       return asPostgres('pg_ctl', ['-D', dataDir, 'status'], { allowFail: true }).includes('server is running');
