@@ -7,12 +7,12 @@ import type { Logger } from './logger';
  * of queueing, so a Redis outage never holds a request: callers fall back to local state.
  * The client keeps reconnecting in the background.
  */
-export function connectRedis(url: string, logger: Logger): Redis {
+export function connectRedis(url: string, logger: Logger, o: { commandTimeoutMs?: number } = {}): Redis {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     connectTimeout: 2_000,
-    commandTimeout: 1_000,
+    commandTimeout: o.commandTimeoutMs ?? 1_000,
     retryStrategy: (times) => Math.min(times * 200, 2_000),
   });
   let up = false;

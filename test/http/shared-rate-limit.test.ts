@@ -39,7 +39,9 @@ function capturingLogger(): { logger: Logger; lines: string[] } {
 
 async function instance(redisUrl: string, logger: Logger): Promise<App> {
   const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_SECRET, RATE_LIMIT_PER_MINUTE: String(LIMIT), REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, DATA_DIR: '/nonexistent' });
-  const client = connectRedis(redisUrl, logger);
+  // A generous command timeout: this test is about sharing, and a loaded CI machine can
+  // stall the event loop past the default (the fallback has a test of its own below).
+  const client = connectRedis(redisUrl, logger, { commandTimeoutMs: 10_000 });
   clients.push(client);
   if (redisUrl === REDIS_URL) await new Promise((resolve) => client.once('ready', resolve));
   const app = await createApp({

@@ -135,6 +135,8 @@ export function startPrimary(port: number): PgCluster {
       'fsync = off', // a throwaway cluster; process crashes (immediate stop) still recover from the WAL
       'shared_buffers = 32MB',
       'max_connections = 60',
+      // No background work in the statistics tests read (tests and benchmarks ANALYZE themselves).
+      'autovacuum = off',
       '',
     ].join('\n'),
   );
