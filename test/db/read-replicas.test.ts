@@ -46,8 +46,11 @@ async function call(path: string, auth: string, init: { method?: string; body?: 
 }
 const gql = (auth: string, query: string, variables: Record<string, unknown> = {}) => call('/graphql', auth, { method: 'POST', body: { query, variables } });
 
-/** Lets both servers flush their statistics (PostgreSQL reports them at most once a second). */
-const settle = () => new Promise((r) => setTimeout(r, 1500));
+/**
+ * Lets both servers flush their statistics: a busy backend reports at most once a second,
+ * one that went idle (the readiness probes' SELECT 1 on the primary) within 10 s.
+ */
+const settle = (ms = 1500) => new Promise((r) => setTimeout(r, ms));
 
 (reason ? describe.skip : describe)(`reads on a streaming replica${reason ? ` — skipped: ${reason}` : ''}`, () => {
   beforeAll(async () => {
@@ -90,7 +93,7 @@ const settle = () => new Promise((r) => setTimeout(r, 1500));
   });
 
   it('list and single-record reads of both doors land on the replica, not on the primary', async () => {
-    await settle();
+    await settle(11_000);
     const before = { primary: await counters(primary), replica: await counters(replica) };
     const id = fixture.paymentSources[0]!.id;
     const rounds = 20;
@@ -104,7 +107,7 @@ const settle = () => new Promise((r) => setTimeout(r, 1500));
       expect(one.status).toBe(200);
       expect(one.body.errors).toBeUndefined();
     }
-    await settle();
+    await settle(11_000);
     const after = { primary: await counters(primary), replica: await counters(replica) };
     const grew = {
       primaryXact: after.primary.xact - before.primary.xact,
@@ -114,9 +117,9 @@ const settle = () => new Promise((r) => setTimeout(r, 1500));
     };
     console.log(`pg_stat_database during ${rounds * 4} reads: ${JSON.stringify(grew)}`);
     expect(grew.replicaXact).toBeGreaterThanOrEqual(rounds * 4);
-    // 80 reads, none on the primary (a stray background transaction of the server aside).
-    expect(grew.primaryXact).toBeLessThanOrEqual(2);
-    expect(grew.primaryRows).toBeLessThan(grew.replicaRows / 100);
+    expect(grew.replicaRows).toBeGreaterThan(0);
+    expect(grew.primaryXact).toBe(0);
+    expect(grew.primaryRows).toBe(0);
   });
 
   it('writes go to the primary, and the writer reads its own write 100 times in a row (REST and GraphQL)', async () => {
