@@ -56,6 +56,8 @@ function catalogueCodeOf(error: unknown): ErrorCode | undefined {
 
 export interface FormatErrorOptions {
   readonly logger: Logger;
+  /** Recognises database failures as SERVICE_UNAVAILABLE (the HTTP status is set in server.ts). */
+  readonly classifyError?: ((e: unknown) => AppError | undefined) | undefined;
 }
 
 /** Apollo's formatError: see the comment at the top of this file. */
@@ -104,6 +106,11 @@ function formatter(o: FormatErrorOptions) {
       return { ...base, extensions };
     }
     if (typeof code === 'string' && PROTOCOL_CODES.has(code)) return { ...base, extensions: { code } };
+    const known = o.classifyError?.(original);
+    if (known) {
+      o.logger.warn({ code: known.code }, 'database unavailable in a GraphQL operation');
+      return { ...base, message: known.detail, extensions: appErrorExtensions(known) };
+    }
     // Anything else is a fault of ours.
     o.logger.error({ error: describeError(original instanceof Error ? original : error) }, 'internal error in a GraphQL operation');
     // The message may hold SQL or driver text (CONTRACT.md: never in the body); it is in the log.

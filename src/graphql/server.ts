@@ -31,8 +31,9 @@ import { requireScope, SCOPES } from '../auth/principal';
 import type { TokenVerifier } from '../auth/tokens';
 import { PROJECT_ROOT } from '../config/paths';
 import type { Services } from '../domain/services';
-import { AppError, isAppError } from '../errors/catalogue';
+import { AppError, ERRORS, isAppError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../errors/catalogue';
 import type { Logger } from '../http/logger';
+import type { ReadRouting } from '../http/read-routing';
 import type { GraphqlContext } from './context';
 import { createFormatError, httpGraphQLError } from './errors';
 import { checkCost, limitRules } from './limits';
@@ -46,6 +47,10 @@ export interface GraphqlDeps {
   readonly verify: TokenVerifier;
   readonly production: boolean;
   readonly logger: Logger;
+  /** Recognises database failures (down, stalled, timing out) as SERVICE_UNAVAILABLE. */
+  readonly classifyError?: ((e: unknown) => AppError | undefined) | undefined;
+  /** With read replicas: a mutation and a recent writer's queries read from the primary. */
+  readonly readRouting?: ReadRouting | undefined;
   /** Execute with graphql-jit (./jit.ts); default true. False runs graphql-js's own executor. */
   readonly jit?: boolean;
 }
@@ -75,6 +80,35 @@ const guardPlugin: ApolloServerPlugin<GraphqlContext> = {
   },
 };
 
+/**
+ * A retryable outage is told apart from a fault by HTTP status too: any SERVICE_UNAVAILABLE
+ * error (the database down or timing out) makes the response a 503 with Retry-After.
+ */
+const unavailablePlugin: ApolloServerPlugin<GraphqlContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        if (response.body.kind !== 'single') return;
+        const failed = response.body.singleResult.errors?.some((e) => e.extensions?.code === 'SERVICE_UNAVAILABLE');
+        if (!failed) return;
+        response.http.status = ERRORS.SERVICE_UNAVAILABLE.status;
+        response.http.headers.set('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      },
+    };
+  },
+};
+
+/** A mutation writes: it and the caller's reads for a while go to the primary. */
+const readRoutingPlugin = (routing: ReadRouting): ApolloServerPlugin<GraphqlContext> => ({
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation, contextValue }) {
+        if (operation?.operation === 'mutation') routing.wrote(contextValue.principal.userId);
+      },
+    };
+  },
+});
+
 export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler: RequestHandler; stop(): Promise<void> }> {
   const typeDefs = readSchema();
   const schema = makeExecutableSchema<GraphqlContext>({ typeDefs, resolvers });
@@ -85,7 +119,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
     hideSchemaDetailsFromClientErrors: deps.production,
     nodeEnv: deps.production ? 'production' : 'development',
     stringifyResult,
-    formatError: createFormatError({ logger: deps.logger }),
+    formatError: createFormatError({ logger: deps.logger, classifyError: deps.classifyError }),
     validationRules: limitRules,
     // Apollo's own guard against documents whose fragments multiply into millions of selections.
     maxRecursiveSelections: true,
@@ -101,6 +135,8 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
       ApolloServerPluginSchemaReportingDisabled(),
       deps.production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
       guardPlugin,
+      unavailablePlugin,
+      ...(deps.readRouting ? [readRoutingPlugin(deps.readRouting)] : []),
     ],
   });
   await server.start();
@@ -115,6 +151,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
       }
       // For the request log line (src/http/request-context.ts).
       res.locals.principal = principal;
+      deps.readRouting?.caller(principal.userId);
       return { principal, services: deps.services, loaders: new Loaders(deps.services) };
     },
   });
