@@ -7,13 +7,13 @@ import { AppError } from './errors/catalogue';
 import { createGraphqlHandler } from './graphql/server';
 import { openApiDocument } from './rest/openapi';
 import { restRouter } from './rest/router';
+import { jsonBody } from './http/body';
 import { healthRoutes } from './http/health';
 import type { Logger } from './http/logger';
 import { sendProblem, toAppError } from './http/problem';
 import { rateLimiter } from './http/rate-limit';
 import { authenticate, requestContext } from './http/request-context';
 
-export const BODY_LIMIT = '100kb';
 export const REST_BASE = '/api/v1';
 
 export interface AppDeps {
@@ -51,9 +51,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   });
 
   app.use(rateLimiter(deps.config.rateLimitPerMinute));
-  const json = express.json({ limit: BODY_LIMIT, strict: true });
-
-  app.use(REST_BASE, json, authenticate(deps.verify), restRouter(deps.services));
+  // The token first: an unauthenticated request never costs a body read or a JSON parse.
+  app.use(REST_BASE, authenticate(deps.verify), jsonBody(), restRouter(deps.services));
 
   const graphql = await createGraphqlHandler({
     services: deps.services,
@@ -61,7 +60,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     production,
     logger: deps.logger,
   });
-  app.use('/graphql', json, graphql.handler);
+  // The GraphQL handler checks the token before it reads the body (./graphql/server.ts).
+  app.use('/graphql', graphql.handler);
 
   app.use(() => {
     throw new AppError('NOT_FOUND', 'No such path');

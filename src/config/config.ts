@@ -24,6 +24,7 @@ const schema = z
       message: 'must be at least 32 bytes',
     }),
     JWT_ISSUER: optionalText,
+    JWT_MAX_TTL: z.coerce.number().int().min(1).default(86_400),
     JWT_AUDIENCE: optionalText,
     JWT_JWKS_URL: optionalText.refine((v) => v === undefined || /^https?:\/\//.test(v), {
       message: 'must be an http(s) URL',
@@ -59,6 +60,8 @@ export interface Config {
     readonly issuer: string | undefined;
     readonly audience: string | undefined;
     readonly jwksUrl: string | undefined;
+    /** Longest accepted token lifetime, seconds. */
+    readonly maxTtlSeconds: number;
   };
   readonly logLevel: string;
   readonly loadDemoData: boolean;
@@ -86,7 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     database: { url: e.DATABASE_URL, dataDir: e.DATA_DIR, poolMax: e.DB_POOL_MAX },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
-    auth: { secret: e.JWT_SECRET, issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE, jwksUrl: e.JWT_JWKS_URL },
+    auth: { secret: e.JWT_SECRET, issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE, jwksUrl: e.JWT_JWKS_URL, maxTtlSeconds: e.JWT_MAX_TTL },
     logLevel: e.LOG_LEVEL,
     loadDemoData: e.DEMO_DATA === 'auto',
     trustProxy: e.TRUST_PROXY,

@@ -26,12 +26,13 @@ import {
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import type { RequestHandler } from 'express';
-import { requireScope, SCOPES } from '../auth/principal';
+import type { Request, RequestHandler } from 'express';
+import { requireScope, SCOPES, type Principal } from '../auth/principal';
 import type { TokenVerifier } from '../auth/tokens';
 import { PROJECT_ROOT } from '../config/paths';
 import type { Services } from '../domain/services';
 import { AppError, isAppError } from '../errors/catalogue';
+import { jsonBody } from '../http/body';
 import type { Logger } from '../http/logger';
 import type { GraphqlContext } from './context';
 import { createFormatError, httpGraphQLError } from './errors';
@@ -105,13 +106,14 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
   });
   await server.start();
 
+  // The outcome of the token check, made before the body is read (handler below).
+  const verified = new WeakMap<Request, Principal | AppError>();
+
   const middleware = expressMiddleware(server, {
     context: async ({ req, res }): Promise<GraphqlContext> => {
-      let principal;
-      try {
-        principal = await deps.verify(req.get('authorization'));
-      } catch (e) {
-        throw httpGraphQLError(isAppError(e) ? e : new AppError('UNAUTHENTICATED', 'The token is not valid'));
+      const principal = verified.get(req);
+      if (principal === undefined || principal instanceof AppError) {
+        throw httpGraphQLError(principal ?? new AppError('UNAUTHENTICATED', 'The token is not valid'));
       }
       // For the request log line (src/http/request-context.ts).
       res.locals.principal = principal;
@@ -119,10 +121,25 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
     },
   });
 
-  const handler: RequestHandler = (req, res, next) => {
-    // express.json leaves req.body unset on a GET; Apollo's integration wants it present.
+  const readBody = jsonBody();
+  const run: RequestHandler = (req, res, next) => {
+    // The body reader leaves req.body unset on a GET; Apollo's integration wants it present.
     if (!('body' in req) || req.body === undefined) (req as { body?: unknown }).body = {};
     return middleware(req, res, next);
+  };
+
+  // The token is checked first; without a valid one the body is never read or parsed, and
+  // Apollo answers 401 from the context function (the Sandbox page, served before the
+  // context is built, still needs none).
+  const handler: RequestHandler = async (req, res, next) => {
+    try {
+      verified.set(req, await deps.verify(req.get('authorization')));
+    } catch (e) {
+      verified.set(req, isAppError(e) ? e : new AppError('UNAUTHENTICATED', 'The token is not valid'));
+      (req as { body?: unknown }).body = {};
+      return run(req, res, next);
+    }
+    return readBody(req, res, (err?: unknown) => (err ? next(err) : run(req, res, next)));
   };
 
   return { handler, stop: () => server.stop() };
