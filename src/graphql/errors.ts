@@ -17,6 +17,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { AppError, ERRORS, isAppError, type ErrorCode } from '../errors/catalogue';
 import { describeError, type Logger } from '../http/logger';
+import { isTokenLimitMessage } from './limits';
 import { ScalarInputError } from './scalars';
 
 const CATALOGUE_CODES = new Set<string>(Object.keys(ERRORS));
@@ -103,6 +104,8 @@ function formatter(o: FormatErrorOptions) {
       }
       return { ...base, extensions };
     }
+    // The parser stopped at the token limit (limits.ts): a limit, not a syntax fault.
+    if (code === 'GRAPHQL_PARSE_FAILED' && isTokenLimitMessage(formatted.message)) return { ...base, extensions: { code: 'QUERY_TOO_COMPLEX' } };
     if (typeof code === 'string' && PROTOCOL_CODES.has(code)) return { ...base, extensions: { code } };
     // Anything else is a fault of ours.
     o.logger.error({ error: describeError(original instanceof Error ? original : error) }, 'internal error in a GraphQL operation');

@@ -5,7 +5,8 @@
 //    UNAUTHENTICATED. Queries need billing.read, mutations billing.write → HTTP 403 FORBIDDEN.
 //    The Sandbox landing page (a GET asking for HTML, outside production) needs none.
 //  - Introspection and the Sandbox only outside production; never stack traces.
-//  - Limits (./limits.ts): depth and breadth as validation rules, cost per request.
+//  - Limits (./limits.ts): tokens while parsing (graphql-js maxTokens), then variables
+//    nesting, depth, breadth and cost once the operation is known, before anything runs.
 //  - Decimal values leave as exact JSON numbers (scalars.ts: ExactDecimal, stringifyResult),
 //    never through a binary float.
 //  - Speed: operations run compiled by graphql-jit (./jit.ts); Apollo's cache-control,
@@ -36,7 +37,7 @@ import { jsonBody } from '../http/body';
 import type { Logger } from '../http/logger';
 import type { GraphqlContext } from './context';
 import { createFormatError, httpGraphQLError } from './errors';
-import { checkCost, limitRules } from './limits';
+import { checkLimits, checkVariables, MAX_TOKENS } from './limits';
 import { jitGateway } from './jit';
 import { Loaders } from './loaders';
 import { resolvers } from './resolvers';
@@ -57,7 +58,7 @@ export function readSchema(): string {
   return fs.readFileSync(SCHEMA_FILE, 'utf8');
 }
 
-/** Scope and cost checks, once the operation is known (before anything runs). */
+/** Scope and limit checks, once the operation is known (before variables are coerced or anything runs). */
 const guard: GraphQLRequestListener<GraphqlContext> = {
   async didResolveOperation({ operation, contextValue, document, schema, request }) {
     if (!operation) return;
@@ -66,7 +67,8 @@ const guard: GraphQLRequestListener<GraphqlContext> = {
     } catch (e) {
       throw isAppError(e) ? httpGraphQLError(e) : e;
     }
-    checkCost(schema, document, operation, request.variables);
+    checkVariables(request.variables);
+    checkLimits(schema, document, operation, request.variables);
   },
 };
 
@@ -87,7 +89,8 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
     nodeEnv: deps.production ? 'production' : 'development',
     stringifyResult,
     formatError: createFormatError({ logger: deps.logger }),
-    validationRules: limitRules,
+    // Refused while parsing: a document over the limit is never parsed whole, validated or walked.
+    parseOptions: { maxTokens: MAX_TOKENS },
     // Apollo's own guard against documents whose fragments multiply into millions of selections.
     maxRecursiveSelections: true,
     persistedQueries: false,
