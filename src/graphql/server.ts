@@ -36,7 +36,7 @@ import { AppError, isAppError } from '../errors/catalogue';
 import { jsonBody } from '../http/body';
 import type { Logger } from '../http/logger';
 import type { GraphqlContext } from './context';
-import { createFormatError, httpGraphQLError } from './errors';
+import { createFormatError, httpGraphQLError, logInternalErrors } from './errors';
 import { checkLimits, checkVariables, MAX_TOKENS } from './limits';
 import { jitGateway } from './jit';
 import { Loaders } from './loaders';
@@ -78,6 +78,18 @@ const guardPlugin: ApolloServerPlugin<GraphqlContext> = {
   },
 };
 
+/** The service's own faults are logged with the request's logger, so with its request id. */
+const logPlugin = (fallback: Logger): ApolloServerPlugin<GraphqlContext> => ({
+  async requestDidStart() {
+    return {
+      async didEncounterErrors({ errors, contextValue }) {
+        // The context exists for every request that reaches the pipeline; the fallback is a belt.
+        logInternalErrors(errors, (contextValue as GraphqlContext | undefined)?.log ?? fallback);
+      },
+    };
+  },
+});
+
 export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler: RequestHandler; stop(): Promise<void> }> {
   const typeDefs = readSchema();
   const schema = makeExecutableSchema<GraphqlContext>({ typeDefs, resolvers });
@@ -88,7 +100,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
     hideSchemaDetailsFromClientErrors: deps.production,
     nodeEnv: deps.production ? 'production' : 'development',
     stringifyResult,
-    formatError: createFormatError({ logger: deps.logger }),
+    formatError: createFormatError({ production: deps.production }),
     // Refused while parsing: a document over the limit is never parsed whole, validated or walked.
     parseOptions: { maxTokens: MAX_TOKENS },
     // Apollo's own guard against documents whose fragments multiply into millions of selections.
@@ -105,6 +117,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
       ApolloServerPluginSchemaReportingDisabled(),
       deps.production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
       guardPlugin,
+      logPlugin(deps.logger),
     ],
   });
   await server.start();
@@ -120,7 +133,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
       }
       // For the request log line (src/http/request-context.ts).
       res.locals.principal = principal;
-      return { principal, services: deps.services, loaders: new Loaders(deps.services) };
+      return { principal, services: deps.services, loaders: new Loaders(deps.services), log: res.locals.log ?? deps.logger };
     },
   });
 
