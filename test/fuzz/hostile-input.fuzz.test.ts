@@ -9,7 +9,7 @@ import request from 'supertest';
 import { paymentFields } from '../../src/domain/payment/fields';
 import { paymentSourceFields } from '../../src/domain/payment-source/fields';
 import { taxCodeFields } from '../../src/domain/tax-code/fields';
-import type { FieldCatalog } from '../../src/query/fields';
+import type { FieldCatalog, FieldSpec } from '../../src/query/fields';
 import { createTestApp, type TestApp } from '../support/app';
 import { activeAssetAccount, fixture } from '../support/fixture';
 
@@ -60,20 +60,24 @@ function expectNoGraphqlFault(name: string, res: request.Response, input: unknow
 
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
 
-/** Dates and date-times around every edge: year 0 and 9999, offsets up to ±14 h and beyond, impossible days. */
+/** Dates and date-times around every edge: years 0, 1 and 9999, offsets up to ±14 h and beyond, impossible days. */
 const dateText = fc
   .tuple(
-    fc.oneof(fc.constantFrom(0, 1, 9999, 1970, 2026), fc.integer({ min: 0, max: 9999 })),
-    fc.integer({ min: 0, max: 13 }),
-    fc.integer({ min: 0, max: 32 }),
+    fc.oneof({ weight: 3, arbitrary: fc.constantFrom(0, 1, 9999) }, { weight: 1, arbitrary: fc.constantFrom(1970, 2026) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 9999 }) }),
+    fc.oneof({ weight: 4, arbitrary: fc.constantFrom(1, 12) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 13 }) }),
+    fc.oneof({ weight: 4, arbitrary: fc.constantFrom(1, 31) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 32 }) }),
     fc.option(
       fc.tuple(
-        fc.integer({ min: 0, max: 25 }),
-        fc.integer({ min: 0, max: 60 }),
+        fc.oneof({ weight: 4, arbitrary: fc.constantFrom(0, 23) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 25 }) }),
+        fc.oneof({ weight: 4, arbitrary: fc.constantFrom(0, 59) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 60 }) }),
         fc.option(fc.integer({ min: 0, max: 60 })),
         fc.option(fc.constantFrom('.5', '.999', '.0000001', '.123456789012')),
-        fc.oneof(fc.constant('Z'), fc.constant(''), fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 24 }), fc.integer({ min: 0, max: 60 })).map(([s, h, m]) => `${s}${pad(h, 2)}:${pad(m, 2)}`)),
+        fc.oneof(
+          fc.constantFrom('Z', '', '+14:00', '-14:00', '+00:01', '-00:01', '+23:59'),
+          fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 24 }), fc.integer({ min: 0, max: 60 })).map(([s, h, m]) => `${s}${pad(h, 2)}:${pad(m, 2)}`),
+        ),
       ),
+      { freq: 2 },
     ),
   )
   .map(([y, mo, d, time]) => {
@@ -116,6 +120,19 @@ const anyValue: fc.Arbitrary<unknown> = fc.oneof(
  */
 const usually = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 5, arbitrary: valid }, { weight: 1, arbitrary: anyValue });
 
+/** A value aimed at a field of this type (hostile within the type), sometimes anything at all. */
+const valueFor = (spec: FieldSpec): fc.Arbitrary<unknown> => {
+  const typed: Record<FieldSpec['type'], fc.Arbitrary<unknown>> = {
+    string: hostileString,
+    datetime: dateText,
+    decimal: fc.oneof(decimalText, fc.double()),
+    uuid: uuidish,
+    enum: fc.constantFrom(...(spec.values ?? []), 'bogus', ''),
+    boolean: fc.boolean(),
+  };
+  return fc.oneof({ weight: 4, arbitrary: typed[spec.type] }, { weight: 1, arbitrary: anyValue });
+};
+
 /** Posts a body as JSON text: JSON.stringify writes lone surrogates as \ud800 escapes, the server reads them back. */
 const postJson = (path: string, body: unknown) =>
   request(t.http).post(path).set(auth()).set('Content-Type', 'application/json').send(JSON.stringify(body) ?? 'null');
@@ -125,22 +142,42 @@ const postJson = (path: string, body: unknown) =>
 
 /** A literal of any OData kind, hostile ones included. */
 const odataLiteral = fc.oneof(
-  hostileString.map((s) => `'${s.replace(/'/g, "''")}'`),
+  hostileString.map((v) => `'${v.replace(/'/g, "''")}'`),
   dateText,
   decimalText,
   uuidish,
   fc.constantFrom('null', 'true', 'false', "''", "'unterminated", '(', ')', ',', 'eq', '-', '1-1'),
 );
 
+/** A literal aimed at a field of this type (hostile within the type), sometimes any literal. */
+const literalFor = (spec: FieldSpec): fc.Arbitrary<string> => {
+  const quoted = (a: fc.Arbitrary<string>) => a.map((v) => `'${v.replace(/'/g, "''")}'`);
+  const typed: Record<FieldSpec['type'], fc.Arbitrary<string>> = {
+    string: quoted(hostileString),
+    datetime: dateText,
+    decimal: decimalText,
+    uuid: uuidish,
+    enum: quoted(fc.constantFrom(...(spec.values ?? []), 'bogus', '\u0000')),
+    boolean: fc.constantFrom('true', 'false'),
+  };
+  return fc.oneof({ weight: 4, arbitrary: typed[spec.type] }, { weight: 1, arbitrary: odataLiteral });
+};
+
 const fieldNames = (fields: FieldCatalog) => fc.constantFrom(...Object.keys(fields), 'nope', '__proto__', 'constructor');
+/** A field of the resource with a literal for it (or, rarely, a name it does not have). */
+const fieldWithLiteral = (fields: FieldCatalog) =>
+  fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...Object.entries(fields)).chain(([name, spec]) => literalFor(spec).map((lit) => [name, lit] as const)) },
+    { weight: 1, arbitrary: fc.tuple(fieldNames(fields), odataLiteral) },
+  );
 const filterFor = (fields: FieldCatalog) =>
   fc.oneof(
-    fc.tuple(fieldNames(fields), fc.constantFrom('eq', 'ne', 'gt', 'ge', 'lt', 'le', 'EQ'), odataLiteral).map(([f, op, v]) => `${f} ${op} ${v}`),
-    fc.tuple(fieldNames(fields), fc.array(odataLiteral, { maxLength: 4 })).map(([f, vs]) => `${f} in (${vs.join(',')})`),
-    fc.tuple(fc.constantFrom('contains', 'startswith', 'endswith'), fc.constantFrom('', 'tolower(', 'toupper('), fieldNames(fields), odataLiteral).map(
-      ([fn, wrap, f, v]) => `${fn}(${wrap}${f}${wrap ? ')' : ''},${v})`,
+    fc.tuple(fieldWithLiteral(fields), fc.constantFrom('eq', 'ne', 'gt', 'ge', 'lt', 'le', 'EQ')).map(([[f, v], op]) => `${f} ${op} ${v}`),
+    fc.tuple(fieldWithLiteral(fields), fc.array(odataLiteral, { maxLength: 3 })).map(([[f, v], vs]) => `${f} in (${[v, ...vs].join(',')})`),
+    fc.tuple(fc.constantFrom('contains', 'startswith', 'endswith'), fc.constantFrom('', 'tolower(', 'toupper('), fieldWithLiteral(fields)).map(
+      ([fn, wrap, [f, v]]) => `${fn}(${wrap}${f}${wrap ? ')' : ''},${v})`,
     ),
-    fc.tuple(fieldNames(fields), odataLiteral, fieldNames(fields), odataLiteral).map(([a, v, b, w]) => `not (${a} eq ${v}) or ${b} lt ${w}`),
+    fc.tuple(fieldWithLiteral(fields), fieldWithLiteral(fields)).map(([[a, v], [b, w]]) => `not (${a} eq ${v}) or ${b} lt ${w}`),
   );
 
 /** The query string of a filter, or undefined when it cannot be percent-encoded (a lone surrogate has no UTF-8 form). */
@@ -238,11 +275,16 @@ const whereFor = (fields: FieldCatalog): fc.Arbitrary<unknown> =>
   fc.letrec<{ where: unknown }>((tie) => ({
     where: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
-      fc.dictionary(
-        fieldNames(fields),
-        fc.dictionary(fc.constantFrom('eq', 'ne', 'gt', 'ge', 'lt', 'le', 'in', 'contains', 'startsWith', 'endsWith', 'isNull', 'ignoreCase', 'bogus'), fc.oneof(anyValue, fc.array(anyValue, { maxLength: 3 })), { maxKeys: 2 }),
-        { maxKeys: 2 },
+      fc.constantFrom(...Object.entries(fields)).chain(([name, spec]) =>
+        fc
+          .dictionary(
+            fc.constantFrom('eq', 'ne', 'gt', 'ge', 'lt', 'le', 'in', 'contains', 'startsWith', 'endsWith', 'isNull', 'ignoreCase', 'bogus'),
+            fc.oneof({ weight: 4, arbitrary: valueFor(spec) }, { weight: 1, arbitrary: fc.array(valueFor(spec), { maxLength: 3 }) }),
+            { minKeys: 1, maxKeys: 2 },
+          )
+          .map((ops) => ({ [name]: ops })),
       ),
+      fc.dictionary(fieldNames(fields), anyValue, { maxKeys: 2 }),
       fc.record({ OR: fc.array(tie('where'), { maxLength: 2 }) }),
       fc.record({ AND: fc.array(tie('where'), { maxLength: 2 }) }),
       fc.record({ NOT: tie('where') }),
