@@ -36,7 +36,8 @@ beforeAll(async () => {
   stop = door.stop;
   prod = express();
   prod.use(requestContext(logger));
-  prod.use('/graphql', door.handler);
+  // express.json first, as in a setup that parses bodies itself (the handler then reads none).
+  prod.use('/graphql', express.json(), door.handler);
 });
 afterAll(async () => {
   await stop();
@@ -47,20 +48,21 @@ const post = (query: string, variables?: Record<string, unknown>) =>
   request(prod).post('/graphql').set('Authorization', `Bearer ${t.tokens.writer}`).send({ query, variables });
 
 describe('production: no name suggestions', () => {
-  const cases: Array<[string, string, Record<string, unknown> | undefined]> = [
+  const cases: Array<[string, string, Record<string, unknown> | undefined, RegExp]> = [
     ['an enum value in a variable', 'mutation($i: CreatePaymentSourceInput!) { createPaymentSource(input: $i) { id } }', {
       i: { code: 'P-1', name: 'P', accountId: activeAssetAccount().id, sourceType: 'Cas' },
-    }],
-    ['an input field in a variable', 'query($w: PaymentSourceWhere) { paymentSources(where: $w) { totalCount } }', { w: { isActiv: { eq: true } } }],
-    ['an enum value in a variable list', 'query($w: PaymentSourceWhere) { paymentSources(where: $w) { totalCount } }', { w: { sourceType: { in: ['Cash', 'Chek'] } } }],
-    ['a field in the document', '{ paymentSources { totalCont } }', undefined],
-    ['an argument in the document', '{ paymentSources(frist: 1) { totalCount } }', undefined],
-    ['an enum literal', '{ paymentSources(where: { sourceType: { eq: Cas } }) { totalCount } }', undefined],
+    }, /"Cas"/],
+    ['an input field in a variable', 'query($w: PaymentSourceWhere) { paymentSources(where: $w) { totalCount } }', { w: { isActiv: { eq: true } } }, /isActiv/],
+    ['an enum value in a variable list', 'query($w: PaymentSourceWhere) { paymentSources(where: $w) { totalCount } }', { w: { sourceType: { in: ['Cash', 'Chek'] } } }, /Chek/],
+    ['a field in the document', '{ paymentSources { totalCont } }', undefined, /totalCont/],
+    ['an argument in the document', '{ paymentSources(frist: 1) { totalCount } }', undefined, /frist/],
+    ['an enum literal', '{ paymentSources(where: { sourceType: { eq: Cas } }) { totalCount } }', undefined, /Cas/],
   ];
-  it.each(cases)('%s: refused without "Did you mean"', async (_what, query, variables) => {
+  it.each(cases)('%s: refused without "Did you mean"', async (_what, query, variables, names) => {
     const res = await post(query, variables);
     expect(res.status).toBe(400);
-    expect(res.body.errors.length).toBeGreaterThan(0);
+    // The error is about the misspelt name (it is named), without suggesting the right one.
+    expect(res.body.errors[0].message).toMatch(names);
     expect(res.text).not.toMatch(/Did you mean/i);
     expect(res.text).not.toMatch(/"Cash"|"isActive"|totalCount"\?|"first"/);
   });
