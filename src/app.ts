@@ -7,6 +7,7 @@ import { AppError } from './errors/catalogue';
 import { createGraphqlHandler } from './graphql/server';
 import { openApiDocument } from './rest/openapi';
 import { restRouter } from './rest/router';
+import { jsonBody } from './http/body';
 import { healthRoutes, primaryOnly, type DatabaseState } from './http/health';
 import type { Logger } from './http/logger';
 import { sendProblem, toAppError, type ErrorClassifier } from './http/problem';
@@ -15,7 +16,6 @@ import type { ReadRouting } from './http/read-routing';
 import type { Redis } from 'ioredis';
 import { authenticate, requestContext } from './http/request-context';
 
-export const BODY_LIMIT = '100kb';
 export const REST_BASE = '/api/v1';
 
 export interface AppDeps {
@@ -61,10 +61,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
   });
 
   app.use(rateLimiter(deps.config.rateLimitPerMinute, { redis: deps.redis, logger: deps.logger }));
-  const json = express.json({ limit: BODY_LIMIT, strict: true });
   const readScope = deps.readRouting ? [deps.readRouting.scope()] : [];
-
-  app.use(REST_BASE, json, authenticate(deps.verify), ...readScope, restRouter(deps.services));
+  // The token first: an unauthenticated request never costs a body read or a JSON parse.
+  // The read scope (replicas) opens after the body is read: stream callbacks run outside it.
+  app.use(REST_BASE, authenticate(deps.verify), jsonBody(), ...readScope, restRouter(deps.services));
 
   const graphql = await createGraphqlHandler({
     services: deps.services,
@@ -74,7 +74,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     classifyError: deps.classifyError,
     readRouting: deps.readRouting,
   });
-  app.use('/graphql', json, ...readScope, graphql.handler);
+  // The GraphQL handler checks the token before it reads the body, then opens the read scope (./graphql/server.ts).
+  app.use('/graphql', graphql.handler);
 
   app.use(() => {
     throw new AppError('NOT_FOUND', 'No such path');

@@ -41,6 +41,7 @@ const schema = z
       message: 'must be at least 32 bytes',
     }),
     JWT_ISSUER: optionalText,
+    JWT_MAX_TTL: z.coerce.number().int().min(1).default(86_400),
     JWT_AUDIENCE: optionalText,
     JWT_JWKS_URL: optionalText.refine((v) => v === undefined || /^https?:\/\//.test(v), {
       message: 'must be an http(s) URL',
@@ -92,6 +93,8 @@ export interface Config {
     readonly issuer: string | undefined;
     readonly audience: string | undefined;
     readonly jwksUrl: string | undefined;
+    /** Longest accepted token lifetime, seconds. */
+    readonly maxTtlSeconds: number;
   };
   readonly logLevel: string;
   readonly loadDemoData: boolean;
@@ -131,7 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     redis: { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX },
     workers: e.WORKERS,
-    auth: { secret: e.JWT_SECRET, issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE, jwksUrl: e.JWT_JWKS_URL },
+    auth: { secret: e.JWT_SECRET, issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE, jwksUrl: e.JWT_JWKS_URL, maxTtlSeconds: e.JWT_MAX_TTL },
     logLevel: e.LOG_LEVEL,
     loadDemoData: e.DEMO_DATA === 'auto',
     trustProxy: e.TRUST_PROXY,

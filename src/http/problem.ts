@@ -23,6 +23,12 @@ export function toAppError(e: unknown, log?: Logger, classify?: ErrorClassifier)
     return new AppError('VALIDATION_FAILED', 'The request body is not valid JSON', [{ field: '', message: 'not valid JSON' }]);
   if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported')
     return new AppError('VALIDATION_FAILED', 'The request body encoding is not supported');
+  // Any other refusal of the body reader (a body that does not decompress, a stream cut
+  // short): the client's fault, said without the decoder's own words.
+  if (err?.expose === true && typeof err.status === 'number' && err.status >= 400 && err.status < 500)
+    return new AppError('VALIDATION_FAILED', 'The request body could not be read (it does not decompress, or it ended early)', [
+      { field: '', message: 'unreadable body' },
+    ]);
   log?.error({ error: describeError(e) }, 'unhandled error');
   return new AppError('INTERNAL', 'An unexpected error occurred; it has been logged');
 }
