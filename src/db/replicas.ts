@@ -192,7 +192,7 @@ const READ_METHODS = new Set<PropertyKey>(['findUnique', 'findUniqueOrThrow', 'f
  * The one client the services get: model reads go to `reader` when the current request's
  * read scope allows it (decided at each call, in the caller's context; services keep
  * delegates from construction time), everything else to `primary`: writes, `$transaction`
- * (so the reads inside a write transaction too), raw SQL. Two clients rather than one
+ * (so the reads inside a write transaction too), raw SQL other than `$queryRaw` reads. Two clients rather than one
  * adapter deciding per statement, because Prisma batches findUnique calls of different
  * requests into one statement: each client batches only its own role's calls.
  */
@@ -211,6 +211,15 @@ export function routeReads(primary: PrismaClient, reader: PrismaClient): PrismaC
     });
   return new Proxy(primary, {
     get(target, prop) {
+      // Raw reads outside a transaction (one-statement list pages) follow the read scope
+      // like model reads; the read client's adapter still sends anything but a plain SELECT
+      // to the primary. A transaction's own client (tx.$queryRaw) is the primary's.
+      if (prop === '$queryRaw') {
+        return (...args: Parameters<PrismaClient['$queryRaw']>) => {
+          const client = replicaReadsAllowed() ? reader : primary;
+          return client.$queryRaw(...args);
+        };
+      }
       const value: unknown = Reflect.get(target, prop);
       if (typeof prop !== 'string' || prop.startsWith('$') || prop.startsWith('_') || typeof value !== 'object' || value === null) return value;
       let d = delegates.get(prop);

@@ -1,5 +1,5 @@
 import { token } from '../support/app';
-import { createTestDatabase, usingPostgres, type TestDatabase } from '../support/database';
+import { createTestDatabase, type TestDatabase } from '../support/database';
 import { startService } from '../support/service';
 
 // All cores of a machine: WORKERS=N forks N workers behind one port (Node's cluster), and
@@ -7,9 +7,7 @@ import { startService } from '../support/service';
 // (the embedded database belongs to one process).
 
 const HTTP_PORT = 4652;
-const reason = usingPostgres() ? undefined : 'runs on the PostgreSQL leg only (WORKERS above 1 needs DATABASE_URL)';
-
-(reason ? describe.skip : describe)(`WORKERS=2${reason ? ` — skipped: ${reason}` : ''}`, () => {
+describe('WORKERS=2', () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await createTestDatabase();

@@ -23,10 +23,10 @@ export function privateClusterProblem(): string | undefined {
   return undefined;
 }
 
-/** Why a test on private clusters is skipped in this run, or undefined when it runs. */
-export function clusterUnavailableReason(): string | undefined {
-  if (!process.env.DATABASE_URL) return 'runs on the PostgreSQL leg only (PGlite cannot be stopped or replicated)';
-  return privateClusterProblem();
+/** Fails loudly where private clusters cannot be made (these tests never skip silently). */
+export function requirePrivateClusters(): void {
+  const problem = privateClusterProblem();
+  if (problem) throw new Error(`private PostgreSQL clusters cannot be started here: ${problem}`);
 }
 
 /** Runs a server binary as the postgres user (initdb refuses root). */
