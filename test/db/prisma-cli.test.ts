@@ -28,7 +28,7 @@ async function freshDatabase(): Promise<Target> {
   const base = process.env.DATABASE_URL;
   if (!base) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'prisma-cli-'));
-    const env = { ...process.env, DATA_DIR: dataDir };
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
     delete env.DATABASE_URL;
     return {
       env,
