@@ -3,6 +3,7 @@ import { resolveSecret } from './auth/keys';
 import { createTokenVerifier } from './auth/tokens';
 import { ConfigError, loadConfig, type Config } from './config/config';
 import { openDatabase } from './db/database';
+import { DataDirBusyError, EXIT_DATA_DIR_BUSY } from './db/data-dir-lock';
 import { loadDemoDataIfEmpty } from './import/demo-data';
 import { createServices } from './domain/services';
 import { createApp } from './app';
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const started = Date.now();
-  const db = await openDatabase({ url: config.database.url, dataDir: config.database.dataDir, poolMax: config.database.poolMax });
+  const db = await openDatabase({ url: config.database.url, dataDir: config.database.dataDir, poolMax: config.database.poolMax, role: 'service' });
   logger.info({ database: db.kind }, 'database ready, migrations applied');
   if (db.kind === 'pglite' && config.loadDemoData && (await loadDemoDataIfEmpty(db))) {
     logger.info('empty embedded database: demo dataset loaded');
@@ -73,6 +74,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
+  if (e instanceof DataDirBusyError) {
+    process.stderr.write(`cannot start: ${e.message}\n`);
+    process.exit(EXIT_DATA_DIR_BUSY);
+  }
   process.stderr.write(`failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(1);
 });

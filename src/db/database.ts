@@ -5,6 +5,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { Pool } from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
+import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { applyMigrations, type SqlSession } from './migrate';
 
 // Picks the driver adapter: a postgresql:// URL → PostgreSQL through a pg pool;
@@ -22,6 +23,8 @@ export interface DatabaseOptions {
   /** Emit Prisma query events (tests count SQL statements with them). */
   readonly logQueries?: boolean;
   readonly migrate?: boolean;
+  /** Who opens an embedded database on disk ("service", "import"): named in the data folder's lock. */
+  readonly role?: string;
 }
 
 export interface Database {
@@ -97,12 +100,20 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
 async function openPGlite(opts: DatabaseOptions): Promise<Database> {
   const dir = opts.dataDir ?? './data';
   let pg: PGlite;
+  let lock: DataDirLock | undefined;
   if (dir === 'memory') {
     pg = await PGlite.create();
   } else {
-    const target = path.resolve(dir, 'pglite');
-    fs.mkdirSync(target, { recursive: true });
-    pg = await PGlite.create(target);
+    // Before anything in the folder is touched: refused at once when another process holds it.
+    lock = lockDataDir(dir, opts.role ?? 'service');
+    try {
+      const target = path.resolve(dir, 'pglite');
+      fs.mkdirSync(target, { recursive: true });
+      pg = await PGlite.create(target);
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
   }
   const session: SqlSession = {
     async exec(sql) {
@@ -112,7 +123,15 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
       return (await pg.query<T>(sql, params)).rows;
     },
   };
-  if (opts.migrate !== false) await applyMigrations(session);
+  if (opts.migrate !== false) {
+    try {
+      await applyMigrations(session);
+    } catch (e) {
+      await pg.close();
+      lock?.release();
+      throw e;
+    }
+  }
   const prisma = prismaClient(
     // pglite-prisma-adapter is typed against an older @prisma/driver-adapter-utils;
     // the interface it implements is the same at run time (see PRISMA-OFFLINE.md).
@@ -134,6 +153,7 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
       await prisma.$disconnect();
       // PGlite keeps the process alive until it is closed.
       await pg.close();
+      lock?.release();
     },
   };
 }
