@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Database } from '../db/database';
 import { fileSize, scanFile } from './read-file';
-import { dependsOn, FILE_SECTIONS, IMPORT_SECTIONS, perSection, sectionDef, type FileSection, type ImportSection, type Raw, type RecordOf } from './registry';
+import { dependsOn, IMPORT_SECTIONS, perFileSection, perSection, sectionDef, type FileSection, type ImportSection, type Raw, type RecordOf } from './registry';
 import {
   ImportFileError,
   ImportValidationError,
@@ -37,7 +37,7 @@ class Writers {
   private readonly defaultSource: TableWriter;
 
   constructor(now: string) {
-    this.tables = Object.fromEntries(FILE_SECTIONS.map((s) => [s, new TableWriter(SPEC_OF[s], now)])) as Record<FileSection, TableWriter>;
+    this.tables = perFileSection((s) => new TableWriter(SPEC_OF[s], now));
     this.addresses = new TableWriter(ADDRESS, now);
     this.defaultAddresses = new TableWriter(ADDRESS, now);
     this.defaultSource = new TableWriter(SPEC_OF.paymentSources, now);

@@ -196,6 +196,11 @@ export const TABLE = Object.fromEntries(
 
 export const NOUN = (s: ImportSection): string => (s === 'addresses' ? ADDRESSES.noun : SECTIONS[s].noun);
 
+/** Per file section, a value made by `f`. */
+export function perFileSection<T>(f: (s: FileSection) => T): Record<FileSection, T> {
+  return Object.fromEntries(FILE_SECTIONS.map((s) => [s, f(s)])) as Record<FileSection, T>;
+}
+
 /** Per counted section, a value made by `f`. */
 export function perSection<T>(f: (s: ImportSection) => T): Record<ImportSection, T> {
   return Object.fromEntries(IMPORT_SECTIONS.map((s) => [s, f(s)])) as Record<ImportSection, T>;

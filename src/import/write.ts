@@ -1,6 +1,7 @@
+import type { Prisma } from '../generated/prisma/client';
 import type { FieldCatalog, FieldType } from '../query/fields';
 import { NIL_UUID } from '../domain/common/schemas';
-import { ADDRESSES, FILE_SECTIONS, sectionDef, type FileSection, type Raw } from './registry';
+import { ADDRESSES, FILE_SECTIONS, perFileSection, sectionDef, type FileSection, type Raw } from './registry';
 import type { SectionCounts } from './types';
 import { arrayLiteral, arrayParam } from './sql-arrays';
 import type { Sql } from './validate';
@@ -31,7 +32,7 @@ interface Column {
 }
 
 export interface TableSpec {
-  readonly table: string;
+  readonly table: Prisma.ModelName;
   /** The id first, then the data columns (the audit columns are added for `audited`). */
   readonly columns: readonly Column[];
   readonly audited: boolean;
@@ -66,7 +67,7 @@ function toValue(v: unknown): Value {
 }
 
 /** The table of a catalogue: every field but the audit ones as columns; audited when it has them. */
-function tableSpec(table: string, fields: FieldCatalog, enumTypes: Readonly<Record<string, string>> = {}): TableSpec {
+function tableSpec(table: Prisma.ModelName, fields: FieldCatalog, enumTypes: Readonly<Record<string, string>> = {}): TableSpec {
   return {
     table,
     audited: 'createdAt' in fields,
@@ -76,12 +77,10 @@ function tableSpec(table: string, fields: FieldCatalog, enumTypes: Readonly<Reco
   };
 }
 
-export const SPEC_OF = Object.fromEntries(
-  FILE_SECTIONS.map((s) => {
-    const d = sectionDef(s);
-    return [s, tableSpec(d.table, d.fields, d.enumTypes)];
-  }),
-) as Readonly<Record<FileSection, TableSpec>>;
+export const SPEC_OF: Readonly<Record<FileSection, TableSpec>> = perFileSection((s) => {
+  const d = sectionDef(s);
+  return tableSpec(d.table, d.fields, d.enumTypes);
+});
 export const ADDRESS: TableSpec = tableSpec(ADDRESSES.table, ADDRESSES.fields);
 
 const q = (name: string) => `"${name}"`;

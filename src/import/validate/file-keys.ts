@@ -1,6 +1,6 @@
 import { isUuid } from '../../domain/common/schemas';
 import { UuidList, UuidMap } from '../compact';
-import { FILE_SECTIONS, sectionDef, type FileSection, type Raw } from '../registry';
+import { perFileSection, sectionDef, type FileSection, type Raw } from '../registry';
 import { locText, type Loc, type Problems } from './problems';
 
 // What the first pass keeps of the file for the rules across records: each section's ids,
@@ -21,9 +21,9 @@ export interface PendingReference {
 }
 
 export class FileKeys {
-  readonly ids = Object.fromEntries(FILE_SECTIONS.map((s) => [s, new Ids()])) as Record<FileSection, Ids>;
+  readonly ids = perFileSection(() => new Ids());
   /** Per keyed section: key → index of the record that has it. */
-  readonly keys = Object.fromEntries(FILE_SECTIONS.map((s) => [s, new Map<string, number>()])) as Record<FileSection, Map<string, number>>;
+  readonly keys = perFileSection(() => new Map<string, number>());
   /** References to ids not (yet) seen in the file. */
   pending: PendingReference[] = [];
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { scanFile } from '../read-file';
-import { FILE_SECTIONS, isFileSection, perSection, SECTIONS, sectionDef, type FileSection, type ImportSection, type RecordOf } from '../registry';
+import { FILE_SECTIONS, isFileSection, perFileSection, perSection, SECTIONS, sectionDef, type FileSection, type ImportSection, type RecordOf } from '../registry';
 import type { ImportProblem, ImportProgress } from '../types';
 import { AccountRules } from './accounts';
 import { CustomerAddresses } from './customers';
@@ -88,7 +88,7 @@ class FileValidator {
     await checkReferences(sql, this.keys, this.problems);
     await this.paymentSources.checkDatabase(sql);
     await this.accounts.checkDatabase(sql);
-    const moveKeyFirst = perSection(() => [] as string[]);
+    const moveKeyFirst = perFileSection((): string[] => []);
     for (const s of FILE_SECTIONS) moveKeyFirst[s] = await checkUniqueKeys(sql, s, this.keys, this.problems);
     await this.addresses.checkDatabase(sql);
     this.records.addresses = this.addresses.count;
