@@ -14,6 +14,9 @@ import { usingPostgres } from '../support/database';
 // same prisma/migrations to a fresh database and agree on what is applied: the CLI first,
 // then the service opens the database and finds nothing left to do.
 
+// The CLI starts a WASM engine: slow on a loaded machine.
+jest.setTimeout(240_000);
+
 const run = promisify(execFile);
 const PRISMA = path.join(PROJECT_ROOT, 'node_modules', 'prisma', 'build', 'index.js');
 
@@ -70,7 +73,7 @@ describe(`prisma migrate deploy on a fresh ${usingPostgres() ? 'PostgreSQL' : 'e
     const { stdout } = await run(process.execPath, [PRISMA, 'migrate', 'deploy'], {
       cwd: PROJECT_ROOT,
       env: target.env,
-      timeout: 120_000,
+      timeout: 200_000,
     }).catch((e: { stdout?: string; stderr?: string; message: string }) => {
       throw new Error(`prisma migrate deploy failed: ${e.stderr ?? ''}${e.stdout ?? ''}${e.message}`);
     });
