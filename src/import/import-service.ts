@@ -11,7 +11,7 @@ import {
   type SectionCounts,
 } from './types';
 import { validateFile, type ImportPlan, type Sql } from './validate';
-import { ADDRESS, prepareKeys, SPEC_OF, TableWriter } from './write';
+import { ADDRESS, givenAudit, prepareKeys, SPEC_OF, TableWriter } from './write';
 
 // The reference-data import (CONTRACT.md "Reference-data import"): two passes over the file.
 // Pass 1 validates every record and checks the file against the database, keeping only
@@ -45,11 +45,13 @@ class Writers {
 
   add(section: FileSection, record: Raw, raw: Raw): void {
     if (section === 'customers') {
-      const c = record as RecordOf<'customers'>;
-      for (const a of c.addresses) (a.isDefault ? this.defaultAddresses : this.addresses).add({ record: { ...a, customerId: c.id }, raw: {} });
+      const { addresses, ...customer } = record as RecordOf<'customers'>;
+      for (const a of addresses) (a.isDefault ? this.defaultAddresses : this.addresses).add({ record: { ...a, customerId: customer.id } });
+      this.tables.customers.add({ record: customer });
+      return;
     }
     const writer = section === 'paymentSources' && record.isDefault === true ? this.defaultSource : this.tables[section];
-    writer.add({ record, raw });
+    writer.add(SPEC_OF[section].audited ? { record, given: givenAudit(raw) } : { record });
   }
 
   pending(section: FileSection): number {

@@ -38,11 +38,18 @@ export interface TableSpec {
   readonly audited: boolean;
 }
 
-/** A parsed record and the raw one it came from (to tell an absent audit field from a given one). */
+/** A parsed record, and which audit fields the file gave (their defaults are not "given"). */
 export interface Row {
   readonly record: Raw;
-  readonly raw: Raw;
+  readonly given?: { readonly createdById: boolean; readonly updatedAt: boolean; readonly updatedById: boolean };
 }
+
+/** Which audit fields the raw record gives. Only these are kept of it: a batch holds parsed records only. */
+export const givenAudit = (raw: Raw): Row['given'] => ({
+  createdById: raw.createdById !== undefined,
+  updatedAt: raw.updatedAt !== undefined,
+  updatedById: raw.updatedById !== undefined,
+});
 
 const iso = (d: unknown): string | null => (d instanceof Date ? d.toISOString() : null);
 
@@ -187,7 +194,7 @@ export class TableWriter {
     if (rows.length === 0) return { inserted: 0, updated: 0 };
     const params: unknown[] = this.spec.columns.map((c) => arrayLiteral(rows.map((r) => toValue(r.record[c.name]))));
     if (this.spec.audited) {
-      const given = (r: Row, k: string) => r.raw[k] !== undefined;
+      const given = (r: Row, k: keyof NonNullable<Row['given']>) => r.given?.[k] === true;
       params.push(
         arrayLiteral(rows.map((r) => iso(r.record.createdAt))),
         arrayLiteral(rows.map((r) => (given(r, 'createdById') ? toValue(r.record.createdById) : null))),
