@@ -9,6 +9,8 @@ import type { PrismaConfig } from 'prisma';
 const serverUrl = process.env.DATABASE_URL;
 if (!serverUrl) process.env.DATABASE_URL = 'postgresql://embedded.invalid/pglite';
 
+let lock: { release(): void } | undefined;
+
 export default {
   experimental: { adapter: true },
   engine: 'js',
@@ -20,7 +22,11 @@ export default {
     }
     const { PGlite } = await import('@electric-sql/pglite');
     const { PrismaPGlite } = await import('pglite-prisma-adapter');
-    const dir = path.resolve(process.env.DATA_DIR ?? 'data', 'pglite');
+    // The embedded database belongs to one process: refused while a service holds DATA_DIR.
+    const dataDir = process.env.DATA_DIR ?? 'data';
+    const { lockDataDir } = await import('./src/db/data-dir-lock');
+    lock ??= lockDataDir(dataDir, 'prisma');
+    const dir = path.resolve(dataDir, 'pglite');
     return new PrismaPGlite(new PGlite(dir)) as never;
   },
 } satisfies PrismaConfig;

@@ -5,6 +5,7 @@ import { resolveSecret } from './auth/keys';
 import { createTokenVerifier } from './auth/tokens';
 import { ConfigError, loadConfig, type Config } from './config/config';
 import { openDatabase } from './db/database';
+import { DataDirBusyError, EXIT_DATA_DIR_BUSY } from './db/data-dir-lock';
 import { databaseFailure } from './db/errors';
 import { loadDemoDataIfEmpty } from './import/demo-data';
 import { createServices } from './domain/services';
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
     url: d.url,
     dataDir: d.dataDir,
     poolMax: d.poolMax,
+    role: 'service',
     statementTimeoutMs: d.statementTimeoutMs,
     connectTimeoutMs: d.connectTimeoutMs,
     startupTimeoutMs: d.startupTimeoutMs,
@@ -145,6 +147,10 @@ function runPrimary(config: Config, logger: Logger): void {
 }
 
 main().catch((e: unknown) => {
+  if (e instanceof DataDirBusyError) {
+    process.stderr.write(`cannot start: ${e.message}\n`);
+    process.exit(EXIT_DATA_DIR_BUSY);
+  }
   process.stderr.write(`failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(1);
 });

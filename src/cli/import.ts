@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config/config';
 import { openDatabase, type Database } from '../db/database';
+import { DataDirBusyError, EXIT_DATA_DIR_BUSY } from '../db/data-dir-lock';
 import {
   IMPORT_SECTIONS,
   ImportFileError,
@@ -15,7 +16,8 @@ import { fileSize } from '../import/read-file';
 // `npm run import -- FILE.json`: imports a reference-data file (CONTRACT.md "Reference-data
 // import") into the configured database (DATABASE_URL, else the embedded one in DATA_DIR),
 // after applying pending migrations. Exit codes: 0 imported; 1 invalid records (each is
-// listed) or the import failed; 2 bad usage (no file, unreadable, not JSON, bad config).
+// listed) or the import failed; 2 bad usage (no file, unreadable, not JSON, bad config);
+// 3 the embedded database's folder is held by a running service (nothing was written).
 
 const USAGE = `Usage: npm run import -- FILE.json
 
@@ -25,7 +27,10 @@ into the database named by DATABASE_URL (or the embedded database in DATA_DIR), 
 by id in one transaction. Every record is validated first; if any is invalid, nothing is
 written and each invalid record is listed.
 
-Exit status: 0 imported, 1 invalid records or failure, 2 bad usage.
+The embedded database belongs to one process at a time: while a service runs on DATA_DIR,
+stop it first (or use PostgreSQL, which the import and the service share).
+
+Exit status: 0 imported, 1 invalid records or failure, 2 bad usage, 3 DATA_DIR in use.
 `;
 
 const EXIT_OK = 0;
@@ -136,8 +141,12 @@ export async function main(argv: string[]): Promise<number> {
 
   let db: Database;
   try {
-    db = await openDatabase({ url: config.database.url, dataDir: config.database.dataDir, poolMax: 2 });
+    db = await openDatabase({ url: config.database.url, dataDir: config.database.dataDir, poolMax: 2, role: 'import' });
   } catch (e) {
+    if (e instanceof DataDirBusyError) {
+      err(`import: nothing was imported: ${e.message}\n`);
+      return EXIT_DATA_DIR_BUSY;
+    }
     err(`import: cannot open the database: ${(e as Error).message}\n`);
     return EXIT_FAILED;
   }

@@ -5,6 +5,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { Client, Pool, type PoolConfig } from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
+import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { isDatabaseUnavailable } from './errors';
 import { applyMigrations, type SqlSession } from './migrate';
 import { ReplicaReadsPrismaPg, ReplicaSet, routeReads, type ReplicaHealth } from './replicas';
@@ -41,6 +42,8 @@ export interface DatabaseOptions {
   readonly replicaMaxLagMs?: number;
   /** Told when a replica goes up, down or lagging (for the log). */
   readonly onReplicaChange?: (health: ReplicaHealth) => void;
+  /** Who opens an embedded database on disk ("service", "import"): named in the data folder's lock. */
+  readonly role?: string;
 }
 
 /** One database as /readyz reports it. */
@@ -225,12 +228,20 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
 async function openPGlite(opts: DatabaseOptions): Promise<Database> {
   const dir = opts.dataDir ?? './data';
   let pg: PGlite;
+  let lock: DataDirLock | undefined;
   if (dir === 'memory') {
     pg = await PGlite.create();
   } else {
-    const target = path.resolve(dir, 'pglite');
-    fs.mkdirSync(target, { recursive: true });
-    pg = await PGlite.create(target);
+    // Before anything in the folder is touched: refused at once when another process holds it.
+    lock = lockDataDir(dir, opts.role ?? 'service');
+    try {
+      const target = path.resolve(dir, 'pglite');
+      fs.mkdirSync(target, { recursive: true });
+      pg = await PGlite.create(target);
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
   }
   const session: SqlSession = {
     async exec(sql) {
@@ -240,7 +251,15 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
       return (await pg.query<T>(sql, params)).rows;
     },
   };
-  if (opts.migrate !== false) await applyMigrations(session);
+  if (opts.migrate !== false) {
+    try {
+      await applyMigrations(session);
+    } catch (e) {
+      await pg.close();
+      lock?.release();
+      throw e;
+    }
+  }
   const prisma = prismaClient(
     // pglite-prisma-adapter is typed against an older @prisma/driver-adapter-utils;
     // the interface it implements is the same at run time (see PRISMA-OFFLINE.md).
@@ -269,6 +288,7 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
       await prisma.$disconnect();
       // PGlite keeps the process alive until it is closed.
       await pg.close();
+      lock?.release();
     },
   };
 }

@@ -1,22 +1,14 @@
 import { DEMO_DATA_FILE } from '../config/paths';
 import type { Database } from '../db/database';
+import { Prisma } from '../generated/prisma/client';
 import { importReferenceData } from './import-service';
 import type { ImportOptions } from './types';
 
 // The demo dataset (prisma/demo/reference-data.json) is loaded into a database that has no
 // record in any resource table (CONTRACT.md "Details that tests rely on").
 
-const RESOURCE_TABLES = [
-  'Account',
-  'PaymentSource',
-  'Payment',
-  'TaxCode',
-  'Article',
-  'ArticlePrice',
-  'Customer',
-  'Address',
-  'AcademicTerm',
-] as const;
+/** Every resource table: the models of the Prisma schema. */
+const RESOURCE_TABLES = Object.values(Prisma.ModelName);
 
 /** True when no resource table holds a row. */
 export async function isDatabaseEmpty(db: Database): Promise<boolean> {

@@ -1,8 +1,7 @@
 import type { z } from 'zod';
 import type { Database } from '../db/database';
-import { GarbageCollector } from './memory';
 import { fileSize, scanFile } from './read-file';
-import { DEPENDS_ON, IMPORT_SECTIONS, isFileSection, SCHEMAS, type FileSection, type ImportSection, type RecordOf } from './sections';
+import { dependsOn, IMPORT_SECTIONS, perFileSection, perSection, sectionDef, type FileSection, type ImportSection, type Raw, type RecordOf } from './registry';
 import {
   ImportFileError,
   ImportValidationError,
@@ -12,7 +11,7 @@ import {
   type SectionCounts,
 } from './types';
 import { validateFile, type ImportPlan, type Sql } from './validate';
-import { ADDRESS, prepareKeys, SPEC_OF, TableWriter, CUSTOMER, type AddressRow, type Row } from './write';
+import { ADDRESS, givenAudit, prepareKeys, SPEC_OF, TableWriter } from './write';
 
 // The reference-data import (CONTRACT.md "Reference-data import"): two passes over the file.
 // Pass 1 validates every record and checks the file against the database, keeping only
@@ -26,114 +25,85 @@ const DEFAULT_BATCH = 1000;
 /** Batches in flight at once (see writeFile). */
 const PIPELINE = 2;
 
-type Raw = Record<string, unknown>;
-
-/** Writers of pass 2: one per table; addresses and payment sources split by isDefault. */
+/**
+ * Writers of pass 2: one per table. Addresses are split by isDefault (a customer's old
+ * default is cleared before its new one is set), and the default payment source is
+ * written after every other payment source of the file (the old default is cleared first).
+ */
 class Writers {
-  readonly accounts: TableWriter<RecordOf<'accounts'>>;
-  readonly taxCodes: TableWriter<RecordOf<'taxCodes'>>;
-  readonly articles: TableWriter<RecordOf<'articles'>>;
-  readonly articlePrices: TableWriter<RecordOf<'articlePrices'>>;
-  readonly customers: TableWriter<RecordOf<'customers'>>;
-  readonly academicTerms: TableWriter<RecordOf<'academicTerms'>>;
-  readonly paymentSources: TableWriter<RecordOf<'paymentSources'>>;
-  /** Addresses that are not the default: written before the defaults of the same batch. */
-  readonly addresses: TableWriter<AddressRow>;
-  readonly defaultAddresses: TableWriter<AddressRow>;
-  /** The default payment source: written after every other payment source of the file. */
-  readonly defaultSource: TableWriter<RecordOf<'paymentSources'>>;
+  private readonly tables: Record<FileSection, TableWriter>;
+  private readonly addresses: TableWriter;
+  private readonly defaultAddresses: TableWriter;
+  private readonly defaultSource: TableWriter;
 
   constructor(now: string) {
-    this.accounts = new TableWriter(SPEC_OF.accounts, now);
-    this.taxCodes = new TableWriter(SPEC_OF.taxCodes, now);
-    this.articles = new TableWriter(SPEC_OF.articles, now);
-    this.articlePrices = new TableWriter(SPEC_OF.articlePrices, now);
-    this.customers = new TableWriter(CUSTOMER, now);
-    this.academicTerms = new TableWriter(SPEC_OF.academicTerms, now);
-    this.paymentSources = new TableWriter(SPEC_OF.paymentSources, now);
+    this.tables = perFileSection((s) => new TableWriter(SPEC_OF[s], now));
     this.addresses = new TableWriter(ADDRESS, now);
     this.defaultAddresses = new TableWriter(ADDRESS, now);
     this.defaultSource = new TableWriter(SPEC_OF.paymentSources, now);
   }
 
-  add(section: FileSection, record: unknown, raw: Raw): void {
-    switch (section) {
-      case 'customers': {
-        const c = record as RecordOf<'customers'>;
-        this.customers.add({ record: c, raw });
-        for (const a of c.addresses) {
-          const row: Row<AddressRow> = { record: { ...a, customerId: c.id }, raw: {} };
-          (a.isDefault ? this.defaultAddresses : this.addresses).add(row);
-        }
-        return;
-      }
-      case 'paymentSources': {
-        const p = record as RecordOf<'paymentSources'>;
-        (p.isDefault ? this.defaultSource : this.paymentSources).add({ record: p, raw });
-        return;
-      }
-      default:
-        (this[section] as TableWriter<unknown>).add({ record, raw });
+  add(section: FileSection, record: Raw, raw: Raw): void {
+    if (section === 'customers') {
+      const { addresses, ...customer } = record as RecordOf<'customers'>;
+      for (const a of addresses) (a.isDefault ? this.defaultAddresses : this.addresses).add({ record: { ...a, customerId: customer.id } });
+      this.tables.customers.add({ record: customer });
+      return;
     }
+    const writer = section === 'paymentSources' && record.isDefault === true ? this.defaultSource : this.tables[section];
+    writer.add(SPEC_OF[section].audited ? { record, given: givenAudit(raw) } : { record });
   }
 
   pending(section: FileSection): number {
-    return this[section].size;
+    return this.tables[section].size;
   }
 
   /** Takes the rows collected for a section and returns the job that writes them, in a safe order. */
   take(section: FileSection, last: boolean): (db: Sql) => Promise<void> {
+    const writer = this.tables[section];
+    const rows = writer.take();
     switch (section) {
       case 'customers': {
-        const customers = this.customers.take();
         const plain = this.addresses.take();
         const defaults = this.defaultAddresses.take();
         return async (db) => {
-          const { inserted } = await this.customers.write(db, customers);
-          if (inserted === customers.length) {
+          const { inserted } = await writer.write(db, rows);
+          if (inserted === rows.length) {
             // New customers have no addresses yet to take a default from: one statement.
             await this.addresses.write(db, [...plain, ...defaults]);
           } else {
-            // A customer's old default is cleared before its new default is set.
             await this.addresses.write(db, plain);
             await this.defaultAddresses.write(db, defaults);
           }
         };
       }
       case 'paymentSources': {
-        const plain = this.paymentSources.take();
         const defaults = last ? this.defaultSource.take() : [];
         return async (db) => {
-          await this.paymentSources.write(db, plain);
+          await writer.write(db, rows);
           await this.defaultSource.write(db, defaults);
         };
       }
-      default: {
-        const w = this[section] as TableWriter<unknown>;
-        const rows = w.take();
+      default:
         return async (db) => {
-          await w.write(db, rows);
+          await writer.write(db, rows);
         };
-      }
     }
   }
 
   counts(): Record<ImportSection, SectionCounts> {
-    const sum = (a: SectionCounts, b: SectionCounts): SectionCounts => ({
-      inserted: a.inserted + b.inserted,
-      updated: a.updated + b.updated,
-      unchanged: a.unchanged + b.unchanged,
+    const sum = (...w: TableWriter[]): SectionCounts => ({
+      inserted: w.reduce((n, x) => n + x.counts.inserted, 0),
+      updated: w.reduce((n, x) => n + x.counts.updated, 0),
+      unchanged: w.reduce((n, x) => n + x.counts.unchanged, 0),
     });
-    return {
-      accounts: { ...this.accounts.counts },
-      taxCodes: { ...this.taxCodes.counts },
-      articles: { ...this.articles.counts },
-      articlePrices: { ...this.articlePrices.counts },
-      customers: { ...this.customers.counts },
-      addresses: sum(this.addresses.counts, this.defaultAddresses.counts),
-      academicTerms: { ...this.academicTerms.counts },
-      paymentSources: sum(this.paymentSources.counts, this.defaultSource.counts),
-    };
+    return perSection((s) =>
+      s === 'addresses'
+        ? sum(this.addresses, this.defaultAddresses)
+        : s === 'paymentSources'
+          ? sum(this.tables.paymentSources, this.defaultSource)
+          : sum(this.tables[s]),
+    );
   }
 }
 
@@ -145,7 +115,7 @@ export function writeRuns(sections: readonly FileSection[]): FileSection[][] {
   while (done.size < present.size) {
     const run = new Set<FileSection>();
     for (const s of sections)
-      if (!done.has(s) && DEPENDS_ON[s].every((d) => !present.has(d) || done.has(d) || run.has(d))) run.add(s);
+      if (!done.has(s) && dependsOn(s).every((d) => !present.has(d) || done.has(d) || run.has(d))) run.add(s);
     runs.push([...run]);
     for (const s of run) done.add(s);
   }
@@ -193,7 +163,6 @@ async function writeFile(
           type Item = { section: FileSection; value: unknown } | { section: FileSection; end: true };
           let queue: Item[] = [];
           let current: FileSection | null = null;
-          const collector = new GarbageCollector(8 * 1024 * 1024);
           let sectionRecords = 0;
           // Batches are written while the next ones are read and parsed, two at a time: the
           // connection runs one batch's statement while Prisma prepares the other's, so the
@@ -247,7 +216,7 @@ async function writeFile(
                   continue;
                 }
                 const raw = item.value as Raw;
-                const parsed = (SCHEMAS[item.section] as z.ZodType).safeParse(raw);
+                const parsed = (sectionDef(item.section).schema as z.ZodType<Raw>).safeParse(raw);
                 if (!parsed.success) throw new ImportFileError(`${file} changed while it was being imported`);
                 writers.add(item.section, parsed.data, raw);
                 if (item.section !== current) {
@@ -258,7 +227,6 @@ async function writeFile(
                 totalRecords++;
                 if (writers.pending(item.section) >= batchSize) await submit(writers.take(item.section, false));
               }
-              collector.tick(bytes);
               opts.onProgress?.({ phase: 'write', section: current, sectionRecords, totalRecords, bytes, totalBytes });
             },
           );
@@ -284,7 +252,6 @@ export async function importReferenceData(db: Database, file: string, opts: Impo
   const before = await fileSize(file);
   const { problems, plan } = await validateFile(db.prisma, file, before.size, opts.onProgress);
   if (problems.length > 0) throw new ImportValidationError(problems);
-  if (before.size >= 16 * 1024 * 1024) new GarbageCollector().now(); // drop the first pass's keys
   const after = await fileSize(file);
   if (after.size !== before.size || after.mtimeMs !== before.mtimeMs)
     throw new ImportFileError(`${file} changed while it was being imported`);
@@ -293,7 +260,6 @@ export async function importReferenceData(db: Database, file: string, opts: Impo
   // and the first queries would plan as for empty tables (seen: 3x slower list queries).
   const written = Object.values(counts).reduce((n, c) => n + c.inserted + c.updated, 0);
   if (written >= 1000) await db.prisma.$executeRawUnsafe('ANALYZE');
-  let records = 0;
-  for (const s of IMPORT_SECTIONS) records += s === 'addresses' ? plan.records.addresses : isFileSection(s) ? plan.records[s] : 0;
+  const records = IMPORT_SECTIONS.reduce((n, s) => n + plan.records[s], 0);
   return { counts, records, durationMs: Date.now() - started };
 }

@@ -1,6 +1,6 @@
 export { importReferenceData, writeRuns } from './import-service';
 export { loadDemoDataIfEmpty, isDatabaseEmpty } from './demo-data';
-export { FILE_SECTIONS, IMPORT_SECTIONS, type FileSection, type ImportSection } from './sections';
+export { FILE_SECTIONS, IMPORT_SECTIONS, type FileSection, type ImportSection } from './registry';
 export {
   ImportFileError,
   ImportValidationError,

@@ -1,4 +1,4 @@
-import type { FileSection, ImportSection } from './sections';
+import type { FileSection, ImportSection } from './registry';
 
 /** One bad record: where it is (`customers[1234].addresses[0].postalCode`) and what is wrong. */
 export interface ImportProblem {

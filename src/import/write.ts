@@ -1,17 +1,10 @@
+import type { Prisma } from '../generated/prisma/client';
 import type { FieldCatalog, FieldType } from '../query/fields';
-import { academicTermFields } from '../domain/academic-term/fields';
-import { accountFields } from '../domain/account/fields';
-import { addressFields } from '../domain/address/fields';
-import { articlePriceFields } from '../domain/article-price/fields';
-import { articleFields } from '../domain/article/fields';
 import { NIL_UUID } from '../domain/common/schemas';
-import { customerFields } from '../domain/customer/fields';
-import { paymentSourceFields } from '../domain/payment-source/fields';
-import { taxCodeFields } from '../domain/tax-code/fields';
-import type { FileSection, RecordOf } from './sections';
+import { ADDRESSES, FILE_SECTIONS, perFileSection, sectionDef, type FileSection, type Raw } from './registry';
 import type { SectionCounts } from './types';
 import { arrayLiteral, arrayParam } from './sql-arrays';
-import type { KeyedSection, Sql } from './validate';
+import type { Sql } from './validate';
 
 // Pass 2 of the import: set-based upserts by id. Each batch of rows goes to the database
 // as one statement with one array parameter per column (see sql-arrays.ts):
@@ -32,27 +25,33 @@ import type { KeyedSection, Sql } from './validate';
 
 type Value = string | boolean | null;
 
-interface Column<R> {
+interface Column {
   readonly name: string;
   /** PostgreSQL element type of the array parameter. */
   readonly type: string;
-  readonly get: (r: R) => Value;
 }
 
-interface TableSpec<R> {
-  readonly table: string;
+export interface TableSpec {
+  readonly table: Prisma.ModelName;
   /** The id first, then the data columns (the audit columns are added for `audited`). */
-  readonly columns: readonly Column<R>[];
+  readonly columns: readonly Column[];
   readonly audited: boolean;
 }
 
-/** A parsed record and the raw one it came from (to tell an absent audit field from a given one). */
-export interface Row<R> {
-  readonly record: R;
-  readonly raw: Record<string, unknown>;
+/** A parsed record, and which audit fields the file gave (their defaults are not "given"). */
+export interface Row {
+  readonly record: Raw;
+  readonly given?: { readonly createdById: boolean; readonly updatedAt: boolean; readonly updatedById: boolean };
 }
 
-const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+/** Which audit fields the raw record gives. Only these are kept of it: a batch holds parsed records only. */
+export const givenAudit = (raw: Raw): Row['given'] => ({
+  createdById: raw.createdById !== undefined,
+  updatedAt: raw.updatedAt !== undefined,
+  updatedById: raw.updatedById !== undefined,
+});
+
+const iso = (d: unknown): string | null => (d instanceof Date ? d.toISOString() : null);
 
 // The columns of each table come from the resource's one field catalogue
 // (src/domain/<resource>/fields.ts): the import writes exactly the fields the API shows.
@@ -64,58 +63,41 @@ const SQL_TYPE: Record<FieldType, string> = {
   datetime: 'timestamptz',
   enum: 'text',
 };
-const AUDIT_FIELDS: ReadonlySet<string> = new Set(['createdAt', 'createdById', 'updatedAt', 'updatedById']);
+const AUDIT = ['createdAt', 'createdById', 'updatedAt', 'updatedById'] as const;
+const AUDIT_FIELDS: ReadonlySet<string> = new Set(AUDIT);
 
 function toValue(v: unknown): Value {
-  if (v instanceof Date) return iso(v);
+  if (v instanceof Date) return v.toISOString();
   if (v === undefined || v === null) return null;
-  return v as Value;
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
+  return String(v); // exact decimals: their text
 }
 
-/** Columns for every catalogue field but the audit ones; `enumTypes` names database enum types. */
-function columnsOf<R>(fields: FieldCatalog, enumTypes: Readonly<Record<string, string>> = {}): Column<R>[] {
-  return Object.entries(fields)
-    .filter(([name]) => !AUDIT_FIELDS.has(name))
-    .map(([name, spec]) => ({
-      name,
-      type: enumTypes[name] ?? SQL_TYPE[spec.type],
-      get: (r: R) => toValue((r as Record<string, unknown>)[name]),
-    }));
+/** The table of a catalogue: every field but the audit ones as columns; audited when it has them. */
+function tableSpec(table: Prisma.ModelName, fields: FieldCatalog, enumTypes: Readonly<Record<string, string>> = {}): TableSpec {
+  return {
+    table,
+    audited: 'createdAt' in fields,
+    columns: Object.entries(fields)
+      .filter(([name]) => !AUDIT_FIELDS.has(name))
+      .map(([name, spec]) => ({ name, type: enumTypes[name] ?? SQL_TYPE[spec.type] })),
+  };
 }
 
-type Account = RecordOf<'accounts'>;
-type TaxCode = RecordOf<'taxCodes'>;
-type Article = RecordOf<'articles'>;
-type Price = RecordOf<'articlePrices'>;
-type Customer = RecordOf<'customers'>;
-export type AddressRow = Customer['addresses'][number] & { customerId: string };
-type Term = RecordOf<'academicTerms'>;
-type Source = RecordOf<'paymentSources'>;
-
-export const ACCOUNT: TableSpec<Account> = { table: 'Account', audited: false, columns: columnsOf(accountFields, { type: '"AccountType"' }) };
-// taxType is an enum of the API, stored as text with a CHECK constraint ('Sales Tax' has a space).
-export const TAX_CODE: TableSpec<TaxCode> = { table: 'TaxCode', audited: true, columns: columnsOf(taxCodeFields) };
-export const ARTICLE: TableSpec<Article> = { table: 'Article', audited: true, columns: columnsOf(articleFields) };
-export const ARTICLE_PRICE: TableSpec<Price> = { table: 'ArticlePrice', audited: false, columns: columnsOf(articlePriceFields) };
-export const CUSTOMER: TableSpec<Customer> = { table: 'Customer', audited: false, columns: columnsOf(customerFields) };
-export const ADDRESS: TableSpec<AddressRow> = { table: 'Address', audited: false, columns: columnsOf(addressFields) };
-export const ACADEMIC_TERM: TableSpec<Term> = { table: 'AcademicTerm', audited: false, columns: columnsOf(academicTermFields) };
-export const PAYMENT_SOURCE: TableSpec<Source> = {
-  table: 'PaymentSource',
-  audited: true,
-  columns: columnsOf(paymentSourceFields, { sourceType: '"SourceType"' }),
-};
+export const SPEC_OF: Readonly<Record<FileSection, TableSpec>> = perFileSection((s) => {
+  const d = sectionDef(s);
+  return tableSpec(d.table, d.fields, d.enumTypes);
+});
+export const ADDRESS: TableSpec = tableSpec(ADDRESSES.table, ADDRESSES.fields);
 
 const q = (name: string) => `"${name}"`;
-const AUDIT = ['createdAt', 'createdById', 'updatedAt', 'updatedById'] as const;
-
 /**
  * The write statement of a table. Parameters: one array per column, then (audited tables)
  * the audit arrays and the import time. Each row's current version is looked up by id
  * (once): new rows are INSERTed, rows with a different value UPDATEd, unchanged rows left
  * alone (not even locked). Answers { inserted, updated }.
  */
-function upsertSql<R>(spec: TableSpec<R>): string {
+function upsertSql(spec: TableSpec): string {
   const table = q(spec.table);
   const data = spec.columns.map((c) => c.name);
   const rest = data.slice(1); // without id
@@ -180,13 +162,13 @@ SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT count(*) FROM upd)::
 }
 
 /** Collects rows of one table and writes them in batches. */
-export class TableWriter<R> {
+export class TableWriter {
   private readonly sql: string;
-  private rows: Row<R>[] = [];
+  private rows: Row[] = [];
   readonly counts: SectionCounts = { inserted: 0, updated: 0, unchanged: 0 };
 
   constructor(
-    private readonly spec: TableSpec<R>,
+    private readonly spec: TableSpec,
     private readonly now: string,
   ) {
     this.sql = upsertSql(spec);
@@ -196,29 +178,28 @@ export class TableWriter<R> {
     return this.rows.length;
   }
 
-  add(row: Row<R>): void {
+  add(row: Row): void {
     this.rows.push(row);
   }
 
   /** Takes the collected rows; `write` sends them. Split so that the next batch can be collected meanwhile. */
-  take(): Row<R>[] {
+  take(): Row[] {
     const rows = this.rows;
     this.rows = [];
     return rows;
   }
 
   /** Writes the rows in one statement; answers how many were inserted and updated. */
-  async write(db: Sql, rows: readonly Row<R>[]): Promise<{ inserted: number; updated: number }> {
+  async write(db: Sql, rows: readonly Row[]): Promise<{ inserted: number; updated: number }> {
     if (rows.length === 0) return { inserted: 0, updated: 0 };
-    const params: unknown[] = this.spec.columns.map((c) => arrayLiteral(rows.map((r) => c.get(r.record))));
+    const params: unknown[] = this.spec.columns.map((c) => arrayLiteral(rows.map((r) => toValue(r.record[c.name]))));
     if (this.spec.audited) {
-      const given = (r: Row<R>, k: string) => r.raw[k] !== undefined;
-      const audit = (r: Row<R>) => r.record as unknown as { createdAt?: Date; createdById: string; updatedAt: Date | null; updatedById: string | null };
+      const given = (r: Row, k: keyof NonNullable<Row['given']>) => r.given?.[k] === true;
       params.push(
-        arrayLiteral(rows.map((r) => iso(audit(r).createdAt))),
-        arrayLiteral(rows.map((r) => (given(r, 'createdById') ? audit(r).createdById : null))),
-        arrayLiteral(rows.map((r) => iso(audit(r).updatedAt))),
-        arrayLiteral(rows.map((r) => audit(r).updatedById)),
+        arrayLiteral(rows.map((r) => iso(r.record.createdAt))),
+        arrayLiteral(rows.map((r) => (given(r, 'createdById') ? toValue(r.record.createdById) : null))),
+        arrayLiteral(rows.map((r) => iso(r.record.updatedAt))),
+        arrayLiteral(rows.map((r) => toValue(r.record.updatedById))),
         arrayLiteral(rows.map((r) => given(r, 'updatedAt'))),
         arrayLiteral(rows.map((r) => given(r, 'updatedById'))),
         this.now,
@@ -237,45 +218,22 @@ export class TableWriter<R> {
 /** Statements run first in the write transaction, before any upsert (see ImportPlan). */
 export async function prepareKeys(
   db: Sql,
-  moveKeyFirst: Readonly<Record<KeyedSection, readonly string[]>>,
+  moveKeyFirst: Readonly<Record<FileSection, readonly string[]>>,
   clearDefaultFirst: readonly string[],
 ): Promise<void> {
-  // A temporary key that cannot clash: '~' and 19 hex digits of the row's id hash (fits varchar(20)).
-  const temp = `'~' || substr(md5("id"::text), 1, 19)`;
-  const codeTables: [KeyedSection, string, string][] = [
-    ['accounts', 'Account', 'code'],
-    ['articles', 'Article', 'code'],
-    ['academicTerms', 'AcademicTerm', 'code'],
-    ['paymentSources', 'PaymentSource', 'code'],
-    ['customers', 'Customer', 'debtorNumber'],
-  ];
-  for (const [section, table, column] of codeTables) {
+  for (const section of FILE_SECTIONS) {
+    const { unique, table } = sectionDef(section);
     const ids = moveKeyFirst[section];
-    if (ids.length > 0)
+    if (unique && ids.length > 0)
       await db.$executeRawUnsafe(
-        `UPDATE ${q(table)} SET ${q(column)} = ${temp} WHERE "id" = ANY(${arrayParam(1, 'uuid')})`,
+        `UPDATE ${q(table)} t SET ${unique.moveAside}
+           FROM unnest(${arrayParam(1, 'uuid')}) WITH ORDINALITY AS f(id, n) WHERE t."id" = f.id`,
         arrayLiteral(ids),
       );
   }
-  if (moveKeyFirst.articlePrices.length > 0)
-    await db.$executeRawUnsafe(
-      `UPDATE "ArticlePrice" p SET "validFrom" = timestamptz '0001-01-01T00:00:00Z' + f.n * interval '1 millisecond'
-         FROM unnest(${arrayParam(1, 'uuid')}) WITH ORDINALITY AS f(id, n) WHERE p."id" = f.id`,
-      arrayLiteral(moveKeyFirst.articlePrices),
-    );
   if (clearDefaultFirst.length > 0)
     await db.$executeRawUnsafe(
-      `UPDATE "Address" SET "isDefault" = false WHERE "id" = ANY(${arrayParam(1, 'uuid')})`,
+      `UPDATE ${q(ADDRESS.table)} SET "isDefault" = false WHERE "id" = ANY(${arrayParam(1, 'uuid')})`,
       arrayLiteral(clearDefaultFirst),
     );
 }
-
-export const SPEC_OF: { [S in Exclude<FileSection, 'customers'>]: TableSpec<RecordOf<S>> } = {
-  accounts: ACCOUNT,
-  taxCodes: TAX_CODE,
-  articles: ARTICLE,
-  articlePrices: ARTICLE_PRICE,
-  academicTerms: ACADEMIC_TERM,
-  paymentSources: PAYMENT_SOURCE,
-};
-

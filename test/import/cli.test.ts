@@ -10,6 +10,10 @@ import { demo, fileCounts, rowCounts, writeFile } from './helpers';
 // the code is the same). On PostgreSQL the CLI gets its own fresh database; on PGlite a
 // fresh data folder.
 
+// Each run starts a process through tsx: slow on a loaded machine. A run cut short by a
+// test timeout would keep the data folder locked for the next one.
+jest.setTimeout(180_000);
+
 const TSX = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');
 const CLI = path.join(PROJECT_ROOT, 'src', 'cli', 'import.ts');
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { DEMO_DATA_FILE } from '../../src/config/paths';
 import type { Database } from '../../src/db/database';
 import { ImportValidationError, importReferenceData, type ImportProblem } from '../../src/import';
-import { TABLE } from '../../src/import/sections';
+import { TABLE } from '../../src/import/registry';
 
 /** Tables the import writes, with the file section each comes from (the import's own list). */
 export const TABLES = TABLE;

@@ -8,10 +8,10 @@ import {
   selectPrice,
   taxCodeIdFor,
   taxCodeProblem,
-  termContaining,
   totals,
   type TaxCodeProblem,
 } from '../../src/domain/pricing/rules';
+import { termContaining } from '../../src/domain/academic-term/rules';
 import { stringifyJson } from '../../src/http/json';
 
 // Table-driven tests of every pricing rule (pure functions, no database), and a property

@@ -250,7 +250,7 @@ ALTER TABLE "Address" ADD CONSTRAINT "Address_customerId_fkey" FOREIGN KEY ("cus
 
 -- ---------------------------------------------------------------------------------------
 -- Rules kept by the database itself, so that concurrent requests cannot break them.
--- Prisma's schema language cannot express these; they are hand-written (see prisma/README.md).
+-- The Prisma schema language cannot express these, so they are hand-written (see prisma/README.md).
 
 -- Payment source codes are unique regardless of case.
 CREATE UNIQUE INDEX "PaymentSource_code_lower_key" ON "PaymentSource" (lower("code"));
@@ -266,7 +266,7 @@ ALTER TABLE "Payment" ADD CONSTRAINT "Payment_amount_check" CHECK ("amount" > 0)
 ALTER TABLE "ArticlePrice" ADD CONSTRAINT "ArticlePrice_amount_check" CHECK ("amount" >= 0);
 ALTER TABLE "AcademicTerm" ADD CONSTRAINT "AcademicTerm_dates_check" CHECK ("endDate" >= "startDate");
 
--- startswith()/contains() filters on names: LIKE 'M%' can use these whatever the collation.
+-- startswith() and contains() filters on names: LIKE with a fixed prefix can use these whatever the collation.
 CREATE INDEX "Customer_lastName_pattern_idx" ON "Customer" ("lastName" text_pattern_ops);
 CREATE INDEX "PaymentSource_code_pattern_idx" ON "PaymentSource" ("code" text_pattern_ops);
 CREATE INDEX "Article_code_pattern_idx" ON "Article" ("code" text_pattern_ops);

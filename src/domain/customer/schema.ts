@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addressRecord } from '../address/schema';
+import { clashingDefaultAddress } from '../address/rules';
 import { optionalText, text, uuid } from '../common/schemas';
 
 export const customerRecord = z
@@ -27,7 +28,8 @@ export const customerRecord = z
       if (a.customerId !== undefined && a.customerId !== c.id)
         ctx.addIssue({ code: 'custom', path: ['addresses', i, 'customerId'], message: 'must be the id of the customer it is listed under' });
     });
-    if (c.addresses.filter((a) => a.isDefault).length > 1)
+    const addresses = c.addresses.map((a) => ({ ...a, customerId: c.id }));
+    if (addresses.some((a, i) => clashingDefaultAddress(a, addresses.slice(0, i))))
       ctx.addIssue({ code: 'custom', path: ['addresses'], message: 'at most one address can be the default' });
   });
 export type CustomerRecord = z.output<typeof customerRecord>;

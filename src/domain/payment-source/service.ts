@@ -5,6 +5,7 @@ import { checkIfMatch } from '../common/etag';
 import { listRecords, type ListQuery, type Page } from '../common/list';
 import type { Actor, ServiceDeps } from '../context';
 import { paymentSourceFields } from './fields';
+import { accountFaults, clashingDefault, codeKey, SOURCE_ACCOUNT_TYPE } from './rules';
 import { parseId, parseInput } from '../common/validate';
 import { paymentSourceInput, paymentSourcePatch, type PaymentSourceInput } from './schema';
 
@@ -128,10 +129,11 @@ export class PaymentSourceService {
     if (!current || current.accountId !== input.accountId) {
       const account = await this.prisma.account.findUnique({ where: { id: input.accountId } });
       if (!account) throw new AppError('ACCOUNT_NOT_USABLE', `No account with id ${input.accountId}`, [{ field: 'accountId', message: 'unknown account' }]);
-      if (!account.isActive || account.type !== 'Asset')
+      const faults = accountFaults(account);
+      if (faults.length > 0)
         throw new AppError(
           'ACCOUNT_NOT_USABLE',
-          `Account ${account.code} is ${account.isActive ? '' : 'inactive'}${!account.isActive && account.type !== 'Asset' ? ' and ' : ''}${account.type !== 'Asset' ? `of type ${account.type}, not Asset` : ''}`,
+          `Account ${account.code} is ${faults.map((f) => (f === 'inactive' ? 'inactive' : `of type ${account.type}, not ${SOURCE_ACCOUNT_TYPE}`)).join(' and ')}`,
           [{ field: 'accountId', message: 'the account must be active and of type Asset' }],
         );
     }
@@ -144,12 +146,10 @@ export class PaymentSourceService {
       select: { code: true },
     });
     // `mode: insensitive` is ILIKE: `_` and `%` in the code are wildcards there, so compare exactly.
-    if (sameCode && sameCode.code.toLowerCase() === input.code.toLowerCase()) throw duplicateCode(input.code);
+    if (sameCode && codeKey(sameCode.code) === codeKey(input.code)) throw duplicateCode(input.code);
     if (input.isDefault) {
-      const other = await this.prisma.paymentSource.findFirst({
-        where: { isDefault: true, ...(selfId ? { NOT: { id: selfId } } : {}) },
-        select: { code: true },
-      });
+      const defaults = await this.prisma.paymentSource.findMany({ where: { isDefault: true }, select: { id: true, code: true, isDefault: true } });
+      const other = clashingDefault({ id: selfId, isDefault: input.isDefault }, defaults);
       if (other) throw defaultAlreadySet(other.code);
     }
   }

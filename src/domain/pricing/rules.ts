@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import { startOfUtcDay, withinDays } from '../common/days';
 
 // The pricing rules (SPEC.md "Article price", "Tax code", "Academic term") as pure
 // functions: no database, no clock. PricingService loads the data and calls these.
@@ -14,7 +15,8 @@ import Decimal from 'decimal.js';
 // - Tax codes and academic terms are periods of whole UTC days: a tax code is valid on the
 //   days from the day of validFrom through the day of validTo, both included (validTo
 //   2020-12-31 covers all of 31 December 2020; null = open-ended); it must also be active.
-//   An academic term covers the days from its startDate's day through its endDate's day.
+//   An academic term covers the days from its startDate's day through its endDate's day
+//   (academic-term/rules.ts; whole-day periods in common/days.ts).
 // - The tax code follows the billing date (the time of supply), never the guarantee date:
 //   a price guarantee fixes the price, not the tax law.
 //
@@ -31,7 +33,6 @@ import Decimal from 'decimal.js';
 export const Exact = Decimal.clone({ precision: 80, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -100, toExpPos: 100 });
 
 export const MONEY_SCALE = 2;
-export const DAY_MS = 86_400_000;
 
 /** An exact decimal from its text (or another decimal.js/Prisma Decimal), never via a float. */
 export function exact(value: string | { toFixed(): string }): Decimal {
@@ -89,20 +90,6 @@ export function costCenter(article: CostCenterArticle, lineCostCenterId?: string
 }
 
 // ---------------------------------------------------------------------------------------
-// Whole-day periods (tax codes, academic terms)
-
-export function startOfUtcDay(d: Date): Date {
-  return new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS);
-}
-
-/** Whether `at` lies on a UTC day from the day of `from` through the day of `to` (null: open-ended). */
-export function withinDays(at: Date, from: Date, to: Date | null): boolean {
-  const t = at.getTime();
-  if (t < startOfUtcDay(from).getTime()) return false;
-  return to === null || t < startOfUtcDay(to).getTime() + DAY_MS;
-}
-
-// ---------------------------------------------------------------------------------------
 // Tax code
 
 export interface TaxCodeLike {
@@ -129,30 +116,6 @@ export function isTaxCodeValid(taxCode: TaxCodeLike, at: Date): boolean {
 /** The tax code id a line uses: its own taxCodeId when given, else the article's default (null: none). */
 export function taxCodeIdFor(article: { readonly defaultTaxCodeId: string | null }, lineTaxCodeId?: string | null): string | null {
   return lineTaxCodeId ?? article.defaultTaxCodeId;
-}
-
-// ---------------------------------------------------------------------------------------
-// Academic term
-
-export interface TermLike {
-  readonly id: string;
-  readonly startDate: Date;
-  readonly endDate: Date;
-}
-
-/** The term whose days contain `at` (the latest-starting one if several, then the smallest id); null when none. */
-export function termContaining<T extends TermLike>(terms: readonly T[], at: Date): T | null {
-  let best: T | null = null;
-  for (const term of terms) {
-    if (!withinDays(at, term.startDate, term.endDate)) continue;
-    if (
-      best === null ||
-      term.startDate.getTime() > best.startDate.getTime() ||
-      (term.startDate.getTime() === best.startDate.getTime() && term.id < best.id)
-    )
-      best = term;
-  }
-  return best;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -4,17 +4,16 @@ import { AppError, validationFailed, type FieldError } from '../../errors/catalo
 import type { ServiceDeps } from '../context';
 import { isUuid } from '../common/schemas';
 import { parseInput } from '../common/validate';
+import { termContaining } from '../academic-term/rules';
+import { DAY_MS, startOfUtcDay } from '../common/days';
 import {
   costCenter,
-  DAY_MS,
   exact,
   lineAmounts,
   referenceDate,
   selectPrice,
-  startOfUtcDay,
   taxCodeIdFor,
   taxCodeProblem,
-  termContaining,
   totals,
   type TaxCodeProblem,
 } from './rules';

@@ -1,0 +1,45 @@
+import { Prisma } from '../../src/generated/prisma/client';
+import { dependsOn, FILE_SECTIONS, IMPORT_SECTIONS, sectionDef, TABLE } from '../../src/import/registry';
+import { ADDRESS, SPEC_OF } from '../../src/import/write';
+
+// The import's one registry against the database schema: every resource table but
+// payments (which are not reference data) is imported, and every column the import
+// writes is a column of its Prisma model.
+
+const SCALAR_FIELDS: Record<Prisma.ModelName, Readonly<Record<string, string>>> = {
+  Account: Prisma.AccountScalarFieldEnum,
+  PaymentSource: Prisma.PaymentSourceScalarFieldEnum,
+  Payment: Prisma.PaymentScalarFieldEnum,
+  TaxCode: Prisma.TaxCodeScalarFieldEnum,
+  Article: Prisma.ArticleScalarFieldEnum,
+  ArticlePrice: Prisma.ArticlePriceScalarFieldEnum,
+  Customer: Prisma.CustomerScalarFieldEnum,
+  Address: Prisma.AddressScalarFieldEnum,
+  AcademicTerm: Prisma.AcademicTermScalarFieldEnum,
+};
+const scalarFields = (model: Prisma.ModelName): string[] => Object.values(SCALAR_FIELDS[model]);
+
+describe('the import registry', () => {
+  it('imports every resource table except payments', () => {
+    expect(new Set(Object.values(TABLE))).toEqual(new Set(Object.values(Prisma.ModelName).filter((m) => m !== 'Payment')));
+    expect(IMPORT_SECTIONS).toEqual([...FILE_SECTIONS.slice(0, 5), 'addresses', ...FILE_SECTIONS.slice(5)]);
+  });
+
+  it.each([...FILE_SECTIONS.map((s) => [s, SPEC_OF[s]] as const), ['addresses', ADDRESS] as const])(
+    '%s: every column written is a column of the table',
+    (_section, spec) => {
+      const columns = scalarFields(spec.table);
+      expect(columns.length).toBeGreaterThan(0);
+      for (const c of spec.columns) expect(columns).toContain(c.name);
+      // Audited tables get the four audit columns from the import itself.
+      if (spec.audited) expect(columns).toEqual(expect.arrayContaining(['createdAt', 'createdById', 'updatedAt', 'updatedById']));
+    },
+  );
+
+  it('references point at sections written earlier in the registry order', () => {
+    for (const s of FILE_SECTIONS) {
+      for (const r of sectionDef(s).references) expect(scalarFields(sectionDef(s).table)).toContain(r.field);
+      for (const d of dependsOn(s)) expect(FILE_SECTIONS.indexOf(d)).toBeLessThan(FILE_SECTIONS.indexOf(s));
+    }
+  });
+});
