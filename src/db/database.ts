@@ -115,7 +115,7 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
   if (opts.migrate !== false) await applyMigrations(session);
   const prisma = prismaClient(
     // pglite-prisma-adapter is typed against an older @prisma/driver-adapter-utils;
-    // the interface it implements is the same at run time (see PRISMA-OFFLINE.md).
+    // the interface it implements is the same at run time (prisma/README.md).
     new PrismaPGlite(pg) as unknown as AdapterFactory,
     opts.logQueries ?? false,
   );

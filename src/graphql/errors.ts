@@ -106,7 +106,7 @@ function formatter(o: FormatErrorOptions) {
     if (typeof code === 'string' && PROTOCOL_CODES.has(code)) return { ...base, extensions: { code } };
     // Anything else is a fault of ours.
     o.logger.error({ error: describeError(original instanceof Error ? original : error) }, 'internal error in a GraphQL operation');
-    // The message may hold SQL or driver text (CONTRACT.md: never in the body); it is in the log.
+    // The message may hold SQL or driver text (docs/service.md: never in the body); it is in the log.
     return { ...base, message: INTERNAL_MESSAGE, extensions: { code: 'INTERNAL' } };
   };
 }

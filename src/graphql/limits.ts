@@ -1,4 +1,4 @@
-// Limits on what one GraphQL request may ask for (CONTRACT.md: "Query depth and cost are
+// Limits on what one GraphQL request may ask for (docs/service.md: "Depth and cost are
 // limited"). Every limit fails with extensions.code QUERY_TOO_COMPLEX and HTTP 400.
 //
 //  - Depth (a validation rule, so it is checked once per distinct document and cached by

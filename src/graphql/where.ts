@@ -1,4 +1,4 @@
-// Translates the GraphQL `where` input (CONTRACT.md "GraphQL") into the neutral filter tree:
+// Translates the GraphQL `where` input (docs/service.md "GraphQL shape") into the neutral filter tree:
 //   { <field>: { eq ne gt ge lt le in contains startsWith endsWith isNull ignoreCase },
 //     AND: [Where!], OR: [Where!], NOT: Where }
 // Several operators in one field object, and several entries in one where object, are

@@ -4,7 +4,7 @@ import { importReferenceData } from './import-service';
 import type { ImportOptions } from './types';
 
 // The demo dataset (prisma/demo/reference-data.json) is loaded into a database that has no
-// record in any resource table (CONTRACT.md "Details that tests rely on").
+// record in any resource table (docs/service.md "Reference-data import").
 
 const RESOURCE_TABLES = [
   'Account',

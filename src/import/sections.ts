@@ -7,7 +7,7 @@ import { customerRecord } from '../domain/customer/schema';
 import { paymentSourceRecord } from '../domain/payment-source/schema';
 import { taxCodeRecord } from '../domain/tax-code/schema';
 
-// The sections of an import file (CONTRACT.md "Reference-data import"), what each
+// The sections of an import file (docs/service.md "Reference-data import"), what each
 // depends on, and the record schema each is validated with.
 
 /** Top-level keys of an import file, in the order the import writes them when it can. */

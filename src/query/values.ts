@@ -158,7 +158,7 @@ export function bindValue(fieldName: string, spec: FieldSpec, raw: RawValue): Bo
 const listValues = (values: readonly string[]): string => values.map((v) => `'${v}'`).join(', ');
 
 /**
- * The order enum values sort in: by their string value (CONTRACT.md "enum fields sort by
+ * The order enum values sort in: by their string value (docs/service.md: "enum fields sort by
  * their string value"), compared by code point as the `C` collation does. Keyset cursors
  * and `gt`/`lt` on enum fields are computed from this order.
  */

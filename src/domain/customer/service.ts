@@ -11,7 +11,7 @@ export type CustomerWithAddresses = Prisma.CustomerGetPayload<{ include: { addre
 export type { Address } from '../address/service';
 import type { Address } from '../address/service';
 
-/** Customers are returned with their addresses inside the record (SPEC.md). */
+/** Customers are returned with their addresses inside the record (docs/service.md). */
 export class CustomerService extends ReadService<CustomerWithAddresses> {
   private readonly prisma: PrismaClient;
 

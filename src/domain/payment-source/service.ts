@@ -15,7 +15,7 @@ export interface WriteOptions {
   readonly ifMatch?: string | undefined;
 }
 
-// Rules of SPEC.md for payment sources. Each is checked up front for a clear answer, and
+// The seven payment-source rules (docs/service.md). Each is checked up front for a clear answer, and
 // also kept by the database (unique lower(code), partial unique index on isDefault,
 // restricting foreign key from payments), so a concurrent request that slips past the
 // check is refused by the database and mapped to the same error.

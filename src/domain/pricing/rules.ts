@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 
-// The pricing rules (SPEC.md "Article price", "Tax code", "Academic term") as pure
+// The pricing rules (docs/api-notes.md "Quotes") as pure
 // functions: no database, no clock. PricingService loads the data and calls these.
 //
 // Dates

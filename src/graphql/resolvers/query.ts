@@ -1,4 +1,4 @@
-// Query: one field per record (ids are GraphQL IDs, as CONTRACT.md writes them, checked to
+// Query: one field per record (ids are GraphQL IDs, as docs/service.md writes them, checked to
 // be UUIDs: VALIDATION_FAILED otherwise; null for an unknown id, through the request's loaders, so
 // aliased look-ups share a query) and one list field per resource.
 

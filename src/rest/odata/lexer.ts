@@ -1,6 +1,6 @@
 // The OData lexer: turns the text of a $filter (or $orderby / $select) into tokens that
 // each carry their 0-based start and end offset, so that every later fault can be reported
-// "at position N" (CONTRACT.md "OData query options").
+// "at position N" (docs/service.md "OData subset").
 //
 // Only the subset of OData's ABNF the service supports is recognised. Literal values are
 // kept as their exact source text (numbers are never turned into floats, dates never into
