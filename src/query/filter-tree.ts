@@ -44,16 +44,6 @@ export type FilterNode =
   /** A constant: what a condition that can never (or always) hold folds to. */
   | { readonly kind: 'const'; readonly value: boolean };
 
-export type FilterTree = FilterNode;
-
-export const filter = {
-  and: (nodes: readonly FilterNode[]): FilterNode => ({ kind: 'and', nodes }),
-  or: (nodes: readonly FilterNode[]): FilterNode => ({ kind: 'or', nodes }),
-  not: (node: FilterNode): FilterNode => ({ kind: 'not', node }),
-  always: (): FilterNode => ({ kind: 'const', value: true }),
-  never: (): FilterNode => ({ kind: 'const', value: false }),
-} as const;
-
 /** Sort order: a list of keys; the query layer appends `id asc` as the final tie-breaker. */
 export interface SortKey {
   readonly field: string;

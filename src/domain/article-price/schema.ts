@@ -8,6 +8,3 @@ export const articlePriceRecord = z.strictObject({
   validFrom: dateTime(),
 });
 export type ArticlePriceRecord = z.output<typeof articlePriceRecord>;
-
-/** Query of GET /article-prices. */
-export const articlePriceQuery = z.object({ articleId: uuid() });

@@ -19,7 +19,7 @@ import {
   type TaxCodeProblem,
 } from './rules';
 import { quoteInput } from './schema';
-import type { PricingApi, Quote, QuoteLine } from './types';
+import type { Quote, QuoteLine } from './types';
 
 /** A line amount must fit the money columns (numeric(19,4)): below 10^15. */
 const MAX_AMOUNT = exact('1e15');
@@ -63,7 +63,7 @@ const iso = (d: Date): string => d.toISOString();
  * together: its articles, their candidate prices, the tax codes it may use and the terms
  * around its billing dates. It writes nothing.
  */
-export class PricingService implements PricingApi {
+export class PricingService {
   private readonly prisma: PrismaClient;
 
   constructor(deps: ServiceDeps) {

@@ -29,8 +29,6 @@ export type Token =
   | (Span & { readonly kind: 'number' | 'guid' | 'date' | 'datetime'; readonly text: string })
   | (Span & { readonly kind: 'lparen' | 'rparen' | 'comma' | 'eof'; readonly text: string });
 
-export type TokenKind = Token['kind'];
-
 // Sticky patterns: each is tried exactly at the current offset.
 const GUID = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/y;
 // Deliberately broad after the date part: the exact shape is checked afterwards so that
