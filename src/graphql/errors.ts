@@ -60,16 +60,6 @@ export interface FormatErrorOptions {
 
 /** Apollo's formatError: see the comment at the top of this file. */
 export function createFormatError(o: FormatErrorOptions) {
-  const format = formatter(o);
-  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const out = format(formatted, error);
-    // Messages may quote input; a NUL in them could pass for a decimal mark (scalars.ts).
-    const json = JSON.stringify(out);
-    return json.includes('\\u0000') ? (JSON.parse(json.replace(/\\u0000/g, '\\ufffd')) as GraphQLFormattedError) : out;
-  };
-}
-
-function formatter(o: FormatErrorOptions) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const base = { message: formatted.message, ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}) };
     const original = unwrapResolverError(error);

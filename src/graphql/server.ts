@@ -6,7 +6,7 @@
 //    The Sandbox landing page (a GET asking for HTML, outside production) needs none.
 //  - Introspection and the Sandbox only outside production; never stack traces.
 //  - Limits (./limits.ts): depth and breadth as validation rules, cost per request.
-//  - Decimal values leave as exact JSON numbers (scalars.ts: ExactDecimal, stringifyResult),
+//  - Decimal values leave as exact JSON numbers (the Decimal scalar gives a JsonDecimal, src/http/json.ts writes it),
 //    never through a binary float.
 //  - Speed: operations run compiled by graphql-jit (./jit.ts); Apollo's cache-control,
 //    usage-reporting, inline-trace and schema-reporting plugins are off (they cost per field
@@ -32,6 +32,7 @@ import type { TokenVerifier } from '../auth/tokens';
 import { PROJECT_ROOT } from '../config/paths';
 import type { Services } from '../domain/services';
 import { AppError, isAppError } from '../errors/catalogue';
+import { stringifyJson } from '../http/json';
 import type { Logger } from '../http/logger';
 import type { GraphqlContext } from './context';
 import { createFormatError, httpGraphQLError } from './errors';
@@ -39,7 +40,6 @@ import { checkCost, limitRules } from './limits';
 import { jitGateway } from './jit';
 import { Loaders } from './loaders';
 import { resolvers } from './resolvers';
-import { stringifyResult } from './scalars';
 
 export interface GraphqlDeps {
   readonly services: Services;
@@ -84,7 +84,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
     includeStacktraceInErrorResponses: false,
     hideSchemaDetailsFromClientErrors: deps.production,
     nodeEnv: deps.production ? 'production' : 'development',
-    stringifyResult,
+    stringifyResult: stringifyJson,
     formatError: createFormatError({ logger: deps.logger }),
     validationRules: limitRules,
     // Apollo's own guard against documents whose fragments multiply into millions of selections.
