@@ -8,7 +8,7 @@
 // INVALID_QUERY with its own option name and position (a character offset for OData, a path
 // for GraphQL).
 
-import type { FieldSpec } from './fields';
+import type { EnumFieldSpec, FieldSpec } from './fields';
 import type { FilterValue } from './filter-tree';
 
 /** A literal as it arrived, before it is bound to a field's type. */
@@ -146,7 +146,7 @@ export function bindValue(fieldName: string, spec: FieldSpec, raw: RawValue): Bo
       return typeof parsed === 'string' ? fail(parsed) : ok({ type: 'datetime', value: parsed });
     }
     case 'enum': {
-      const allowed = spec.values ?? [];
+      const allowed = spec.values;
       if (raw.kind !== 'string') return mismatchOf(fieldName, raw, `one of ${listValues(allowed)}`);
       return allowed.includes(raw.value)
         ? ok({ type: 'enum', value: raw.value })
@@ -162,8 +162,8 @@ const listValues = (values: readonly string[]): string => values.map((v) => `'${
  * their string value"), compared by code point as the `C` collation does. Keyset cursors
  * and `gt`/`lt` on enum fields are computed from this order.
  */
-export const enumSortOrder = (spec: FieldSpec): readonly string[] =>
-  [...(spec.values ?? [])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+export const enumSortOrder = (spec: EnumFieldSpec): readonly string[] =>
+  [...spec.values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 /** Which text case a literal must already be in for tolower()/toupper() to be able to match it. */
 export const isInCase = (value: string, fn: 'tolower' | 'toupper'): boolean =>
