@@ -9,7 +9,7 @@ export type ArticlePrice = Prisma.ArticlePriceGetPayload<object>;
 
 const NEWEST_FIRST = [{ validFrom: 'desc' }, { id: 'asc' }] as const satisfies Prisma.ArticlePriceOrderByWithRelationInput[];
 
-export class ArticlePriceService extends ReadService<ArticlePrice> {
+export class ArticlePriceService extends ReadService<'ArticlePrice', ArticlePrice> {
   private readonly prisma: PrismaClient;
 
   constructor(deps: ServiceDeps) {

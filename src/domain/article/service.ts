@@ -5,7 +5,7 @@ import { articleFields } from './fields';
 
 export type Article = Prisma.ArticleGetPayload<object>;
 
-export class ArticleService extends ReadService<Article> {
+export class ArticleService extends ReadService<'Article', Article> {
   constructor(deps: ServiceDeps) {
     super(deps.prisma.article, articleFields, 'article');
   }

@@ -1,10 +1,15 @@
 import type { FieldCatalog } from '../../query/fields';
 import type { FilterNode, SortKey } from '../../query/filter-tree';
-import { cursorToWhere, encodeCursor } from '../../db/query/keyset';
-import { toPrismaOrderBy, toPrismaWhere } from '../../db/query/to-prisma';
+import { encodeCursor } from '../../db/query/keyset';
+import { pageArgs, type ModelDelegate, type ModelName } from '../../db/query/model';
 
 // One way to list any resource, for both doors: a neutral filter and sort, offset or
 // cursor paging over a total order (the id breaks every tie), an optional total count.
+
+/** The page size a list answers when the client names none (REST without $top, GraphQL without `first`). */
+export const DEFAULT_PAGE_SIZE = 100;
+/** The most records one list request may ask for (REST $top, GraphQL `first`). */
+export const MAX_PAGE_SIZE = 1000;
 
 export interface ListQuery {
   readonly filter?: FilterNode | undefined;
@@ -15,8 +20,6 @@ export interface ListQuery {
   /** Opaque cursor: start strictly after this record (GraphQL `after`). */
   readonly after?: string | undefined;
   readonly count?: boolean | undefined;
-  /** Fields to return (REST $select); all scalar fields when absent. */
-  readonly select?: readonly string[] | undefined;
 }
 
 export interface Page<T> {
@@ -24,67 +27,23 @@ export interface Page<T> {
   readonly totalCount: number | undefined;
   /** More matching records follow this page. */
   readonly hasMore: boolean;
-  readonly cursorOf: (item: T) => string;
+  /** The cursor of one of the items (a method: a page of a subtype is a page of its supertype). */
+  cursorOf(item: T): string;
 }
 
-/** The slice of a Prisma model delegate that listing needs. */
-export interface ListableDelegate {
-  findMany(args: object): Promise<unknown[]>;
-  count(args: object): Promise<number>;
-}
-
-export interface ListOptions {
-  /** Prisma `include` for relations returned inside the record (customer addresses). */
-  readonly include?: Record<string, unknown>;
-  /** A fixed condition ANDed to the caller's filter. */
-  readonly scope?: Record<string, unknown>;
-}
-
-export async function listRecords<T extends { id: string }>(
-  delegate: ListableDelegate,
+export async function listRecords<M extends ModelName, T extends { id: string }>(
+  delegate: ModelDelegate<M, T>,
   fields: FieldCatalog,
   q: ListQuery,
-  o: ListOptions = {},
 ): Promise<Page<T>> {
   const sortKeys = q.orderBy ?? [];
-  const conditions: Record<string, unknown>[] = [];
-  if (o.scope) conditions.push(o.scope);
-  if (q.filter) conditions.push(toPrismaWhere(q.filter, fields));
-  const where = conditions.length === 0 ? {} : conditions.length === 1 ? conditions[0]! : { AND: conditions };
-  const pageWhere = q.after ? { AND: [where, cursorToWhere(q.after, sortKeys, fields)] } : where;
-
-  let select: Record<string, unknown> | undefined;
-  if (q.select) {
-    // Sort keys are needed for cursors, the id for the tie-break; both are projected away below.
-    select = Object.fromEntries([...new Set(['id', ...q.select, ...sortKeys.map((k) => k.field)])].map((f) => [f, true]));
-    if (o.include) for (const [k, v] of Object.entries(o.include)) if (q.select.includes(k)) select[k] = v;
-  }
-
-  const [rows, totalCount] = await Promise.all([
-    delegate.findMany({
-      where: pageWhere,
-      orderBy: toPrismaOrderBy([...sortKeys], fields),
-      skip: q.offset ?? 0,
-      take: q.limit + 1,
-      ...(select ? { select } : o.include ? { include: o.include } : {}),
-    }) as Promise<T[]>,
-    q.count ? delegate.count({ where }) : Promise.resolve(undefined),
-  ]);
+  const args = pageArgs<M>(fields, { filter: q.filter, orderBy: sortKeys, after: q.after, offset: q.offset ?? 0, take: q.limit + 1 });
+  const [rows, totalCount] = await Promise.all([delegate.findMany(args.find), q.count ? delegate.count(args.count) : undefined]);
   const hasMore = rows.length > q.limit;
-  const page = hasMore ? rows.slice(0, q.limit) : rows;
-  const items = q.select ? page.map((r) => pick(r, q.select!) as T) : page;
-  // Cursors are computed from the full rows, so keep them by id.
-  const full = new Map(page.map((r) => [r.id, r]));
   return {
-    items,
+    items: hasMore ? rows.slice(0, q.limit) : rows,
     totalCount,
     hasMore,
-    cursorOf: (item) => encodeCursor([...sortKeys], (full.get(item.id) ?? item) as unknown as Record<string, unknown>),
+    cursorOf: (item) => encodeCursor(sortKeys, item),
   };
-}
-
-function pick(row: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of fields) out[f] = row[f];
-  return out;
 }

@@ -1,4 +1,5 @@
 import type { Prisma, PrismaClient } from '../../generated/prisma/client';
+import type { ModelDelegate } from '../../db/query/model';
 import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
 import { customerFields } from './fields';
@@ -11,17 +12,26 @@ export type CustomerWithAddresses = Prisma.CustomerGetPayload<{ include: { addre
 export type { Address } from '../address/service';
 import type { Address } from '../address/service';
 
-/** Customers are returned with their addresses inside the record (docs/service.md). */
-export class CustomerService extends ReadService<CustomerWithAddresses> {
+/** Customers as REST returns them: with their addresses inside the record (docs/service.md). */
+function withAddresses(prisma: PrismaClient): ModelDelegate<'Customer', CustomerWithAddresses> {
+  return {
+    findMany: (args) => prisma.customer.findMany({ ...args, include: WITH_ADDRESSES }),
+    findUnique: (args) => prisma.customer.findUnique({ ...args, include: WITH_ADDRESSES }),
+    count: (args) => prisma.customer.count(args),
+  };
+}
+
+/** Customers without their addresses (GraphQL loads addresses only when asked, through a loader). */
+export class CustomerService extends ReadService<'Customer', Customer> {
   private readonly prisma: PrismaClient;
+  /** The same reads, each customer with its addresses. */
+  readonly withAddresses: ReadService<'Customer', CustomerWithAddresses>;
 
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.customer, customerFields, 'customer', WITH_ADDRESSES);
+    super(deps.prisma.customer, customerFields, 'customer');
     this.prisma = deps.prisma;
+    this.withAddresses = new ReadService(withAddresses(deps.prisma), customerFields, 'customer');
   }
-
-  /** Customers without their addresses (GraphQL loads addresses only when asked). */
-  listBare: ReadService<Customer>['list'] = (q) => new ReadService<Customer>(this.prisma.customer, customerFields, 'customer').list(q);
 
   /** For batching: the addresses of many customers, default first. */
   addressesOf(customerIds: readonly string[]): Promise<Address[]> {

@@ -2,10 +2,10 @@ import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../../db/errors';
 import { AppError, notFound } from '../../errors/catalogue';
 import { checkIfMatch } from '../common/etag';
-import { listRecords, type ListQuery, type Page } from '../common/list';
+import { ReadService } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
 import { paymentSourceFields } from './fields';
-import { parseId, parseInput } from '../common/validate';
+import { parseInput } from '../common/validate';
 import { paymentSourceInput, paymentSourcePatch, type PaymentSourceInput } from './schema';
 
 export type PaymentSource = Prisma.PaymentSourceGetPayload<object>;
@@ -19,29 +19,14 @@ export interface WriteOptions {
 // also kept by the database (unique lower(code), partial unique index on isDefault,
 // restricting foreign key from payments), so a concurrent request that slips past the
 // check is refused by the database and mapped to the same error.
-export class PaymentSourceService {
+export class PaymentSourceService extends ReadService<'PaymentSource', PaymentSource> {
   private readonly prisma: PrismaClient;
   private readonly now: () => Date;
 
   constructor(deps: ServiceDeps) {
+    super(deps.prisma.paymentSource, paymentSourceFields, 'payment source');
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
-  }
-
-  list(q: ListQuery): Promise<Page<PaymentSource>> {
-    return listRecords<PaymentSource>(this.prisma.paymentSource, paymentSourceFields, q);
-  }
-
-  async get(rawId: string): Promise<PaymentSource> {
-    const id = parseId(rawId);
-    const found = await this.prisma.paymentSource.findUnique({ where: { id } });
-    if (!found) throw notFound('payment source', id);
-    return found;
-  }
-
-  /** For batching (GraphQL): the sources with these ids, in no particular order. */
-  getMany(ids: readonly string[]): Promise<PaymentSource[]> {
-    return this.prisma.paymentSource.findMany({ where: { id: { in: [...ids] } } });
   }
 
   byAccountIds(accountIds: readonly string[]): Promise<PaymentSource[]> {

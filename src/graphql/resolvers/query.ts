@@ -11,9 +11,7 @@ import { customerFields } from '../../domain/customer/fields';
 import { paymentSourceFields } from '../../domain/payment-source/fields';
 import { paymentFields } from '../../domain/payment/fields';
 import { taxCodeFields } from '../../domain/tax-code/fields';
-import type { Page } from '../../domain/common/list';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
-import type { CustomerConnectionModel } from '../models';
 import { listQuery, nodesSelect } from './connection';
 import { parseId } from '../../domain/common/validate';
 
@@ -41,8 +39,8 @@ export const Query: QueryResolvers = {
   customers: (_p, args, { services }, info) => {
     const q = listQuery(args, customerFields, info);
     return nodesSelect(info, ADDRESS_FIELDS)
-      ? (services.customers.list(q) as Promise<Page<unknown>> as Promise<CustomerConnectionModel>)
-      : services.customers.listBare(q);
+      ? services.customers.withAddresses.list(q)
+      : services.customers.list(q);
   },
 
   address: (_p, { id }, { loaders }) => loaders.address.load(parseId(id)),
