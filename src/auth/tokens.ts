@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import { isUuid } from '../domain/common/schemas';
+import { isUuid } from '../query/values';
 import { AppError } from '../errors/catalogue';
 import type { Principal } from './principal';
 

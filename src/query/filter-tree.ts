@@ -6,7 +6,9 @@
 // compiler to Prisma never sees a string compared with a boolean field. Decimal values are
 // kept as their exact decimal text, never as JavaScript numbers.
 
-export type ComparisonOperator = 'eq' | 'ne' | 'gt' | 'ge' | 'lt' | 'le';
+/** The six comparison operators, spelt as OData writes them (GraphQL `where` uses the same names). */
+export const COMPARISON_OPERATORS = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'] as const;
+export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
 export type TextOperator = 'contains' | 'startswith' | 'endswith';
 
 /** A literal bound to a field's type. */

@@ -89,10 +89,10 @@ function decodePayload(cursor: string): CursorPayload {
 function decodeValue(field: string, spec: FieldSpec, value: CursorValue): FilterValue | null {
   if (value === null) return spec.nullable ? null : bad(`'${field}' cannot be null`);
   let raw: RawValue;
-  if (typeof value === 'boolean') raw = { kind: 'boolean', value };
-  else if (spec.type === 'decimal') raw = { kind: 'number', text: value };
-  else if (spec.type === 'datetime') raw = { kind: 'datetime', text: value };
-  else raw = { kind: 'string', value };
+  if (typeof value === 'boolean') raw = { type: 'boolean', value };
+  else if (spec.type === 'decimal') raw = { type: 'number', text: value };
+  else if (spec.type === 'datetime') raw = { type: 'datetime', text: value };
+  else raw = { type: 'string', value };
   const bound = bindValue(field, spec, raw);
   return bound.ok ? bound.value : bad(bound.message);
 }

@@ -1,22 +1,22 @@
 import Decimal from 'decimal.js';
 import { z } from 'zod';
+import { GUID_PATTERN, validDay } from '../../query/values';
 
 // Building blocks of every validation schema (bodies, import records, OpenAPI document).
 // Decimals are carried as exact decimal text from the JSON number to the database: a JSON
 // number is read through its shortest round-trip text, which is the text the client wrote
 // for every value with at most 15 significant digits; anything needing more is refused.
 
-export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 export const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 export const uuid = () =>
   z
     .string({ error: 'must be a UUID' })
-    .regex(UUID_PATTERN, { error: 'must be a UUID' })
+    .regex(GUID_PATTERN, { error: 'must be a UUID' })
     .transform((v) => v.toLowerCase())
     .meta({ format: 'uuid', example: '3fa85f64-5717-4562-b3fc-2c963f66afa6' });
 
-export const isUuid = (v: string): boolean => UUID_PATTERN.test(v);
+export { isUuid } from '../../query/values';
 
 /** Text of 1..max characters (after trimming nothing: what the client sent is kept). */
 export const text = (max: number, min = 1) =>
@@ -77,15 +77,7 @@ export const money = (opts: { positive?: boolean } = {}) =>
 export const rate = () => decimal({ scale: 2, precision: 7, nonNegative: true });
 
 /** The YYYY-MM-DD at the start of an ISO string names a real day (no 30 February). */
-function isCalendarDate(v: string): boolean {
-  const y = Number(v.slice(0, 4));
-  const m = Number(v.slice(5, 7));
-  const day = Number(v.slice(8, 10));
-  if (m < 1 || m > 12 || day < 1) return false;
-  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!;
-  return day <= days;
-}
+const isCalendarDate = (v: string): boolean => validDay(Number(v.slice(0, 4)), Number(v.slice(5, 7)), Number(v.slice(8, 10)));
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 

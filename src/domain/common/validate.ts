@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { validationFailed, type FieldError } from '../../errors/catalogue';
-import { isUuid } from './schemas';
+import { isUuid } from '../../query/values';
 
 /** `['lines', 0, 'quantity']` → `lines[0].quantity`. */
 export function fieldPath(path: readonly PropertyKey[], prefix = ''): string {

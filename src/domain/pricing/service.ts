@@ -2,7 +2,7 @@ import type Decimal from 'decimal.js';
 import type { PrismaClient } from '../../generated/prisma/client';
 import { AppError, validationFailed, type FieldError } from '../../errors/catalogue';
 import type { ServiceDeps } from '../context';
-import { isUuid } from '../common/schemas';
+import { isUuid } from '../../query/values';
 import { parseInput } from '../common/validate';
 import {
   costCenter,
