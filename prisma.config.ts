@@ -21,6 +21,6 @@ export default {
     const { PGlite } = await import('@electric-sql/pglite');
     const { PrismaPGlite } = await import('pglite-prisma-adapter');
     const dir = path.resolve(process.env.DATA_DIR ?? 'data', 'pglite');
-    return new PrismaPGlite(new PGlite(dir)) as never;
+    return new PrismaPGlite(new PGlite(dir));
   },
 } satisfies PrismaConfig;

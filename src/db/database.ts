@@ -113,12 +113,8 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
     },
   };
   if (opts.migrate !== false) await applyMigrations(session);
-  const prisma = prismaClient(
-    // pglite-prisma-adapter is typed against an older @prisma/driver-adapter-utils;
-    // the interface it implements is the same at run time (prisma/README.md).
-    new PrismaPGlite(pg) as unknown as AdapterFactory,
-    opts.logQueries ?? false,
-  );
+  // Both adapters share one @prisma/driver-adapter-utils (package.json overrides; prisma/README.md).
+  const prisma = prismaClient(new PrismaPGlite(pg), opts.logQueries ?? false);
   let closed = false;
   return {
     kind: 'pglite',
