@@ -6,7 +6,7 @@
 import Decimal from 'decimal.js';
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { JsonDecimal } from '../http/json';
-import { DATE_PATTERN, GUID_PATTERN, parseDate, parseDateTime } from '../query/values';
+import { DATE_PATTERN, DECIMAL_PATTERN, GUID_PATTERN, parseDate, parseDateTime } from '../query/values';
 
 /**
  * A scalar input that does not parse: VALIDATION_FAILED (src/graphql/errors.ts). A plain
@@ -68,8 +68,6 @@ export const DateTimeScalar = new GraphQLScalarType<Date, string>({
 // ---------------------------------------------------------------------------------------
 // Decimal
 
-/** What a decimal's toFixed() gives: plain notation. */
-const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
 /** Plain decimal notation, as written, with an optional sign. */
 const PLAIN_DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 /** JSON / GraphQL number text, exponent included. */
@@ -118,7 +116,7 @@ export const DecimalScalar = new GraphQLScalarType<string, JsonDecimal>({
     const v = value as DecimalOut;
     if (typeof v === 'object' && v !== null && typeof v.toFixed === 'function') {
       const text = v.toFixed();
-      if (PLAIN_NUMBER.test(text)) return new JsonDecimal(text);
+      if (DECIMAL_PATTERN.test(text)) return new JsonDecimal(text);
     }
     if (typeof v === 'string' || typeof v === 'number') return new JsonDecimal(parseDecimal(v));
     throw new GraphQLError(`Decimal cannot represent ${describe(value)}`);
