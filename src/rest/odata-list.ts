@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ListQuery, type Page } from '../domain/common/list';
+import { DEFAULT_PAGE_SIZE, type ListQuery, type Page } from '../domain/common/list';
 import type { FieldCatalog } from '../query/fields';
 import { parseODataOptions } from './odata/options';
 import { sendJson } from './respond';
@@ -15,7 +15,7 @@ export interface Listable<T extends object> {
  * with $skip advanced and $top reduced by what was delivered.
  */
 export async function sendODataList<T extends object>(req: Request, res: Response, service: Listable<T>, fields: FieldCatalog): Promise<void> {
-  const o = parseODataOptions(req.query as Record<string, unknown>, fields, { maxTop: MAX_PAGE_SIZE, defaultTop: DEFAULT_PAGE_SIZE });
+  const o = parseODataOptions(req.query as Record<string, unknown>, fields);
   const limit = Math.min(o.top ?? DEFAULT_PAGE_SIZE, DEFAULT_PAGE_SIZE);
   const cut = o.top === undefined || o.top > DEFAULT_PAGE_SIZE;
   const page = await service.list({ filter: o.filter, orderBy: o.orderBy, limit, offset: o.skip, count: o.count });

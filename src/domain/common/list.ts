@@ -10,6 +10,10 @@ import { pageArgs, type ModelDelegate, type ModelName } from '../../db/query/mod
 export const DEFAULT_PAGE_SIZE = 100;
 /** The most records one list request may ask for (REST $top, GraphQL `first`). */
 export const MAX_PAGE_SIZE = 1000;
+// Prisma takes `skip` as a 32-bit integer: checked with Prisma 6.19, a skip of
+// 9007199254740991 reached the database as OFFSET 4294967295. No table here comes near.
+/** The largest offset a list accepts (REST $skip, GraphQL `offset`). */
+export const MAX_OFFSET = 2147483647;
 
 export interface ListQuery {
   readonly filter?: FilterNode | undefined;

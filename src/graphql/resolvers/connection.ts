@@ -3,15 +3,12 @@
 
 import type { FieldNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
 import { Kind } from 'graphql';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type ListQuery, type Page } from '../../domain/common/list';
+import { DEFAULT_PAGE_SIZE, MAX_OFFSET, MAX_PAGE_SIZE, type ListQuery, type Page } from '../../domain/common/list';
 import { invalidQuery, validationFailed } from '../../errors/catalogue';
 import type { FieldCatalog } from '../../query/fields';
 import type { SortKey } from '../../query/filter-tree';
 import { graphqlWhereToFilter } from '../where';
 import type { EdgeModel } from '../models';
-
-/** Largest offset Prisma passes on intact (a 32-bit integer; see src/rest/odata/options.ts). */
-const MAX_OFFSET = 2147483647;
 
 export interface ListArgs {
   readonly where?: unknown;
