@@ -71,7 +71,7 @@ export class PricingService {
   }
 
   async quote(body: unknown): Promise<Quote> {
-    const input = parseInput(quoteInput, normaliseDates(body));
+    const input = parseInput(quoteInput, body);
     const lines = input.lines;
 
     const articleIds = distinct(lines.map((l) => l.articleId));
@@ -256,19 +256,3 @@ function groupBy<T>(values: readonly T[], key: (v: T) => string): Map<string, T[
   return out;
 }
 
-/** GraphQL date scalars may hand over Date objects: the schema reads ISO text, so Dates become their ISO text. */
-function normaliseDates(body: unknown): unknown {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
-  const lines = (body as { lines?: unknown }).lines;
-  if (!Array.isArray(lines)) return body;
-  return {
-    ...body,
-    lines: lines.map((line: unknown) => {
-      if (line === null || typeof line !== 'object' || Array.isArray(line)) return line;
-      const out: Record<string, unknown> = { ...(line as Record<string, unknown>) };
-      for (const k of ['billingDate', 'priceGuaranteeDate'])
-        if (out[k] instanceof Date && !Number.isNaN((out[k] as Date).getTime())) out[k] = (out[k] as Date).toISOString();
-      return out;
-    }),
-  };
-}

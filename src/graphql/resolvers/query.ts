@@ -52,6 +52,13 @@ export const Query: QueryResolvers = {
   academicTerm: (_p, { id }, { loaders }) => loaders.academicTerm.load(parseId(id)),
   academicTerms: (_p, args, { services }, info) => services.academicTerms.list(listQuery(args, academicTermFields, info)),
 
-  // Plain objects for the service's validation (it reads Date values as their ISO text).
-  quote: (_p, { input }, { services }) => services.pricing.quote({ lines: input.lines.map((line) => ({ ...line })) }),
+  // The service validates the input as REST receives it: dates as ISO text, not the DateTime scalar's Dates.
+  quote: (_p, { input }, { services }) =>
+    services.pricing.quote({
+      lines: input.lines.map(({ billingDate, priceGuaranteeDate, ...line }) => ({
+        ...line,
+        billingDate: billingDate.toISOString(),
+        ...(priceGuaranteeDate === undefined ? {} : { priceGuaranteeDate: priceGuaranteeDate?.toISOString() ?? null }),
+      })),
+    }),
 };
