@@ -7,4 +7,3 @@ export const articlePriceRecord = z.strictObject({
   amount: money(),
   validFrom: dateTime(),
 });
-export type ArticlePriceRecord = z.output<typeof articlePriceRecord>;

@@ -30,4 +30,3 @@ export const customerRecord = z
     if (c.addresses.filter((a) => a.isDefault).length > 1)
       ctx.addIssue({ code: 'custom', path: ['addresses'], message: 'at most one address can be the default' });
   });
-export type CustomerRecord = z.output<typeof customerRecord>;

@@ -30,4 +30,3 @@ export const paymentSourcePatch = z.strictObject({
 
 /** A payment source in an import file: the record with its id and audit fields. */
 export const paymentSourceRecord = paymentSourceInput.extend({ id: uuid(), ...auditFields });
-export type PaymentSourceRecord = z.output<typeof paymentSourceRecord>;

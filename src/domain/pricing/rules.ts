@@ -122,10 +122,6 @@ export function taxCodeProblem(taxCode: TaxCodeLike, at: Date): TaxCodeProblem |
   return null;
 }
 
-export function isTaxCodeValid(taxCode: TaxCodeLike, at: Date): boolean {
-  return taxCodeProblem(taxCode, at) === null;
-}
-
 /** The tax code id a line uses: its own taxCodeId when given, else the article's default (null: none). */
 export function taxCodeIdFor(article: { readonly defaultTaxCodeId: string | null }, lineTaxCodeId?: string | null): string | null {
   return lineTaxCodeId ?? article.defaultTaxCodeId;
