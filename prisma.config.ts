@@ -27,6 +27,6 @@ export default {
     const { lockDataDir } = await import('./src/db/data-dir-lock');
     lock ??= lockDataDir(dataDir, 'prisma');
     const dir = path.resolve(dataDir, 'pglite');
-    return new PrismaPGlite(new PGlite(dir)) as never;
+    return new PrismaPGlite(new PGlite(dir));
   },
 } satisfies PrismaConfig;

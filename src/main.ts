@@ -8,6 +8,7 @@ import { openDatabase } from './db/database';
 import { DataDirBusyError, EXIT_DATA_DIR_BUSY } from './db/data-dir-lock';
 import { databaseFailure } from './db/errors';
 import { loadDemoDataIfEmpty } from './import/demo-data';
+import { replicaReadsAllowed } from './domain/consistency';
 import { createServices } from './domain/services';
 import { createApp } from './app';
 import { createLogger, type Logger } from './http/logger';
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
     onWait: ({ attempt, retryInMs, reason }) => logger.warn({ attempt, retryInMs, reason }, 'database not reachable yet; waiting'),
     replicaUrls: d.replicaUrls,
     replicaMaxLagMs: d.replicaMaxLagMs,
+    replicaReadsAllowed,
     onReplicaChange: (h) => logger[h.state === 'up' ? 'info' : 'warn']({ replica: h.name, state: h.state, lagMs: h.lagMs }, `read replica ${h.state}`),
   });
   logger.info({ database: db.kind, replicas: d.replicaUrls.length }, 'database ready, migrations applied');

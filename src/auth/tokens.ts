@@ -1,6 +1,7 @@
 import { createSecretKey, KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import { isUuid, NIL_UUID } from '../domain/common/schemas';
+import { NIL_UUID } from '../domain/common/schemas';
+import { isUuid } from '../query/values';
 import { AppError } from '../errors/catalogue';
 import type { Principal } from './principal';
 

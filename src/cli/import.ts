@@ -13,7 +13,7 @@ import {
 } from '../import';
 import { fileSize } from '../import/read-file';
 
-// `npm run import -- FILE.json`: imports a reference-data file (CONTRACT.md "Reference-data
+// `npm run import -- FILE.json`: imports a reference-data file (docs/service.md "Reference-data
 // import") into the configured database (DATABASE_URL, else the embedded one in DATA_DIR),
 // after applying pending migrations. Exit codes: 0 imported; 1 invalid records (each is
 // listed) or the import failed; 2 bad usage (no file, unreadable, not JSON, bad config);

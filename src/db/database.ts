@@ -40,6 +40,11 @@ export interface DatabaseOptions {
   readonly replicaUrls?: readonly string[];
   /** A replica further behind than this is skipped (default 2 s). */
   readonly replicaMaxLagMs?: number;
+  /**
+   * Whether the statement being sent may be answered by a replica (the request's read scope,
+   * src/domain/consistency.ts); default never.
+   */
+  readonly replicaReadsAllowed?: () => boolean;
   /** Told when a replica goes up, down or lagging (for the log). */
   readonly onReplicaChange?: (health: ReplicaHealth) => void;
   /** Who opens an embedded database on disk ("service", "import"): named in the data folder's lock. */
@@ -197,7 +202,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
   let closed = false;
   return {
     kind: 'postgres',
-    prisma: reader ? routeReads(primary, reader) : primary,
+    prisma: reader ? routeReads(primary, reader, opts.replicaReadsAllowed ?? (() => false)) : primary,
     session,
     async ping() {
       await pool.query('SELECT 1');
@@ -260,12 +265,8 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
       throw e;
     }
   }
-  const prisma = prismaClient(
-    // pglite-prisma-adapter is typed against an older @prisma/driver-adapter-utils;
-    // the interface it implements is the same at run time (see PRISMA-OFFLINE.md).
-    new PrismaPGlite(pg) as unknown as AdapterFactory,
-    opts.logQueries ?? false,
-  );
+  // Both adapters share one @prisma/driver-adapter-utils (package.json overrides; prisma/README.md).
+  const prisma = prismaClient(new PrismaPGlite(pg), opts.logQueries ?? false);
   let closed = false;
   return {
     kind: 'pglite',

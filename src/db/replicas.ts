@@ -1,7 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { Pool } from 'pg';
 import type { PrismaClient } from '../generated/prisma/client';
-import { replicaReadsAllowed } from '../domain/consistency';
 import { isDatabaseUnavailable, isStatementTimeout } from './errors';
 
 // Reads on PostgreSQL streaming replicas, under the one Prisma client the services use.
@@ -10,7 +9,7 @@ import { isDatabaseUnavailable, isStatementTimeout } from './errors';
 // plain SELECTs over the replicas that are up and within the lag bound, and falls back to
 // the primary. routeReads() puts both behind the one PrismaClient the services are written
 // against, so no service changes: model reads go to the read client when the request's
-// read scope allows it (src/domain/consistency.ts), everything else to the primary.
+// read scope allows it (asked through DatabaseOptions.replicaReadsAllowed), everything else to the primary.
 //
 // Why not @prisma/extension-read-replicas: it sends reads to a replica picked at random
 // and knows nothing of a replica being down or behind (a stopped replica would fail
@@ -196,7 +195,7 @@ const READ_METHODS = new Set<PropertyKey>(['findUnique', 'findUniqueOrThrow', 'f
  * adapter deciding per statement, because Prisma batches findUnique calls of different
  * requests into one statement: each client batches only its own role's calls.
  */
-export function routeReads(primary: PrismaClient, reader: PrismaClient): PrismaClient {
+export function routeReads(primary: PrismaClient, reader: PrismaClient, replicaReadsAllowed: () => boolean): PrismaClient {
   const delegates = new Map<string, object>();
   const delegate = (model: string, onPrimary: object): object =>
     new Proxy(onPrimary, {

@@ -1,4 +1,4 @@
-// The one error catalogue of the service (CONTRACT.md "Errors"). Every door maps an
+// The one error catalogue of the service (docs/service.md "Errors"). Every door maps an
 // AppError to its wire form from here: REST as RFC 9457 problem+json, GraphQL as
 // `extensions.code`. Nothing else decides a status code or a title.
 

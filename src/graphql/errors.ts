@@ -74,14 +74,9 @@ const SUGGESTION = /\s*Did you mean [^?]*\?/g;
 export function createFormatError(o: FormatErrorOptions = {}) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const out = format(formatted, error, o.classifyError);
-    // Messages may quote input; a NUL in them could pass for a decimal mark (scalars.ts).
-    let json = JSON.stringify(out);
-    const hasNul = json.includes('\\u0000');
-    const hasSuggestion = o.production === true && json.includes('Did you mean');
-    if (!hasNul && !hasSuggestion) return out;
-    if (hasNul) json = json.replace(/\\u0000/g, '\\ufffd');
-    if (hasSuggestion) json = json.replace(SUGGESTION, '');
-    return JSON.parse(json) as GraphQLFormattedError;
+    if (o.production !== true) return out;
+    const json = JSON.stringify(out);
+    return json.includes('Did you mean') ? (JSON.parse(json.replace(SUGGESTION, '')) as GraphQLFormattedError) : out;
   };
 }
 

@@ -1,4 +1,4 @@
-// Limits on what one GraphQL request may ask for (CONTRACT.md: "Query depth and cost are
+// Limits on what one GraphQL request may ask for (docs/service.md: "Depth and cost are
 // limited"). Every limit fails with extensions.code QUERY_TOO_COMPLEX and HTTP 400, and
 // holds before the work it limits:
 //
@@ -24,6 +24,8 @@
 // off in production, and the Sandbox's own introspection query is deeper than any data
 // query needs to be.
 
+// List sizes are the service layer's, the same in both doors.
+import { DEFAULT_PAGE_SIZE as DEFAULT_FIRST, MAX_PAGE_SIZE as MAX_FIRST } from '../domain/common/list';
 import {
   getNamedType,
   getNullableType,
@@ -50,8 +52,6 @@ export const MAX_ROOT_FIELDS = 20;
 export const MAX_ALIASES = 50;
 /** Assumed size of a relation list that has no `first` argument. */
 export const RELATION_FANOUT = 10;
-export const DEFAULT_FIRST = 100;
-export const MAX_FIRST = 1000;
 
 const tooComplex = (message: string, nodes?: FieldNode | OperationDefinitionNode): GraphQLError =>
   new GraphQLError(message, { ...(nodes ? { nodes } : {}), extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } } });

@@ -1,6 +1,6 @@
 // Per-request DataLoaders: every relation of the schema is read with ONE query per batch
 // (the services' getMany / by<Parent>Ids methods), so a page of N parents with a relation
-// costs a constant number of SQL queries, not N (CONTRACT.md "GraphQL"). Loaders are made
+// costs a constant number of SQL queries, not N (docs/service.md "GraphQL shape"). Loaders are made
 // lazily: a request builds only the ones its query needs. Each lives for one request, so
 // its cache never serves another caller or a later write.
 

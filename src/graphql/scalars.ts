@@ -5,7 +5,8 @@
 
 import Decimal from 'decimal.js';
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
-import { GUID_PATTERN, parseInstant as parseInstantText, plainDecimal } from '../query/values';
+import { JsonDecimal } from '../http/json';
+import { DATE_PATTERN, DECIMAL_PATTERN, GUID_PATTERN, parseDate, parseDateTime, parseInstant as parseInstantText, plainDecimal } from '../query/values';
 
 /**
  * A scalar input that does not parse: VALIDATION_FAILED (src/graphql/errors.ts). A plain
@@ -67,8 +68,6 @@ export const DateTimeScalar = new GraphQLScalarType<Date, string>({
 // ---------------------------------------------------------------------------------------
 // Decimal
 
-/** What a decimal's toFixed() gives: plain notation. */
-const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
 /** Plain decimal notation, as written, with an optional sign. */
 const PLAIN_DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 /** JSON / GraphQL number text, exponent included. */
@@ -116,41 +115,17 @@ function parseDecimal(value: unknown): string {
 /** What a Decimal field's resolver returns: Prisma's Decimal, a decimal.js Decimal, or exact text. */
 type DecimalOut = { toFixed(): string } | string | number;
 
-// Exact decimals in the response. JSON.stringify cannot write raw number text, so a decimal
-// is written as a marked string and the marks are removed afterwards (the technique of
-// src/http/json.ts, without its replacer function: a replacer runs for every key of every
-// response, while toJSON runs only for the decimals). The mark starts with NUL, which no
-// stored text holds (PostgreSQL refuses it) and error messages have removed (errors.ts).
-const MARK = '\u0000dec:';
-const MARKED = /"\\u0000dec:(-?\d+(?:\.\d+)?)"/g;
-
-/** A Decimal field's value on its way out: its exact text, written as a JSON number. */
-export class ExactDecimal {
-  constructor(readonly text: string) {}
-  toJSON(): string {
-    return MARK + this.text;
-  }
-  toFixed(): string {
-    return this.text;
-  }
-}
-
-/** Apollo's stringifyResult: JSON with ExactDecimal values as exact JSON numbers. */
-export function stringifyResult(value: unknown): string {
-  const json = JSON.stringify(value);
-  return json.includes('\\u0000dec:') ? json.replace(MARKED, '$1') : json;
-}
-
-export const DecimalScalar = new GraphQLScalarType<string, ExactDecimal>({
+export const DecimalScalar = new GraphQLScalarType<string, JsonDecimal>({
   name: 'Decimal',
   description: 'An exact decimal number: a JSON number written from its exact decimal value; input also as a numeric string.',
+  // JsonDecimal: src/http/json.ts writes it as a JSON number with exactly this text.
   serialize: (value) => {
     const v = value as DecimalOut;
     if (typeof v === 'object' && v !== null && typeof v.toFixed === 'function') {
       const text = v.toFixed();
-      if (PLAIN_NUMBER.test(text)) return new ExactDecimal(text);
+      if (DECIMAL_PATTERN.test(text)) return new JsonDecimal(text);
     }
-    if (typeof v === 'string' || typeof v === 'number') return new ExactDecimal(parseDecimal(v));
+    if (typeof v === 'string' || typeof v === 'number') return new JsonDecimal(parseDecimal(v));
     throw new GraphQLError(`Decimal cannot represent ${describe(value)}`);
   },
   parseValue: parseDecimal,

@@ -7,7 +7,7 @@
 //  - Introspection and the Sandbox only outside production; never stack traces.
 //  - Limits (./limits.ts): tokens while parsing (graphql-js maxTokens), then variables
 //    nesting, depth, breadth and cost once the operation is known, before anything runs.
-//  - Decimal values leave as exact JSON numbers (scalars.ts: ExactDecimal, stringifyResult),
+//  - Decimal values leave as exact JSON numbers (the Decimal scalar gives a JsonDecimal, src/http/json.ts writes it),
 //    never through a binary float.
 //  - Speed: operations run compiled by graphql-jit (./jit.ts); Apollo's cache-control,
 //    usage-reporting, inline-trace and schema-reporting plugins are off (they cost per field
@@ -34,6 +34,7 @@ import { PROJECT_ROOT } from '../config/paths';
 import type { Services } from '../domain/services';
 import { AppError, ERRORS, isAppError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../errors/catalogue';
 import { jsonBody } from '../http/body';
+import { stringifyJson } from '../http/json';
 import type { Logger } from '../http/logger';
 import type { ErrorClassifier } from '../http/problem';
 import type { ReadRouting } from '../http/read-routing';
@@ -43,7 +44,6 @@ import { checkLimits, checkVariables, MAX_TOKENS } from './limits';
 import { jitGateway } from './jit';
 import { Loaders } from './loaders';
 import { resolvers } from './resolvers';
-import { stringifyResult } from './scalars';
 
 export interface GraphqlDeps {
   readonly services: Services;
@@ -134,7 +134,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
     includeStacktraceInErrorResponses: false,
     hideSchemaDetailsFromClientErrors: deps.production,
     nodeEnv: deps.production ? 'production' : 'development',
-    stringifyResult,
+    stringifyResult: stringifyJson,
     formatError: createFormatError({ production: deps.production, classifyError: deps.classifyError }),
     // Refused while parsing: a document over the limit is never parsed whole, validated or walked.
     parseOptions: { maxTokens: MAX_TOKENS },

@@ -1,4 +1,4 @@
-// Translates the GraphQL `where` input (CONTRACT.md "GraphQL") into the neutral filter tree:
+// Translates the GraphQL `where` input (docs/service.md "GraphQL shape") into the neutral filter tree:
 //   { <field>: { eq ne gt ge lt le in contains startsWith endsWith isNull ignoreCase },
 //     AND: [Where!], OR: [Where!], NOT: Where }
 // Several operators in one field object, and several entries in one where object, are
@@ -15,7 +15,7 @@
 import { invalidQuery } from '../errors/catalogue';
 import { compareCondition, inCondition, lookupField, textCondition, unknownFieldMessage, type Built, type CaseMode } from '../query/conditions';
 import type { FieldCatalog, FieldSpec } from '../query/fields';
-import type { ComparisonOperator, FilterNode, TextOperator } from '../query/filter-tree';
+import { COMPARISON_OPERATORS, type FilterNode, type TextOperator } from '../query/filter-tree';
 import { DATE_PATTERN, type RawValue } from '../query/values';
 
 /** Deepest nesting of AND / OR / NOT accepted: a where may come from variables, unchecked by query depth limits. */
@@ -23,9 +23,8 @@ export const MAX_WHERE_DEPTH = 50;
 /** Most conditions accepted in one where. */
 export const MAX_WHERE_CONDITIONS = 1000;
 
-const COMPARISONS: readonly ComparisonOperator[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'];
 const TEXT_OPERATORS: Readonly<Record<string, TextOperator>> = { contains: 'contains', startsWith: 'startswith', endsWith: 'endswith' };
-const KNOWN_OPERATORS = new Set<string>([...COMPARISONS, 'in', ...Object.keys(TEXT_OPERATORS), 'isNull', 'ignoreCase']);
+const KNOWN_OPERATORS = new Set<string>([...COMPARISON_OPERATORS, 'in', ...Object.keys(TEXT_OPERATORS), 'isNull', 'ignoreCase']);
 
 type InputObject = Readonly<Record<string, unknown>>;
 
@@ -82,7 +81,7 @@ class WhereTranslator {
       out.push(result.node);
     };
 
-    for (const op of COMPARISONS) {
+    for (const op of COMPARISON_OPERATORS) {
       if (ops[op] === undefined) continue;
       take(op, compareCondition(name, spec, op, this.raw(spec, ops[op], `${path}.${op}`), mode));
     }
@@ -108,17 +107,17 @@ class WhereTranslator {
   /** A GraphQL value as a raw literal for the field's type; null stays null. */
   private raw(spec: FieldSpec, value: unknown, path: string): RawValue | null {
     if (value === null) return null;
-    if (typeof value === 'boolean') return { kind: 'boolean', value };
-    if (value instanceof Date) return { kind: 'instant', value };
+    if (typeof value === 'boolean') return { type: 'boolean', value };
+    if (value instanceof Date) return { type: 'instant', value };
     if (typeof value === 'number') {
       // An Int or Float where a Decimal is expected: exact only in plain notation.
       if (!Number.isFinite(value)) this.fault(path, 'expected a finite number');
-      return { kind: 'number', text: String(value) };
+      return { type: 'number', text: String(value) };
     }
     if (typeof value === 'string') {
-      if (spec.type === 'decimal') return { kind: 'number', text: value };
-      if (spec.type === 'datetime') return DATE_PATTERN.test(value) ? { kind: 'date', text: value } : { kind: 'datetime', text: value };
-      return { kind: 'string', value };
+      if (spec.type === 'decimal') return { type: 'number', text: value };
+      if (spec.type === 'datetime') return DATE_PATTERN.test(value) ? { type: 'date', text: value } : { type: 'datetime', text: value };
+      return { type: 'string', value };
     }
     return this.fault(path, 'expected a scalar value');
   }

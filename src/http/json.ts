@@ -1,22 +1,43 @@
 import Decimal from 'decimal.js';
+import { stringify as losslessStringify } from 'lossless-json';
 
-// JSON with exact decimals. Money and rates leave the service as JSON numbers written
-// from their decimal text ("1234.5000" → 1234.5), never through a JavaScript float.
-// JSON.stringify cannot emit raw number text on Node 20, so a decimal is first written
-// as a marked string and the marks are removed afterwards. The mark starts with NUL,
-// which no stored string can contain (PostgreSQL text refuses it, validation too).
+// The one JSON writer of both doors, for exact decimals. Money and rates leave the service
+// as JSON numbers written from their decimal text ("1234.5000" → 1234.5), never through a
+// JavaScript float. JSON.stringify can emit raw number text only through JSON.rawJSON
+// (Node 22 and later); where the runtime lacks it, lossless-json writes the document.
 
-const MARK = '\u0000dec:';
-const MARKED = /"\\u0000dec:(-?\d+(?:\.\d+)?)"/g;
-
-function replacer(this: Record<string, unknown>, key: string, value: unknown): unknown {
-  const raw = this[key];
-  if (raw !== null && typeof raw === 'object' && Decimal.isDecimal(raw)) {
-    return MARK + (raw as Decimal).toFixed();
+/** A decimal on its way out (GraphQL's Decimal scalar): its exact text, as a JSON number. */
+export class JsonDecimal {
+  constructor(readonly text: string) {}
+  toFixed(): string {
+    return this.text;
   }
-  return value;
 }
 
-export function stringifyJson(value: unknown): string {
-  return JSON.stringify(value, replacer).replace(MARKED, '$1');
+type Exact = JsonDecimal | Decimal;
+
+/** Prisma's decimals are decimal.js objects, as are the quotes' amounts. */
+const isExact = (value: unknown): value is Exact =>
+  value instanceof JsonDecimal || (value !== null && typeof value === 'object' && Decimal.isDecimal(value));
+
+// toFixed() without digits is the exact value in plain notation (no exponent).
+const numberText = (value: Exact): string => value.toFixed();
+
+const rawJSON = (JSON as { rawJSON?: (text: string) => unknown }).rawJSON;
+
+function withRawJson(raw: (text: string) => unknown): (value: unknown) => string {
+  // The replacer sees the value before toJSON() has turned a decimal into a string.
+  return (value) =>
+    JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
+      const original = this[key];
+      return isExact(original) ? raw(numberText(original)) : v;
+    });
 }
+
+const NUMBER_STRINGIFIERS = [{ test: isExact, stringify: (v: unknown) => (isExact(v) ? numberText(v) : String(v)) }];
+
+const withLosslessJson = (value: unknown): string =>
+  losslessStringify(value, undefined, undefined, NUMBER_STRINGIFIERS) ?? 'null';
+
+/** JSON text of a response body (REST) or result (GraphQL), decimals as exact numbers. */
+export const stringifyJson: (value: unknown) => string = rawJSON ? withRawJson(rawJSON) : withLosslessJson;

@@ -5,7 +5,7 @@ import { importReferenceData } from './import-service';
 import type { ImportOptions } from './types';
 
 // The demo dataset (prisma/demo/reference-data.json) is loaded into a database that has no
-// record in any resource table (CONTRACT.md "Details that tests rely on").
+// record in any resource table (docs/service.md "Reference-data import").
 
 /** Every resource table: the models of the Prisma schema. */
 const RESOURCE_TABLES = Object.values(Prisma.ModelName);

@@ -13,7 +13,7 @@ import {
 import { validateFile, type ImportPlan, type Sql } from './validate';
 import { ADDRESS, givenAudit, prepareKeys, SPEC_OF, TableWriter } from './write';
 
-// The reference-data import (CONTRACT.md "Reference-data import"): two passes over the file.
+// The reference-data import (docs/service.md "Reference-data import"): two passes over the file.
 // Pass 1 validates every record and checks the file against the database, keeping only
 // keys; when anything is wrong it throws ImportValidationError naming every bad record,
 // and nothing is written. Pass 2 reads the file again and upserts by id, in batches, in

@@ -118,7 +118,7 @@ export function textCondition(name: string, spec: FieldSpec, op: TextOperator, r
   if (spec.type !== 'string') {
     return fault('field', `${op} applies only to text fields; '${name}' is ${article(spec.type)}`);
   }
-  if (raw === null || raw.kind !== 'string') return fault('value', `${op} needs a string literal`);
+  if (raw === null || raw.type !== 'string') return fault('value', `${op} needs a string literal`);
   const problem = textProblem(raw.value);
   if (problem) return fault('value', `a value for field '${name}' ${problem}`);
   if (mode === undefined) return built({ kind: 'text', field: name, op, value: raw.value });

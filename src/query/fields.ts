@@ -3,29 +3,30 @@
 // all read the same declaration, so a field is filterable in one door exactly when it is
 // in the other.
 
-export type FieldType =
-  | 'uuid'
-  | 'string'
-  | 'boolean'
-  | 'decimal'
-  | 'datetime'
-  | 'enum';
-
-export interface FieldSpec {
-  readonly type: FieldType;
+/** A field whose values need no list: the type says everything. */
+export interface PlainFieldSpec {
+  readonly type: 'uuid' | 'string' | 'boolean' | 'decimal' | 'datetime';
   readonly nullable: boolean;
-  /** Allowed values of an enum field, in the order they are listed in the API. */
-  readonly values?: readonly string[];
 }
+
+/** An enum field: its allowed values, in the order the API lists them. */
+export interface EnumFieldSpec {
+  readonly type: 'enum';
+  readonly nullable: boolean;
+  readonly values: readonly string[];
+}
+
+export type FieldSpec = PlainFieldSpec | EnumFieldSpec;
+export type FieldType = FieldSpec['type'];
 
 /** A resource's scalar fields, by their API (camelCase) name. */
 export type FieldCatalog = Readonly<Record<string, FieldSpec>>;
 
 export const field = {
-  uuid: (nullable = false): FieldSpec => ({ type: 'uuid', nullable }),
-  string: (nullable = false): FieldSpec => ({ type: 'string', nullable }),
-  boolean: (): FieldSpec => ({ type: 'boolean', nullable: false }),
-  decimal: (nullable = false): FieldSpec => ({ type: 'decimal', nullable }),
-  datetime: (nullable = false): FieldSpec => ({ type: 'datetime', nullable }),
-  enum: (values: readonly string[], nullable = false): FieldSpec => ({ type: 'enum', nullable, values }),
+  uuid: (nullable = false): PlainFieldSpec => ({ type: 'uuid', nullable }),
+  string: (nullable = false): PlainFieldSpec => ({ type: 'string', nullable }),
+  boolean: (): PlainFieldSpec => ({ type: 'boolean', nullable: false }),
+  decimal: (nullable = false): PlainFieldSpec => ({ type: 'decimal', nullable }),
+  datetime: (nullable = false): PlainFieldSpec => ({ type: 'datetime', nullable }),
+  enum: (values: readonly string[], nullable = false): EnumFieldSpec => ({ type: 'enum', nullable, values }),
 } as const;

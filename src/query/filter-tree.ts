@@ -6,7 +6,9 @@
 // compiler to Prisma never sees a string compared with a boolean field. Decimal values are
 // kept as their exact decimal text, never as JavaScript numbers.
 
-export type ComparisonOperator = 'eq' | 'ne' | 'gt' | 'ge' | 'lt' | 'le';
+/** The six comparison operators, spelt as OData writes them (GraphQL `where` uses the same names). */
+export const COMPARISON_OPERATORS = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'] as const;
+export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
 export type TextOperator = 'contains' | 'startswith' | 'endswith';
 
 /** A literal bound to a field's type. */
@@ -43,16 +45,6 @@ export type FilterNode =
     }
   /** A constant: what a condition that can never (or always) hold folds to. */
   | { readonly kind: 'const'; readonly value: boolean };
-
-export type FilterTree = FilterNode;
-
-export const filter = {
-  and: (nodes: readonly FilterNode[]): FilterNode => ({ kind: 'and', nodes }),
-  or: (nodes: readonly FilterNode[]): FilterNode => ({ kind: 'or', nodes }),
-  not: (node: FilterNode): FilterNode => ({ kind: 'not', node }),
-  always: (): FilterNode => ({ kind: 'const', value: true }),
-  never: (): FilterNode => ({ kind: 'const', value: false }),
-} as const;
 
 /** Sort order: a list of keys; the query layer appends `id asc` as the final tie-breaker. */
 export interface SortKey {

@@ -8,30 +8,32 @@
 // INVALID_QUERY with its own option name and position (a character offset for OData, a path
 // for GraphQL).
 
-import type { FieldSpec } from './fields';
+import type { EnumFieldSpec, FieldSpec } from './fields';
 import type { FilterValue } from './filter-tree';
 
 /** A literal as it arrived, before it is bound to a field's type. */
 export type RawValue =
-  | { readonly kind: 'string'; readonly value: string }
+  | { readonly type: 'string'; readonly value: string }
   /** An OData number literal or a GraphQL Decimal: exact decimal text, never a float. */
-  | { readonly kind: 'number'; readonly text: string }
-  | { readonly kind: 'boolean'; readonly value: boolean }
+  | { readonly type: 'number'; readonly text: string }
+  | { readonly type: 'boolean'; readonly value: boolean }
   /** An unquoted OData GUID literal. */
-  | { readonly kind: 'guid'; readonly text: string }
+  | { readonly type: 'guid'; readonly text: string }
   /** `2026-01-01`: midnight UTC of that day when compared with a date-time field. */
-  | { readonly kind: 'date'; readonly text: string }
+  | { readonly type: 'date'; readonly text: string }
   /** `2026-01-01T00:00:00Z` and friends. */
-  | { readonly kind: 'datetime'; readonly text: string }
+  | { readonly type: 'datetime'; readonly text: string }
   /** A GraphQL DateTime, already parsed by its scalar. */
-  | { readonly kind: 'instant'; readonly value: Date };
+  | { readonly type: 'instant'; readonly value: Date };
 
 export type Bound = { readonly ok: true; readonly value: FilterValue } | { readonly ok: false; readonly message: string };
 
 const ok = (value: FilterValue): Bound => ({ ok: true, value });
 const fail = (message: string): Bound => ({ ok: false, message });
 
+/** A UUID (GUID) in its textual form, any letter case: the one pattern of the service. */
 export const GUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+export const isUuid = (text: string): boolean => GUID_PATTERN.test(text);
 /** Plain decimal notation only: an exponent would hide how many digits the value has. */
 export const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/;
 /**
@@ -78,7 +80,8 @@ const daysInMonth = (year: number, month: number): number => {
   return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
 };
 
-const validDay = (year: number, month: number, day: number): boolean =>
+/** Whether year-month-day names a real calendar day (no 30 February). */
+export const validDay = (year: number, month: number, day: number): boolean =>
   month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 
 // The instants the database can hold and the service can write back: years 1 to 9999 in
@@ -150,13 +153,13 @@ export function parseInstant(text: string): Date | string {
 
 /** Lowercase canonical form of a GUID, or undefined when the text is not one. */
 export const canonicalGuid = (text: string): string | undefined =>
-  GUID_PATTERN.test(text) ? text.toLowerCase() : undefined;
+  isUuid(text) ? text.toLowerCase() : undefined;
 
 const mismatchOf = (fieldName: string, raw: RawValue, expected: string): Bound =>
   fail(`field '${fieldName}' is ${expected}; ${describe(raw)} does not fit`);
 
 const describe = (raw: RawValue): string => {
-  switch (raw.kind) {
+  switch (raw.type) {
     case 'string':
       return 'a string';
     case 'number':
@@ -180,36 +183,36 @@ const describe = (raw: RawValue): string => {
 export function bindValue(fieldName: string, spec: FieldSpec, raw: RawValue): Bound {
   switch (spec.type) {
     case 'string': {
-      if (raw.kind !== 'string') return mismatchOf(fieldName, raw, 'a string');
+      if (raw.type !== 'string') return mismatchOf(fieldName, raw, 'a string');
       const problem = textProblem(raw.value);
       return problem ? fail(`a value for field '${fieldName}' ${problem}`) : ok({ type: 'string', value: raw.value });
     }
     case 'uuid': {
       // An unquoted GUID is OData's own literal; a quoted one is what most clients send.
-      const text = raw.kind === 'guid' || raw.kind === 'string' ? (raw.kind === 'guid' ? raw.text : raw.value) : undefined;
+      const text = raw.type === 'guid' || raw.type === 'string' ? (raw.type === 'guid' ? raw.text : raw.value) : undefined;
       if (text === undefined) return mismatchOf(fieldName, raw, 'a GUID');
       const guid = canonicalGuid(text);
       return guid ? ok({ type: 'uuid', value: guid }) : fail(`field '${fieldName}' is a GUID; '${text}' is not one`);
     }
     case 'boolean':
-      return raw.kind === 'boolean' ? ok({ type: 'boolean', value: raw.value }) : mismatchOf(fieldName, raw, 'a boolean');
+      return raw.type === 'boolean' ? ok({ type: 'boolean', value: raw.value }) : mismatchOf(fieldName, raw, 'a boolean');
     case 'decimal':
-      if (raw.kind !== 'number') return mismatchOf(fieldName, raw, 'a number');
+      if (raw.type !== 'number') return mismatchOf(fieldName, raw, 'a number');
       return DECIMAL_PATTERN.test(raw.text)
         ? ok({ type: 'decimal', value: raw.text })
         : fail(`field '${fieldName}' is a number; '${raw.text}' is not a plain decimal number`);
     case 'datetime': {
-      if (raw.kind === 'instant') {
+      if (raw.type === 'instant') {
         const problem = instantProblem(raw.value);
         return problem ? fail(`field '${fieldName}' is a date-time; the value ${problem}`) : ok({ type: 'datetime', value: raw.value });
       }
-      if (raw.kind !== 'date' && raw.kind !== 'datetime') return mismatchOf(fieldName, raw, 'a date-time (a date means midnight UTC)');
-      const parsed = raw.kind === 'date' ? parseDate(raw.text) : parseDateTime(raw.text);
+      if (raw.type !== 'date' && raw.type !== 'datetime') return mismatchOf(fieldName, raw, 'a date-time (a date means midnight UTC)');
+      const parsed = raw.type === 'date' ? parseDate(raw.text) : parseDateTime(raw.text);
       return typeof parsed === 'string' ? fail(parsed) : ok({ type: 'datetime', value: parsed });
     }
     case 'enum': {
-      const allowed = spec.values ?? [];
-      if (raw.kind !== 'string') return mismatchOf(fieldName, raw, `one of ${listValues(allowed)}`);
+      const allowed = spec.values;
+      if (raw.type !== 'string') return mismatchOf(fieldName, raw, `one of ${listValues(allowed)}`);
       return allowed.includes(raw.value)
         ? ok({ type: 'enum', value: raw.value })
         : fail(`'${raw.value}' is not a value of field '${fieldName}'; allowed: ${listValues(allowed)}`);
@@ -220,12 +223,12 @@ export function bindValue(fieldName: string, spec: FieldSpec, raw: RawValue): Bo
 const listValues = (values: readonly string[]): string => values.map((v) => `'${v}'`).join(', ');
 
 /**
- * The order enum values sort in: by their string value (CONTRACT.md "enum fields sort by
+ * The order enum values sort in: by their string value (docs/service.md: "enum fields sort by
  * their string value"), compared by code point as the `C` collation does. Keyset cursors
  * and `gt`/`lt` on enum fields are computed from this order.
  */
-export const enumSortOrder = (spec: FieldSpec): readonly string[] =>
-  [...(spec.values ?? [])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+export const enumSortOrder = (spec: EnumFieldSpec): readonly string[] =>
+  [...spec.values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 /** Which text case a literal must already be in for tolower()/toupper() to be able to match it. */
 export const isInCase = (value: string, fn: 'tolower' | 'toupper'): boolean =>

@@ -1,14 +1,10 @@
 import type { Request, Response } from 'express';
-import type { ListQuery, Page } from '../domain/common/list';
+import { DEFAULT_PAGE_SIZE, type ListQuery, type Page } from '../domain/common/list';
 import type { FieldCatalog } from '../query/fields';
 import { parseODataOptions } from './odata/options';
 import { sendJson } from './respond';
 
-/** The server's page size; $top may ask for up to MAX_TOP, delivered in pages of this size. */
-export const DEFAULT_PAGE_SIZE = 100;
-export const MAX_TOP = 1000;
-
-export interface Listable<T> {
+export interface Listable<T extends object> {
   list(q: ListQuery): Promise<Page<T>>;
 }
 
@@ -18,14 +14,14 @@ export interface Listable<T> {
  * when it cut one and more matching records remain, the nextLink carries on from there
  * with $skip advanced and $top reduced by what was delivered.
  */
-export async function sendODataList<T>(req: Request, res: Response, service: Listable<T>, fields: FieldCatalog): Promise<void> {
-  const o = parseODataOptions(req.query as Record<string, unknown>, fields, { maxTop: MAX_TOP, defaultTop: DEFAULT_PAGE_SIZE });
+export async function sendODataList<T extends object>(req: Request, res: Response, service: Listable<T>, fields: FieldCatalog): Promise<void> {
+  const o = parseODataOptions(req.query as Record<string, unknown>, fields);
   const limit = Math.min(o.top ?? DEFAULT_PAGE_SIZE, DEFAULT_PAGE_SIZE);
   const cut = o.top === undefined || o.top > DEFAULT_PAGE_SIZE;
-  const page = await service.list({ filter: o.filter, orderBy: o.orderBy, limit, offset: o.skip, count: o.count, select: o.select });
+  const page = await service.list({ filter: o.filter, orderBy: o.orderBy, limit, offset: o.skip, count: o.count });
   const body: Record<string, unknown> = {};
   if (o.count) body['@odata.count'] = page.totalCount;
-  body.value = page.items;
+  body.value = o.select ? page.items.map((item) => pick(item, o.select!)) : page.items;
   if (cut && page.hasMore) body['@odata.nextLink'] = nextLink(req, o.skip + limit, o.top === undefined ? undefined : o.top - limit);
   sendJson(res, 200, body);
 }
@@ -35,4 +31,9 @@ function nextLink(req: Request, skip: number, top: number | undefined): string {
   url.searchParams.set('$skip', String(skip));
   if (top !== undefined) url.searchParams.set('$top', String(top));
   return url.toString();
+}
+
+/** $select: exactly the fields named, in that order. */
+function pick(record: object, fields: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(fields.map((f) => [f, Object.getOwnPropertyDescriptor(record, f)?.value]));
 }

@@ -10,7 +10,7 @@ import { paymentInput } from '../domain/payment/schema';
 import { taxCodeRecord } from '../domain/tax-code/schema';
 import { dateTime, uuid } from '../domain/common/schemas';
 import { ERRORS } from '../errors/catalogue';
-import { DEFAULT_PAGE_SIZE, MAX_TOP } from './odata-list';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/common/list';
 import { extraOpenApiPaths } from './openapi-extra';
 
 // The OpenAPI 3.1 document of the REST door, generated from the same zod schemas that
@@ -76,7 +76,7 @@ const errorResponses = (...codes: (keyof typeof ERRORS)[]) =>
 const odataParameters = [
   { name: '$filter', in: 'query', schema: { type: 'string' }, description: "OData filter, e.g. `isActive eq true and startswith(code,'K')`" },
   { name: '$orderby', in: 'query', schema: { type: 'string' }, description: 'Comma-separated `field [asc|desc]`; ties are broken by id' },
-  { name: '$top', in: 'query', schema: { type: 'integer', minimum: 0, maximum: MAX_TOP }, description: `Records to return; without it the server returns pages of ${DEFAULT_PAGE_SIZE} with @odata.nextLink` },
+  { name: '$top', in: 'query', schema: { type: 'integer', minimum: 0, maximum: MAX_PAGE_SIZE }, description: `Records to return; without it the server returns pages of ${DEFAULT_PAGE_SIZE} with @odata.nextLink` },
   { name: '$skip', in: 'query', schema: { type: 'integer', minimum: 0 } },
   { name: '$count', in: 'query', schema: { type: 'boolean' } },
   { name: '$select', in: 'query', schema: { type: 'string' }, description: 'Comma-separated fields' },

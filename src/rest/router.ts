@@ -14,7 +14,7 @@ export function restRouter(s: Services): Router {
   r.use('/accounts', readOnlyRoutes(s.accounts));
   r.use('/articles', readOnlyRoutes(s.articles));
   r.use('/article-prices', articlePriceRoutes(s));
-  r.use('/customers', readOnlyRoutes(s.customers));
+  r.use('/customers', readOnlyRoutes(s.customers.withAddresses));
   r.use('/tax-codes', readOnlyRoutes(s.taxCodes));
   r.use('/academic-terms', readOnlyRoutes(s.academicTerms));
   r.use('/quotes', quoteRoutes(s));

@@ -127,7 +127,7 @@ const valueFor = (spec: FieldSpec): fc.Arbitrary<unknown> => {
     datetime: dateText,
     decimal: fc.oneof(decimalText, fc.double()),
     uuid: uuidish,
-    enum: fc.constantFrom(...(spec.values ?? []), 'bogus', ''),
+    enum: fc.constantFrom(...(spec.type === 'enum' ? spec.values : []), 'bogus', ''),
     boolean: fc.boolean(),
   };
   return fc.oneof({ weight: 4, arbitrary: typed[spec.type] }, { weight: 1, arbitrary: anyValue });
@@ -157,7 +157,7 @@ const literalFor = (spec: FieldSpec): fc.Arbitrary<string> => {
     datetime: dateText,
     decimal: decimalText,
     uuid: uuidish,
-    enum: quoted(fc.constantFrom(...(spec.values ?? []), 'bogus', '\u0000')),
+    enum: quoted(fc.constantFrom(...(spec.type === 'enum' ? spec.values : []), 'bogus', '\u0000')),
     boolean: fc.constantFrom('true', 'false'),
   };
   return fc.oneof({ weight: 4, arbitrary: typed[spec.type] }, { weight: 1, arbitrary: odataLiteral });

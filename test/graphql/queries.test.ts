@@ -260,7 +260,7 @@ describe('quote', () => {
 });
 
 describe('ids', () => {
-  it('are GraphQL IDs as CONTRACT.md writes them, checked to be UUIDs', async () => {
+  it('are GraphQL IDs as docs/service.md writes them, checked to be UUIDs', async () => {
     const ok = await gqlOk(t, 'query($id: ID!) { paymentSource(id: $id) { id } }', { id: defaultSource().id });
     expect(ok.paymentSource.id).toBe(defaultSource().id);
     for (const bad of ['"nope"', '42']) {

@@ -1,4 +1,4 @@
-// Relations are batched (CONTRACT.md "GraphQL"): a page of N parents with relations costs
+// Relations are batched (docs/service.md "GraphQL shape"): a page of N parents with relations costs
 // the same number of SQL statements as a page of one. Counted with Prisma's query events.
 
 import { randomUUID } from 'node:crypto';

@@ -14,7 +14,8 @@ import { paymentFields } from '../../src/domain/payment/fields';
 import { TAX_TYPES, taxCodeFields } from '../../src/domain/tax-code/fields';
 import type { FieldCatalog } from '../../src/query/fields';
 import { resolvers } from '../../src/graphql/resolvers';
-import { DateTimeScalar, DecimalScalar, ExactDecimal, stringifyResult, UUIDScalar } from '../../src/graphql/scalars';
+import { DateTimeScalar, DecimalScalar, UUIDScalar } from '../../src/graphql/scalars';
+import { JsonDecimal as ExactDecimal, stringifyJson as stringifyResult } from '../../src/http/json';
 import { readSchema } from '../../src/graphql/server';
 
 const schema = buildSchema(readSchema());

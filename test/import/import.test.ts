@@ -14,7 +14,7 @@ import {
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { demo, dump, fileCounts, positions, rejected, rowCounts, writeFile, type ImportFile } from './helpers';
 
-// The reference-data import (CONTRACT.md "Reference-data import"), on a real database:
+// The reference-data import (docs/service.md "Reference-data import"), on a real database:
 // PGlite in memory, or PostgreSQL when DATABASE_URL is set.
 
 const USER = 'c0ffee00-0000-4000-8000-000000000001';

@@ -53,11 +53,14 @@ function encodeValue(field: string, value: unknown): CursorValue {
   throw new Error(`encodeCursor: cannot encode the value of '${field}'`);
 }
 
+/** A record's own field by its catalogue name (a record is a plain object from Prisma). */
+const valueOf = (record: object, field: string): unknown => Object.getOwnPropertyDescriptor(record, field)?.value;
+
 /** The cursor pointing at `record` in the order of `sortKeys` (then id). */
-export function encodeCursor(sortKeys: readonly SortKey[], record: Readonly<Record<string, unknown>>): string {
-  const id = record.id;
+export function encodeCursor(sortKeys: readonly SortKey[], record: object): string {
+  const id = valueOf(record, 'id');
   if (typeof id !== 'string') throw new Error('encodeCursor: the record has no id');
-  const payload: CursorPayload = { k: signature(sortKeys), p: sortKeys.map((k) => encodeValue(k.field, record[k.field])), id };
+  const payload: CursorPayload = { k: signature(sortKeys), p: sortKeys.map((k) => encodeValue(k.field, valueOf(record, k.field))), id };
   return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
 }
 
@@ -86,10 +89,10 @@ function decodePayload(cursor: string): CursorPayload {
 function decodeValue(field: string, spec: FieldSpec, value: CursorValue): FilterValue | null {
   if (value === null) return spec.nullable ? null : bad(`'${field}' cannot be null`);
   let raw: RawValue;
-  if (typeof value === 'boolean') raw = { kind: 'boolean', value };
-  else if (spec.type === 'decimal') raw = { kind: 'number', text: value };
-  else if (spec.type === 'datetime') raw = { kind: 'datetime', text: value };
-  else raw = { kind: 'string', value };
+  if (typeof value === 'boolean') raw = { type: 'boolean', value };
+  else if (spec.type === 'decimal') raw = { type: 'number', text: value };
+  else if (spec.type === 'datetime') raw = { type: 'datetime', text: value };
+  else raw = { type: 'string', value };
   const bound = bindValue(field, spec, raw);
   return bound.ok ? bound.value : bad(bound.message);
 }

@@ -142,9 +142,3 @@ export async function readPage(source: PageSource, req: PageRequest): Promise<{ 
     }
   return { rows, total: req.count ? result!.total : undefined };
 }
-
-/** The Prisma `include` that reads the same relations (the path for filtered or cursor pages). */
-export function includeOf(relations: readonly PageRelation[]): Record<string, unknown> | undefined {
-  if (relations.length === 0) return undefined;
-  return Object.fromEntries(relations.map((r) => [r.name, { orderBy: r.orderBy.map((o) => ({ ...o })) }]));
-}

@@ -147,7 +147,7 @@ class Compiler {
    * booleans and enums, whose domain is small and whose Prisma filters cannot order.
    */
   private valueSet(field: string, spec: FieldSpec, keep: (candidate: string | boolean) => boolean): Compiled {
-    const domain: readonly (string | boolean)[] = spec.type === 'boolean' ? [false, true] : enumSortOrder(spec);
+    const domain: readonly (string | boolean)[] = spec.type === 'enum' ? enumSortOrder(spec) : [false, true];
     const kept = domain.filter(keep);
     if (kept.length === 0) return false;
     if (kept.length === domain.length) return spec.nullable ? { [field]: { not: null } } : true;
@@ -158,7 +158,7 @@ class Compiler {
 
 /** Order of two values of a boolean or enum field: false < true; enums by string value. */
 function compareInDomain(spec: FieldSpec, a: string | boolean, b: string | boolean | Date): number {
-  if (spec.type === 'boolean') return Number(a === true) - Number(b === true);
+  if (spec.type !== 'enum') return Number(a === true) - Number(b === true);
   const order = enumSortOrder(spec);
   return order.indexOf(String(a)) - order.indexOf(String(b));
 }

@@ -11,4 +11,3 @@ export const academicTermRecord = z
     externalSystemId: optionalText(100),
   })
   .refine((t) => t.endDate >= t.startDate, { path: ['endDate'], error: 'must not be before startDate' });
-export type AcademicTermRecord = z.output<typeof academicTermRecord>;

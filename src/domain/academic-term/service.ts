@@ -5,7 +5,7 @@ import { academicTermFields } from './fields';
 
 export type AcademicTerm = Prisma.AcademicTermGetPayload<object>;
 
-export class AcademicTermService extends ReadService<AcademicTerm> {
+export class AcademicTermService extends ReadService<'AcademicTerm', AcademicTerm> {
   constructor(deps: ServiceDeps) {
     super(deps.prisma.academicTerm, academicTermFields, 'academic term');
   }

@@ -1,7 +1,6 @@
 import { field, type FieldCatalog } from '../../query/fields';
 
 export const ACCOUNT_TYPES = ['Asset', 'Liability', 'Equity', 'Revenue', 'Expense'] as const;
-export type AccountType = (typeof ACCOUNT_TYPES)[number];
 
 export const accountFields = {
   id: field.uuid(),

@@ -10,4 +10,3 @@ export const accountRecord = z.strictObject({
   type: z.enum(ACCOUNT_TYPES, { error: `must be one of ${ACCOUNT_TYPES.join(', ')}` }),
   isActive: bool().default(true),
 });
-export type AccountRecord = z.output<typeof accountRecord>;

@@ -5,7 +5,7 @@ import { accountFields } from './fields';
 
 export type Account = Prisma.AccountGetPayload<object>;
 
-export class AccountService extends ReadService<Account> {
+export class AccountService extends ReadService<'Account', Account> {
   constructor(deps: ServiceDeps) {
     super(deps.prisma.account, accountFields, 'account');
   }

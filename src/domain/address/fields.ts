@@ -1,8 +1,6 @@
 import { field, type FieldCatalog } from '../../query/fields';
 
-/** Billing, Home and Correspondence are the named types; the field is open text. */
-export const NAMED_ADDRESS_TYPES = ['Billing', 'Home', 'Correspondence'] as const;
-
+// addressType is open text: Billing, Home and Correspondence are the named types, others may exist.
 export const addressFields = {
   id: field.uuid(),
   customerId: field.uuid(),

@@ -11,4 +11,3 @@ export const addressRecord = z.strictObject({
   country: text(100),
   isDefault: bool().default(false),
 });
-export type AddressRecord = z.output<typeof addressRecord>;

@@ -6,7 +6,7 @@ import { addressFields } from './fields';
 export type Address = Prisma.AddressGetPayload<object>;
 
 /** Addresses as a resource of their own (GraphQL `addresses`, `address(id:)`). */
-export class AddressService extends ReadService<Address> {
+export class AddressService extends ReadService<'Address', Address> {
   constructor(deps: ServiceDeps) {
     super(deps.prisma.address, addressFields, 'address');
   }

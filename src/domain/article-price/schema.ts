@@ -7,7 +7,3 @@ export const articlePriceRecord = z.strictObject({
   amount: money(),
   validFrom: dateTime(),
 });
-export type ArticlePriceRecord = z.output<typeof articlePriceRecord>;
-
-/** Query of GET /article-prices. */
-export const articlePriceQuery = z.object({ articleId: uuid() });

@@ -9,7 +9,7 @@ import { NEWEST_FIRST } from './order';
 export type ArticlePrice = Prisma.ArticlePriceGetPayload<object>;
 
 
-export class ArticlePriceService extends ReadService<ArticlePrice> {
+export class ArticlePriceService extends ReadService<'ArticlePrice', ArticlePrice> {
   private readonly prisma: PrismaClient;
 
   constructor(deps: ServiceDeps) {

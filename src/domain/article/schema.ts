@@ -14,4 +14,3 @@ export const articleRecord = z.strictObject({
   useArticleCostCenter: bool().default(false),
   ...auditFields,
 });
-export type ArticleRecord = z.output<typeof articleRecord>;

@@ -1,31 +1,33 @@
-import type { Prisma } from '../../generated/prisma/client';
+import type { Prisma, PrismaClient } from '../../generated/prisma/client';
+import type { ModelDelegate } from '../../db/query/model';
 import type { PageRelation } from '../../db/query/page-sql';
 import { NEWEST_FIRST } from '../article-price/order';
 import { articlePriceFields } from '../article-price/fields';
 import { ReadService } from '../common/read-service';
-import type { Page, ListQuery } from '../common/list';
 import type { ServiceDeps } from '../context';
 import { articleFields } from './fields';
 
 export type Article = Prisma.ArticleGetPayload<object>;
 export type ArticleWithPrices = Prisma.ArticleGetPayload<{ include: { prices: true } }>;
 
+const WITH_PRICES = { prices: { orderBy: [...NEWEST_FIRST] } } satisfies Prisma.ArticleInclude;
 const PRICES: PageRelation = { name: 'prices', table: 'ArticlePrice', foreignKey: 'articleId', fields: articlePriceFields, orderBy: NEWEST_FIRST };
 
-export class ArticleService extends ReadService<Article> {
-  private readonly withPrices: ReadService<ArticleWithPrices>;
+/** Articles with their prices inside the record, newest validFrom first (GraphQL, when prices are selected). */
+function withPrices(prisma: PrismaClient): ModelDelegate<'Article', ArticleWithPrices> {
+  return {
+    findMany: (args) => prisma.article.findMany({ ...args, include: WITH_PRICES }),
+    findUnique: (args) => prisma.article.findUnique({ ...args, include: WITH_PRICES }),
+    count: (args) => prisma.article.count(args),
+  };
+}
+
+export class ArticleService extends ReadService<'Article', Article> {
+  /** The same reads, each article with its prices. */
+  readonly withPrices: ReadService<'Article', ArticleWithPrices>;
 
   constructor(deps: ServiceDeps) {
     super(deps.prisma.article, articleFields, 'article', { prisma: deps.prisma, table: 'Article', relations: [] });
-    this.withPrices = new ReadService<ArticleWithPrices>(deps.prisma.article, articleFields, 'article', {
-      prisma: deps.prisma,
-      table: 'Article',
-      relations: [PRICES],
-    });
-  }
-
-  /** Articles with their prices inside the record, newest validFrom first (GraphQL, when prices are selected). */
-  listWithPrices(q: ListQuery): Promise<Page<ArticleWithPrices>> {
-    return this.withPrices.list(q);
+    this.withPrices = new ReadService(withPrices(deps.prisma), articleFields, 'article', { prisma: deps.prisma, table: 'Article', relations: [PRICES] });
   }
 }

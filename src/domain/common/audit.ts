@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { dateTime, NIL_UUID, uuid } from './schemas';
 
 /** createdAt/createdById/updatedAt/updatedById, as an import file may carry them. */
@@ -8,12 +7,3 @@ export const auditFields = {
   updatedAt: dateTime().nullable().default(null),
   updatedById: uuid().nullable().default(null),
 };
-
-export type AuditFields = {
-  createdAt?: Date | undefined;
-  createdById: string;
-  updatedAt: Date | null;
-  updatedById: string | null;
-};
-
-export const auditShape = z.object(auditFields);

@@ -1,11 +1,21 @@
 import type { FieldCatalog } from '../../query/fields';
 import type { FilterNode, SortKey } from '../../query/filter-tree';
-import { cursorToWhere, encodeCursor } from '../../db/query/keyset';
-import { toPrismaOrderBy, toPrismaWhere } from '../../db/query/to-prisma';
+import { encodeCursor } from '../../db/query/keyset';
+import { pageArgs, type ModelDelegate, type ModelName } from '../../db/query/model';
 import { readPage, type PageSource } from '../../db/query/page-sql';
+import { toPrismaOrderBy } from '../../db/query/to-prisma';
 
 // One way to list any resource, for both doors: a neutral filter and sort, offset or
 // cursor paging over a total order (the id breaks every tie), an optional total count.
+
+/** The page size a list answers when the client names none (REST without $top, GraphQL without `first`). */
+export const DEFAULT_PAGE_SIZE = 100;
+/** The most records one list request may ask for (REST $top, GraphQL `first`). */
+export const MAX_PAGE_SIZE = 1000;
+// Prisma takes `skip` as a 32-bit integer: checked with Prisma 6.19, a skip of
+// 9007199254740991 reached the database as OFFSET 4294967295. No table here comes near.
+/** The largest offset a list accepts (REST $skip, GraphQL `offset`). */
+export const MAX_OFFSET = 2147483647;
 
 export interface ListQuery {
   readonly filter?: FilterNode | undefined;
@@ -16,8 +26,6 @@ export interface ListQuery {
   /** Opaque cursor: start strictly after this record (GraphQL `after`). */
   readonly after?: string | undefined;
   readonly count?: boolean | undefined;
-  /** Fields to return (REST $select); all scalar fields when absent. */
-  readonly select?: readonly string[] | undefined;
 }
 
 export interface Page<T> {
@@ -25,80 +33,35 @@ export interface Page<T> {
   readonly totalCount: number | undefined;
   /** More matching records follow this page. */
   readonly hasMore: boolean;
-  /** A method (bivariant): a page of records with relations is also a page of the bare records. */
+  /** The cursor of one of the items (a method: a page of a subtype is a page of its supertype). */
   cursorOf(item: T): string;
 }
 
-/** The slice of a Prisma model delegate that listing needs. */
-export interface ListableDelegate {
-  findMany(args: object): Promise<unknown[]>;
-  count(args: object): Promise<number>;
-}
-
-export interface ListOptions {
-  /** Prisma `include` for relations returned inside the record (customer addresses). */
-  readonly include?: Record<string, unknown>;
-  /** A fixed condition ANDed to the caller's filter. */
-  readonly scope?: Record<string, unknown>;
-  /**
-   * Read pages without a filter, cursor or $select (the common browse) as one statement
-   * answered in JSON (src/db/query/page-sql.ts) instead of through Prisma's engine; the
-   * relations it names are the ones `include` reads on the other path.
-   */
-  readonly page?: PageSource;
-}
-
-export async function listRecords<T extends { id: string }>(
-  delegate: ListableDelegate,
+/**
+ * `page`: read pages without a filter or cursor (the common browse) as one statement answered
+ * in JSON (src/db/query/page-sql.ts) instead of through Prisma's engine; its relations are the
+ * ones the delegate includes on the other path.
+ */
+export async function listRecords<M extends ModelName, T extends { id: string }>(
+  delegate: ModelDelegate<M, T>,
   fields: FieldCatalog,
   q: ListQuery,
-  o: ListOptions = {},
+  page?: PageSource,
 ): Promise<Page<T>> {
   const sortKeys = q.orderBy ?? [];
-  const conditions: Record<string, unknown>[] = [];
-  if (o.scope) conditions.push(o.scope);
-  if (q.filter) conditions.push(toPrismaWhere(q.filter, fields));
-  const where = conditions.length === 0 ? {} : conditions.length === 1 ? conditions[0]! : { AND: conditions };
-  const pageWhere = q.after ? { AND: [where, cursorToWhere(q.after, sortKeys, fields)] } : where;
-
-  let select: Record<string, unknown> | undefined;
-  if (q.select) {
-    // Sort keys are needed for cursors, the id for the tie-break; both are projected away below.
-    select = Object.fromEntries([...new Set(['id', ...q.select, ...sortKeys.map((k) => k.field)])].map((f) => [f, true]));
-    if (o.include) for (const [k, v] of Object.entries(o.include)) if (q.select.includes(k)) select[k] = v;
-  }
-
-  const orderBy = toPrismaOrderBy([...sortKeys], fields);
-  const plain = !q.filter && !q.after && !q.select && !o.scope;
-  const [rows, totalCount] = o.page && plain
-    ? await readPage(o.page, { fields, orderBy, take: q.limit + 1, skip: q.offset ?? 0, count: q.count === true }).then(
-        (r) => [r.rows as T[], r.total] as const,
-      )
-    : await Promise.all([
-    delegate.findMany({
-      where: pageWhere,
-      orderBy,
-      skip: q.offset ?? 0,
-      take: q.limit + 1,
-      ...(select ? { select } : o.include ? { include: o.include } : {}),
-    }) as Promise<T[]>,
-    q.count ? delegate.count({ where }) : Promise.resolve(undefined),
-  ]);
+  const args = pageArgs<M>(fields, { filter: q.filter, orderBy: sortKeys, after: q.after, offset: q.offset ?? 0, take: q.limit + 1 });
+  const [rows, totalCount] =
+    page && !q.filter && !q.after
+      ? await readPage(page, { fields, orderBy: toPrismaOrderBy(sortKeys, fields), take: q.limit + 1, skip: q.offset ?? 0, count: q.count === true }).then(
+          // The statement's rows have the delegate's shape (test/db/query/page-sql.test.ts compares them).
+          (r) => [r.rows as T[], r.total] as const,
+        )
+      : await Promise.all([delegate.findMany(args.find), q.count ? delegate.count(args.count) : undefined]);
   const hasMore = rows.length > q.limit;
-  const page = hasMore ? rows.slice(0, q.limit) : rows;
-  const items = q.select ? page.map((r) => pick(r, q.select!) as T) : page;
-  // Cursors are computed from the full rows (only $select projects them), so keep them by id.
-  const full = q.select ? new Map(page.map((r) => [r.id, r])) : undefined;
   return {
-    items,
+    items: hasMore ? rows.slice(0, q.limit) : rows,
     totalCount,
     hasMore,
-    cursorOf: (item) => encodeCursor([...sortKeys], (full?.get(item.id) ?? item) as unknown as Record<string, unknown>),
+    cursorOf: (item) => encodeCursor(sortKeys, item),
   };
-}
-
-function pick(row: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of fields) out[f] = row[f];
-  return out;
 }

@@ -1,47 +1,36 @@
-import type { FieldCatalog } from '../../query/fields';
+import { whereId, whereIdIn, type ModelDelegate, type ModelName } from '../../db/query/model';
 import { notFound } from '../../errors/catalogue';
-import { includeOf, type PageSource } from '../../db/query/page-sql';
-import { listRecords, type ListableDelegate, type ListQuery, type Page } from './list';
+import type { FieldCatalog } from '../../query/fields';
+import type { PageSource } from '../../db/query/page-sql';
+import { listRecords, type ListQuery, type Page } from './list';
 import { parseId } from './validate';
 
-/** The slice of a Prisma delegate a read-only resource needs. */
-export interface ReadableDelegate extends ListableDelegate {
-  findUnique(args: object): Promise<unknown>;
-}
-
 /**
- * Read access shared by the read-only resources (accounts, articles, customers, tax
- * codes, academic terms): list with the neutral query, one by id, many by ids (batching).
+ * Read access every resource shares: list with the neutral query, one by id, many by ids
+ * (batching). T is the record as the delegate returns it.
  */
-export class ReadService<T extends { id: string }> {
-  private readonly include: Record<string, unknown> | undefined;
-
-  /** `page`: read plain list pages as one statement (ListOptions.page), with these relations inside the records. */
+export class ReadService<M extends ModelName, T extends { id: string }> {
   constructor(
-    protected readonly delegate: ReadableDelegate,
+    protected readonly delegate: ModelDelegate<M, T>,
     readonly fields: FieldCatalog,
     private readonly label: string,
+    /** Read plain list pages as one statement (listRecords), with these relations inside. */
     private readonly page?: PageSource,
-  ) {
-    this.include = page && includeOf(page.relations);
-  }
+  ) {}
 
   list(q: ListQuery): Promise<Page<T>> {
-    return listRecords<T>(this.delegate, this.fields, q, { ...(this.include ? { include: this.include } : {}), ...(this.page ? { page: this.page } : {}) });
+    return listRecords(this.delegate, this.fields, q, this.page);
   }
 
   async get(rawId: string): Promise<T> {
     const id = parseId(rawId);
-    const found = (await this.delegate.findUnique({ where: { id }, ...(this.include ? { include: this.include } : {}) })) as T | null;
+    const found = await this.delegate.findUnique({ where: whereId<M>(id) });
     if (!found) throw notFound(this.label, id);
     return found;
   }
 
-  async find(id: string): Promise<T | null> {
-    return (await this.delegate.findUnique({ where: { id } })) as T | null;
-  }
-
-  getMany(ids: readonly string[]): Promise<T[]> {
-    return this.delegate.findMany({ where: { id: { in: [...ids] } } }) as Promise<T[]>;
+  /** For batching (GraphQL): the records with these ids, in no particular order. */
+  async getMany(ids: readonly string[]): Promise<T[]> {
+    return this.delegate.findMany({ where: whereIdIn<M>(ids) });
   }
 }

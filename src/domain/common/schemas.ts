@@ -1,23 +1,22 @@
 import Decimal from 'decimal.js';
 import { z } from 'zod';
-import { parseInstant, plainDecimal, textProblem } from '../../query/values';
+import { GUID_PATTERN, parseInstant, plainDecimal, textProblem, validDay } from '../../query/values';
 
 // Building blocks of every validation schema (bodies, import records, OpenAPI document).
 // Decimals are carried as exact decimal text from the JSON number to the database: a JSON
 // number is read through its shortest round-trip text, which is the text the client wrote
 // for every value with at most 15 significant digits; anything needing more is refused.
 
-export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 export const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 
 export const uuid = () =>
   z
     .string({ error: 'must be a UUID' })
-    .regex(UUID_PATTERN, { error: 'must be a UUID' })
+    .regex(GUID_PATTERN, { error: 'must be a UUID' })
     .transform((v) => v.toLowerCase())
     .meta({ format: 'uuid', example: '3fa85f64-5717-4562-b3fc-2c963f66afa6' });
 
-export const isUuid = (v: string): boolean => UUID_PATTERN.test(v);
+export { isUuid } from '../../query/values';
 
 /** Text of 1..max characters (after trimming nothing: what the client sent is kept). */
 export const text = (max: number, min = 1) =>

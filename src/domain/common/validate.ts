@@ -1,6 +1,6 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { validationFailed, type FieldError } from '../../errors/catalogue';
-import { isUuid } from './schemas';
+import { isUuid } from '../../query/values';
 
 /** `['lines', 0, 'quantity']` → `lines[0].quantity`. */
 export function fieldPath(path: readonly PropertyKey[], prefix = ''): string {
@@ -35,10 +35,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefi
   throw validationFailed(fieldErrors(result.error, prefix));
 }
 
-function isObjectSchema(schema: z.ZodType): boolean {
-  const def = (schema as unknown as { _zod?: { def?: { type?: string } } })._zod?.def;
-  return def?.type === 'object';
-}
+const isObjectSchema = (schema: z.ZodType): boolean => schema instanceof z.ZodObject;
 
 /** A path or argument id: a UUID (lower-cased), else VALIDATION_FAILED naming the field. */
 export function parseId(id: unknown, field = 'id'): string {

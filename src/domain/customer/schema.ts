@@ -32,4 +32,3 @@ export const customerRecord = z
     if (addresses.some((a, i) => clashingDefaultAddress(a, addresses.slice(0, i))))
       ctx.addIssue({ code: 'custom', path: ['addresses'], message: 'at most one address can be the default' });
   });
-export type CustomerRecord = z.output<typeof customerRecord>;

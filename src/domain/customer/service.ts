@@ -1,4 +1,5 @@
 import type { Prisma, PrismaClient } from '../../generated/prisma/client';
+import type { ModelDelegate } from '../../db/query/model';
 import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
 import { customerFields } from './fields';
@@ -6,6 +7,7 @@ import { addressFields } from '../address/fields';
 import type { PageRelation } from '../../db/query/page-sql';
 
 const ADDRESS_ORDER: Prisma.AddressOrderByWithRelationInput[] = [{ isDefault: 'desc' }, { addressType: 'asc' }, { id: 'asc' }];
+const WITH_ADDRESSES = { addresses: { orderBy: ADDRESS_ORDER } } satisfies Prisma.CustomerInclude;
 const ADDRESSES: PageRelation = { name: 'addresses', table: 'Address', foreignKey: 'customerId', fields: addressFields, orderBy: ADDRESS_ORDER };
 
 export type Customer = Prisma.CustomerGetPayload<object>;
@@ -13,19 +15,30 @@ export type CustomerWithAddresses = Prisma.CustomerGetPayload<{ include: { addre
 export type { Address } from '../address/service';
 import type { Address } from '../address/service';
 
-/** Customers are returned with their addresses inside the record (SPEC.md). */
-export class CustomerService extends ReadService<CustomerWithAddresses> {
+/** Customers as REST returns them: with their addresses inside the record (docs/service.md). */
+function withAddresses(prisma: PrismaClient): ModelDelegate<'Customer', CustomerWithAddresses> {
+  return {
+    findMany: (args) => prisma.customer.findMany({ ...args, include: WITH_ADDRESSES }),
+    findUnique: (args) => prisma.customer.findUnique({ ...args, include: WITH_ADDRESSES }),
+    count: (args) => prisma.customer.count(args),
+  };
+}
+
+/** Customers without their addresses (GraphQL loads addresses only when asked, through a loader). */
+export class CustomerService extends ReadService<'Customer', Customer> {
   private readonly prisma: PrismaClient;
-  private readonly bare: ReadService<Customer>;
+  /** The same reads, each customer with its addresses. */
+  readonly withAddresses: ReadService<'Customer', CustomerWithAddresses>;
 
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.customer, customerFields, 'customer', { prisma: deps.prisma, table: 'Customer', relations: [ADDRESSES] });
+    super(deps.prisma.customer, customerFields, 'customer', { prisma: deps.prisma, table: 'Customer', relations: [] });
     this.prisma = deps.prisma;
-    this.bare = new ReadService<Customer>(deps.prisma.customer, customerFields, 'customer', { prisma: deps.prisma, table: 'Customer', relations: [] });
+    this.withAddresses = new ReadService(withAddresses(deps.prisma), customerFields, 'customer', {
+      prisma: deps.prisma,
+      table: 'Customer',
+      relations: [ADDRESSES],
+    });
   }
-
-  /** Customers without their addresses (GraphQL loads addresses only when asked). */
-  listBare: ReadService<Customer>['list'] = (q) => this.bare.list(q);
 
   /** For batching: the addresses of many customers, default first. */
   addressesOf(customerIds: readonly string[]): Promise<Address[]> {

@@ -3,7 +3,6 @@ import { field, type FieldCatalog } from '../../query/fields';
 export const SOURCE_TYPES = [
   'BankTransfer', 'CreditCard', 'DebitCard', 'Cash', 'Check', 'DirectDebit', 'OnlineWallet', 'Other',
 ] as const;
-export type SourceType = (typeof SOURCE_TYPES)[number];
 
 export const paymentSourceFields = {
   id: field.uuid(),

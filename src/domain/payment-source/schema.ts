@@ -27,8 +27,6 @@ export const paymentSourcePatch = z.strictObject({
   isActive: bool().optional(),
   isDefault: bool().optional(),
 });
-export type PaymentSourcePatch = z.output<typeof paymentSourcePatch>;
 
 /** A payment source in an import file: the record with its id and audit fields. */
 export const paymentSourceRecord = paymentSourceInput.extend({ id: uuid(), ...auditFields });
-export type PaymentSourceRecord = z.output<typeof paymentSourceRecord>;

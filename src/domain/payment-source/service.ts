@@ -2,7 +2,7 @@ import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../../db/errors';
 import { AppError, notFound } from '../../errors/catalogue';
 import { checkIfMatch } from '../common/etag';
-import { listRecords, type ListQuery, type Page } from '../common/list';
+import { ReadService } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
 import { paymentSourceFields } from './fields';
 import { accountFaults, clashingDefault, codeKey, SOURCE_ACCOUNT_TYPE } from './rules';
@@ -16,33 +16,18 @@ export interface WriteOptions {
   readonly ifMatch?: string | undefined;
 }
 
-// Rules of SPEC.md for payment sources. Each is checked up front for a clear answer, and
+// The seven payment-source rules (docs/service.md). Each is checked up front for a clear answer, and
 // also kept by the database (unique lower(code), partial unique index on isDefault,
 // restricting foreign key from payments), so a concurrent request that slips past the
 // check is refused by the database and mapped to the same error.
-export class PaymentSourceService {
+export class PaymentSourceService extends ReadService<'PaymentSource', PaymentSource> {
   private readonly prisma: PrismaClient;
   private readonly now: () => Date;
 
   constructor(deps: ServiceDeps) {
+    super(deps.prisma.paymentSource, paymentSourceFields, 'payment source');
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
-  }
-
-  list(q: ListQuery): Promise<Page<PaymentSource>> {
-    return listRecords<PaymentSource>(this.prisma.paymentSource, paymentSourceFields, q);
-  }
-
-  async get(rawId: string): Promise<PaymentSource> {
-    const id = parseId(rawId);
-    const found = await this.prisma.paymentSource.findUnique({ where: { id } });
-    if (!found) throw notFound('payment source', id);
-    return found;
-  }
-
-  /** For batching (GraphQL): the sources with these ids, in no particular order. */
-  getMany(ids: readonly string[]): Promise<PaymentSource[]> {
-    return this.prisma.paymentSource.findMany({ where: { id: { in: [...ids] } } });
   }
 
   byAccountIds(accountIds: readonly string[]): Promise<PaymentSource[]> {

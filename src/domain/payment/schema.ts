@@ -9,4 +9,3 @@ export const paymentInput = z.strictObject({
   receivedAt: dateTime().optional(),
   reference: optionalText(200),
 });
-export type PaymentInput = z.output<typeof paymentInput>;

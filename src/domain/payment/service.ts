@@ -1,37 +1,22 @@
 import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import { isForeignKeyViolation } from '../../db/errors';
-import { AppError, notFound, validationFailed } from '../../errors/catalogue';
-import { listRecords, type ListQuery, type Page } from '../common/list';
+import { AppError, validationFailed } from '../../errors/catalogue';
+import { ReadService } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
 import { paymentFields } from './fields';
-import { parseId, parseInput } from '../common/validate';
+import { parseInput } from '../common/validate';
 import { paymentInput } from './schema';
 
 export type Payment = Prisma.PaymentGetPayload<object>;
 
-export class PaymentService {
+export class PaymentService extends ReadService<'Payment', Payment> {
   private readonly prisma: PrismaClient;
   private readonly now: () => Date;
 
   constructor(deps: ServiceDeps) {
+    super(deps.prisma.payment, paymentFields, 'payment');
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
-  }
-
-  list(q: ListQuery): Promise<Page<Payment>> {
-    return listRecords<Payment>(this.prisma.payment, paymentFields, q);
-  }
-
-  async get(rawId: string): Promise<Payment> {
-    const id = parseId(rawId);
-    const found = await this.prisma.payment.findUnique({ where: { id } });
-    if (!found) throw notFound('payment', id);
-    return found;
-  }
-
-  /** For batching (GraphQL): the payments with these ids, in no particular order. */
-  getMany(ids: readonly string[]): Promise<Payment[]> {
-    return this.prisma.payment.findMany({ where: { id: { in: [...ids] } } });
   }
 
   /** For batching: payments of many payment sources / customers, newest first. */

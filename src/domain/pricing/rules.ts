@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import { startOfUtcDay, withinDays } from '../common/days';
 
-// The pricing rules (SPEC.md "Article price", "Tax code", "Academic term") as pure
+// The pricing rules (docs/api-notes.md "Quotes") as pure
 // functions: no database, no clock. PricingService loads the data and calls these.
 //
 // Dates
@@ -107,10 +107,6 @@ export function taxCodeProblem(taxCode: TaxCodeLike, at: Date): TaxCodeProblem |
   if (at.getTime() < startOfUtcDay(taxCode.validFrom).getTime()) return 'not-yet-valid';
   if (!withinDays(at, taxCode.validFrom, taxCode.validTo)) return 'expired';
   return null;
-}
-
-export function isTaxCodeValid(taxCode: TaxCodeLike, at: Date): boolean {
-  return taxCodeProblem(taxCode, at) === null;
 }
 
 /** The tax code id a line uses: its own taxCodeId when given, else the article's default (null: none). */

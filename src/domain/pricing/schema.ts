@@ -38,9 +38,6 @@ export const quoteInput = z.strictObject({
     .max(MAX_QUOTE_LINES, { error: `must hold at most ${MAX_QUOTE_LINES} lines` }),
 });
 
-export type QuoteInputParsed = z.output<typeof quoteInput>;
-export type QuoteLineParsed = z.output<typeof quoteLineInput>;
-
 // The answer, for the OpenAPI document only (the service builds it; decimals are JSON numbers).
 const amount = () => z.number().meta({ description: 'exact decimal' });
 const instant = () => z.string().meta({ format: 'date-time' });

@@ -2,7 +2,7 @@ import type Decimal from 'decimal.js';
 import type { PrismaClient } from '../../generated/prisma/client';
 import { AppError, validationFailed, type FieldError } from '../../errors/catalogue';
 import type { ServiceDeps } from '../context';
-import { isUuid } from '../common/schemas';
+import { isUuid } from '../../query/values';
 import { parseInput } from '../common/validate';
 import { termContaining } from '../academic-term/rules';
 import { DAY_MS, startOfUtcDay } from '../common/days';
@@ -18,7 +18,7 @@ import {
   type TaxCodeProblem,
 } from './rules';
 import { quoteInput } from './schema';
-import type { PricingApi, Quote, QuoteLine } from './types';
+import type { Quote, QuoteLine } from './types';
 
 /** A line amount must fit the money columns (numeric(19,4)): below 10^15. */
 const MAX_AMOUNT = exact('1e15');
@@ -62,7 +62,7 @@ const iso = (d: Date): string => d.toISOString();
  * together: its articles, their candidate prices, the tax codes it may use and the terms
  * around its billing dates. It writes nothing.
  */
-export class PricingService implements PricingApi {
+export class PricingService {
   private readonly prisma: PrismaClient;
 
   constructor(deps: ServiceDeps) {
@@ -70,7 +70,7 @@ export class PricingService implements PricingApi {
   }
 
   async quote(body: unknown): Promise<Quote> {
-    const input = parseInput(quoteInput, normaliseDates(body));
+    const input = parseInput(quoteInput, body);
     const lines = input.lines;
 
     const articleIds = distinct(lines.map((l) => l.articleId));
@@ -255,19 +255,3 @@ function groupBy<T>(values: readonly T[], key: (v: T) => string): Map<string, T[
   return out;
 }
 
-/** GraphQL date scalars may hand over Date objects: the schema reads ISO text, so Dates become their ISO text. */
-function normaliseDates(body: unknown): unknown {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
-  const lines = (body as { lines?: unknown }).lines;
-  if (!Array.isArray(lines)) return body;
-  return {
-    ...body,
-    lines: lines.map((line: unknown) => {
-      if (line === null || typeof line !== 'object' || Array.isArray(line)) return line;
-      const out: Record<string, unknown> = { ...(line as Record<string, unknown>) };
-      for (const k of ['billingDate', 'priceGuaranteeDate'])
-        if (out[k] instanceof Date && !Number.isNaN((out[k] as Date).getTime())) out[k] = (out[k] as Date).toISOString();
-      return out;
-    }),
-  };
-}

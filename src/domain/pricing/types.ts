@@ -4,17 +4,6 @@ import type Decimal from 'decimal.js';
 // Decimals: exact, serialised as JSON numbers by both doors without float arithmetic.
 // The rules (dates, rounding) are documented in rules.ts.
 
-export interface QuoteLineInput {
-  readonly articleId: string;
-  /** Exact decimal text, > 0. */
-  readonly quantity: string;
-  readonly billingDate: Date;
-  /** Price guarantee: the contract's reference date (e.g. matriculation) replaces the billing date for the price. */
-  readonly priceGuaranteeDate?: Date | undefined;
-  readonly costCenterId?: string | undefined;
-  readonly taxCodeId?: string | undefined;
-}
-
 export interface QuoteLine {
   readonly articleId: string;
   readonly quantity: Decimal;
@@ -43,11 +32,4 @@ export interface QuoteTotals {
 export interface Quote {
   readonly lines: readonly QuoteLine[];
   readonly totals: QuoteTotals;
-}
-
-/** The pricing service both doors call; `body` is validated inside (VALIDATION_FAILED with `lines[0].quantity` paths). */
-export interface PricingApi {
-  quote(body: unknown): Promise<Quote>;
-  /** The effective price of an article on a date (Article.priceAt), null when none applies (or no such article). */
-  priceAt(articleId: string, date: Date): Promise<{ id: string; articleId: string; amount: Decimal; validFrom: Date } | null>;
 }

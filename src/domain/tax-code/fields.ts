@@ -1,7 +1,6 @@
 import { field, type FieldCatalog } from '../../query/fields';
 
 export const TAX_TYPES = ['VAT', 'Sales Tax', 'Exempt'] as const;
-export type TaxType = (typeof TAX_TYPES)[number];
 
 export const taxCodeFields = {
   id: field.uuid(),

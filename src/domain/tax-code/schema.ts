@@ -22,4 +22,3 @@ export const taxCodeRecord = z
     path: ['validTo'],
     error: 'must not be before validFrom',
   });
-export type TaxCodeRecord = z.output<typeof taxCodeRecord>;

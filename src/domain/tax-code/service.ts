@@ -5,7 +5,7 @@ import { taxCodeFields } from './fields';
 
 export type TaxCode = Prisma.TaxCodeGetPayload<object>;
 
-export class TaxCodeService extends ReadService<TaxCode> {
+export class TaxCodeService extends ReadService<'TaxCode', TaxCode> {
   constructor(deps: ServiceDeps) {
     super(deps.prisma.taxCode, taxCodeFields, 'tax code');
   }

@@ -3,16 +3,12 @@
 
 import type { FieldNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
 import { Kind } from 'graphql';
-import type { ListQuery, Page } from '../../domain/common/list';
+import { DEFAULT_PAGE_SIZE, MAX_OFFSET, MAX_PAGE_SIZE, type ListQuery, type Page } from '../../domain/common/list';
 import { invalidQuery, validationFailed } from '../../errors/catalogue';
 import type { FieldCatalog } from '../../query/fields';
 import type { SortKey } from '../../query/filter-tree';
 import { graphqlWhereToFilter } from '../where';
-import { DEFAULT_FIRST, MAX_FIRST } from '../limits';
 import type { EdgeModel } from '../models';
-
-/** Largest offset Prisma passes on intact (a 32-bit integer; see src/rest/odata/options.ts). */
-const MAX_OFFSET = 2147483647;
 
 export interface ListArgs {
   readonly where?: unknown;
@@ -41,9 +37,9 @@ export function sortKeys(orderBy: ListArgs['orderBy'], fields: FieldCatalog): So
 }
 
 export function listQuery(args: ListArgs, fields: FieldCatalog, info: GraphQLResolveInfo): ListQuery {
-  const first = args.first ?? DEFAULT_FIRST;
-  if (!Number.isInteger(first) || first < 0 || first > MAX_FIRST)
-    throw validationFailed([{ field: 'first', message: `must be a whole number from 0 to ${MAX_FIRST}` }]);
+  const first = args.first ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE)
+    throw validationFailed([{ field: 'first', message: `must be a whole number from 0 to ${MAX_PAGE_SIZE}` }]);
   const offset = args.offset ?? 0;
   if (!Number.isInteger(offset) || offset < 0 || offset > MAX_OFFSET)
     throw validationFailed([{ field: 'offset', message: `must be a whole number from 0 to ${MAX_OFFSET}` }]);

@@ -1,4 +1,4 @@
-// Query: one field per record (ids are GraphQL IDs, as CONTRACT.md writes them, checked to
+// Query: one field per record (ids are GraphQL IDs, as docs/service.md writes them, checked to
 // be UUIDs: VALIDATION_FAILED otherwise; null for an unknown id, through the request's loaders, so
 // aliased look-ups share a query) and one list field per resource.
 
@@ -32,7 +32,7 @@ export const Query: QueryResolvers = {
   // With their prices in the same statement when the query asks for them (as customers' addresses).
   articles: (_p, args, { services }, info) => {
     const q = listQuery(args, articleFields, info);
-    return nodesSelect(info, PRICE_FIELDS) ? services.articles.listWithPrices(q) : services.articles.list(q);
+    return nodesSelect(info, PRICE_FIELDS) ? services.articles.withPrices.list(q) : services.articles.list(q);
   },
 
   articlePrice: (_p, { id }, { loaders }) => loaders.articlePrice.load(parseId(id)),
@@ -43,7 +43,9 @@ export const Query: QueryResolvers = {
   // one through the loader) only when the query asks for them.
   customers: (_p, args, { services }, info) => {
     const q = listQuery(args, customerFields, info);
-    return nodesSelect(info, ADDRESS_FIELDS) ? services.customers.list(q) : services.customers.listBare(q);
+    return nodesSelect(info, ADDRESS_FIELDS)
+      ? services.customers.withAddresses.list(q)
+      : services.customers.list(q);
   },
 
   address: (_p, { id }, { loaders }) => loaders.address.load(parseId(id)),
@@ -55,6 +57,13 @@ export const Query: QueryResolvers = {
   academicTerm: (_p, { id }, { loaders }) => loaders.academicTerm.load(parseId(id)),
   academicTerms: (_p, args, { services }, info) => services.academicTerms.list(listQuery(args, academicTermFields, info)),
 
-  // Plain objects for the service's validation (it reads Date values as their ISO text).
-  quote: (_p, { input }, { services }) => services.pricing.quote({ lines: input.lines.map((line) => ({ ...line })) }),
+  // The service validates the input as REST receives it: dates as ISO text, not the DateTime scalar's Dates.
+  quote: (_p, { input }, { services }) =>
+    services.pricing.quote({
+      lines: input.lines.map(({ billingDate, priceGuaranteeDate, ...line }) => ({
+        ...line,
+        billingDate: billingDate.toISOString(),
+        ...(priceGuaranteeDate === undefined ? {} : { priceGuaranteeDate: priceGuaranteeDate?.toISOString() ?? null }),
+      })),
+    }),
 };

@@ -3,10 +3,13 @@
 // text starts, and operators keep their own offset, so the binder can point at the exact
 // token at fault.
 
-export type ComparisonOp = 'eq' | 'ne' | 'gt' | 'ge' | 'lt' | 'le';
-export const COMPARISON_OPS: readonly ComparisonOp[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'];
+import { COMPARISON_OPERATORS, type ComparisonOperator, type TextOperator } from '../../query/filter-tree';
+import type { RawValue } from '../../query/values';
 
-export type TextFunction = 'contains' | 'startswith' | 'endswith';
+export type ComparisonOp = ComparisonOperator;
+export const COMPARISON_OPS = COMPARISON_OPERATORS;
+
+export type TextFunction = TextOperator;
 export type CaseFunction = 'tolower' | 'toupper';
 export type FunctionName = TextFunction | CaseFunction;
 
@@ -23,15 +26,8 @@ export const isFunctionName = (name: string): name is FunctionName => Object.has
 export const isTextFunction = (name: FunctionName): name is TextFunction =>
   name === 'contains' || name === 'startswith' || name === 'endswith';
 
-/** A literal exactly as written; numbers, GUIDs and dates keep their source text. */
-export type Literal =
-  | { readonly type: 'string'; readonly value: string }
-  | { readonly type: 'number'; readonly text: string }
-  | { readonly type: 'boolean'; readonly value: boolean }
-  | { readonly type: 'null' }
-  | { readonly type: 'guid'; readonly text: string }
-  | { readonly type: 'date'; readonly text: string }
-  | { readonly type: 'datetime'; readonly text: string };
+/** A literal exactly as written: numbers, GUIDs and dates keep their source text (src/query/values.ts). */
+export type Literal = Exclude<RawValue, { readonly type: 'instant' }> | { readonly type: 'null' };
 
 export interface LiteralExpr {
   readonly kind: 'literal';

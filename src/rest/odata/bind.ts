@@ -32,21 +32,8 @@ interface FieldOperand {
 // `5 lt amount` is `amount gt 5`.
 const MIRRORED: Readonly<Record<ComparisonOp, ComparisonOp>> = { eq: 'eq', ne: 'ne', gt: 'lt', ge: 'le', lt: 'gt', le: 'ge' };
 
-const toRaw = (literal: Literal): RawValue | null => {
-  switch (literal.type) {
-    case 'null':
-      return null;
-    case 'string':
-      return { kind: 'string', value: literal.value };
-    case 'boolean':
-      return { kind: 'boolean', value: literal.value };
-    case 'number':
-    case 'guid':
-    case 'date':
-    case 'datetime':
-      return { kind: literal.type, text: literal.text };
-  }
-};
+// An OData literal is a raw value of the neutral rules, or null.
+const toRaw = (literal: Literal): RawValue | null => (literal.type === 'null' ? null : literal);
 
 const flatten = (kind: 'and' | 'or', left: FilterNode, right: FilterNode): FilterNode => {
   // `a and b and c` parses as ((a and b) and c); one flat list reads better downstream.

@@ -1,16 +1,17 @@
 // The OData lexer: turns the text of a $filter (or $orderby / $select) into tokens that
 // each carry their 0-based start and end offset, so that every later fault can be reported
-// "at position N" (CONTRACT.md "OData query options").
+// "at position N" (docs/service.md "OData subset").
 //
 // Only the subset of OData's ABNF the service supports is recognised. Literal values are
 // kept as their exact source text (numbers are never turned into floats, dates never into
 // Date objects here); the binder decides what they mean for the field they meet.
 
 import { invalidQuery } from '../../errors/catalogue';
-import { parseDate, parseDateTime } from '../../query/values';
+import { COMPARISON_OPERATORS } from '../../query/filter-tree';
+import { GUID_PATTERN, parseDate, parseDateTime } from '../../query/values';
 
 /** Operators and literal words. OData 4.01 lets clients write them in any case (`EQ`, `Null`). */
-export const KEYWORDS = ['eq', 'ne', 'gt', 'ge', 'lt', 'le', 'and', 'or', 'not', 'in', 'true', 'false', 'null'] as const;
+export const KEYWORDS = [...COMPARISON_OPERATORS, 'and', 'or', 'not', 'in', 'true', 'false', 'null'] as const;
 export type Keyword = (typeof KEYWORDS)[number];
 const KEYWORD_SET: ReadonlySet<string> = new Set(KEYWORDS);
 
@@ -29,10 +30,8 @@ export type Token =
   | (Span & { readonly kind: 'number' | 'guid' | 'date' | 'datetime'; readonly text: string })
   | (Span & { readonly kind: 'lparen' | 'rparen' | 'comma' | 'eof'; readonly text: string });
 
-export type TokenKind = Token['kind'];
-
 // Sticky patterns: each is tried exactly at the current offset.
-const GUID = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/y;
+const GUID = new RegExp(GUID_PATTERN.source.slice(1, -1), 'y');
 // Deliberately broad after the date part: the exact shape is checked afterwards so that
 // `2026-01-01T25:00Z` is reported as a bad date-time rather than as a stray character.
 const DATE_LIKE = /\d{4}-\d{2}-\d{2}([Tt][0-9A-Za-z:.+-]*)?/y;

@@ -11,6 +11,7 @@
 //  - `top` is what the client asked for, or undefined when it gave no $top, so that the
 //    caller can tell a page it cut itself (and owes a nextLink for) from one the client chose.
 
+import { MAX_OFFSET, MAX_PAGE_SIZE } from '../../domain/common/list';
 import { invalidQuery } from '../../errors/catalogue';
 import { lookupField, unknownFieldMessage } from '../../query/conditions';
 import type { FieldCatalog } from '../../query/fields';
@@ -29,18 +30,12 @@ export interface ODataOptions {
 }
 
 export interface ODataOptionLimits {
-  /** Largest $top accepted (default 1000). */
+  /** Largest $top accepted (default: the service's MAX_PAGE_SIZE). */
   readonly maxTop?: number;
-  /** The caller's page size when $top is absent; only checked against maxTop here. */
-  readonly defaultTop?: number;
 }
 
 export const SUPPORTED_OPTIONS = ['$filter', '$orderby', '$top', '$skip', '$count', '$select'] as const;
 type OptionName = (typeof SUPPORTED_OPTIONS)[number];
-const DEFAULT_MAX_TOP = 1000;
-// Prisma takes `skip` as a 32-bit integer: checked with Prisma 6.19, a skip of
-// 9007199254740991 reached the database as OFFSET 4294967295. No table here comes near.
-export const MAX_SKIP = 2147483647;
 const INTEGER = /^\d+$/;
 
 const isSupported = (name: string): name is OptionName => (SUPPORTED_OPTIONS as readonly string[]).includes(name);
@@ -144,10 +139,7 @@ export function parseODataOptions(
   fields: FieldCatalog,
   opts: ODataOptionLimits = {},
 ): ODataOptions {
-  const maxTop = opts.maxTop ?? DEFAULT_MAX_TOP;
-  if (opts.defaultTop !== undefined && (opts.defaultTop < 0 || opts.defaultTop > maxTop)) {
-    throw new Error(`parseODataOptions: defaultTop ${opts.defaultTop} is outside 0..${maxTop}`);
-  }
+  const maxTop = opts.maxTop ?? MAX_PAGE_SIZE;
   const raw = collect(query);
   const result: {
     filter?: FilterNode;
@@ -160,7 +152,7 @@ export function parseODataOptions(
   if (raw.$filter !== undefined) result.filter = bindFilter(parseFilter(raw.$filter, '$filter'), fields, '$filter');
   if (raw.$orderby !== undefined) result.orderBy = parseOrderBy(raw.$orderby, fields);
   if (raw.$top !== undefined) result.top = integer('$top', raw.$top, 0, maxTop);
-  if (raw.$skip !== undefined) result.skip = integer('$skip', raw.$skip, 0, MAX_SKIP);
+  if (raw.$skip !== undefined) result.skip = integer('$skip', raw.$skip, 0, MAX_OFFSET);
   if (raw.$count !== undefined) result.count = boolean('$count', raw.$count);
   if (raw.$select !== undefined) result.select = parseSelect(raw.$select, fields);
   return result;

@@ -1,4 +1,4 @@
-// Recursive-descent parser for the $filter subset of CONTRACT.md "OData query options".
+// Recursive-descent parser for the $filter subset of docs/service.md "OData subset".
 //
 // Why our own parser rather than `@odata/parser` (checked: npm 0.2.14, the latest release,
 // CHANGELOG dated 2023-03-23; source github.com/Soontao/odata-v4-parser):

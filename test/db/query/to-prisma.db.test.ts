@@ -18,7 +18,6 @@ import { toPrismaOrderBy, toPrismaWhere } from '../../../src/db/query/to-prisma'
 import { enumSortOrder } from '../../../src/query/values';
 
 type Row = Record<string, unknown> & { id: string };
-type AdapterFactory = NonNullable<NonNullable<ConstructorParameters<typeof PrismaClient>[0]>['adapter']>;
 
 let pg: PGlite;
 let prisma: PrismaClient<'query'>;
@@ -69,9 +68,7 @@ beforeAll(async () => {
     const file = path.join(dir, name, 'migration.sql');
     if (statSync(path.join(dir, name)).isDirectory()) await pg.exec(readFileSync(file, 'utf8'));
   }
-  // pglite-prisma-adapter is typed against an older @prisma/driver-adapter-utils; the
-  // interface is the same at run time (as in src/db/database.ts).
-  const adapter = new PrismaPGlite(pg) as unknown as AdapterFactory;
+  const adapter = new PrismaPGlite(pg);
   prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
   prisma.$on('query', (e: Prisma.QueryEvent) => {
     sqlLog.push(e.query);

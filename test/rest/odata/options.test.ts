@@ -1,6 +1,7 @@
 import { paymentSourceFields } from '../../../src/domain/payment-source/fields';
 import { AppError } from '../../../src/errors/catalogue';
-import { MAX_SKIP, parseODataOptions, parseOrderBy, parseSelect } from '../../../src/rest/odata/options';
+import { MAX_OFFSET as MAX_SKIP } from '../../../src/domain/common/list';
+import { parseODataOptions, parseOrderBy, parseSelect } from '../../../src/rest/odata/options';
 
 const parse = (query: Record<string, unknown>, opts?: { maxTop?: number; defaultTop?: number }) =>
   parseODataOptions(query, paymentSourceFields, opts);

@@ -1,0 +1,39 @@
+// Import boundaries of the service (docs/architecture.md "Which way imports go").
+// `npm run lint:deps` checks them; .ci/run fails when one is broken.
+
+const DOORS = '^src/(rest|graphql)/|^src/app\\.ts$';
+const forbid = (name, comment, from, to, extra = {}) => ({ name, comment, severity: 'error', from, to, ...extra });
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    forbid(
+      'doors-never-touch-the-database',
+      'REST, GraphQL, HTTP plumbing and the app shell reach data only through src/domain services.',
+      { path: '^src/(rest|graphql|http)/|^src/app\\.ts$' },
+      { path: '^src/(generated|db)/|(^|/)node_modules/@prisma/' },
+    ),
+    forbid(
+      'domain-never-imports-a-door',
+      'The service layer is the same for both doors: no Express, GraphQL or HTTP plumbing in it.',
+      { path: '^src/domain/' },
+      { path: `${DOORS}|^src/http/` },
+    ),
+    forbid(
+      'query-core-stands-alone',
+      'The neutral filter tree and value rules depend on nothing but themselves and the error catalogue.',
+      { path: '^src/query/' },
+      { pathNot: '^src/(query|errors)/' },
+    ),
+    forbid('http-never-imports-a-door', 'src/http is plumbing the doors use; src/app.ts mounts the doors.', { path: '^src/http/' }, { path: DOORS }),
+    forbid('no-cycles-between-folders', 'Folders depend on each other in one direction.', { path: '^src/' }, { circular: true }, { scope: 'folder' }),
+    forbid('not-to-unresolvable', 'Every import resolves.', {}, { couldNotResolve: true }),
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^src/generated/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};

@@ -1,0 +1,210 @@
+// Each resource's field list is declared once, in src/domain/<resource>/fields.ts. The
+// other places that must agree with it are checked here: the Prisma model (prisma/schema.prisma
+// and the client generated from it), the enum types and CHECK constraints of the migrations,
+// and the zod schemas of records and bodies (keys, nullability, types, lengths).
+// schema.graphql is checked against the same catalogues in test/graphql/schema.test.ts.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { PROJECT_ROOT } from '../../src/config/paths';
+import { academicTermFields } from '../../src/domain/academic-term/fields';
+import { academicTermRecord } from '../../src/domain/academic-term/schema';
+import { ACCOUNT_TYPES, accountFields } from '../../src/domain/account/fields';
+import { accountRecord } from '../../src/domain/account/schema';
+import { addressFields } from '../../src/domain/address/fields';
+import { addressRecord } from '../../src/domain/address/schema';
+import { articlePriceFields } from '../../src/domain/article-price/fields';
+import { articlePriceRecord } from '../../src/domain/article-price/schema';
+import { articleFields } from '../../src/domain/article/fields';
+import { articleRecord } from '../../src/domain/article/schema';
+import { customerFields } from '../../src/domain/customer/fields';
+import { customerRecord } from '../../src/domain/customer/schema';
+import { SOURCE_TYPES, paymentSourceFields } from '../../src/domain/payment-source/fields';
+import { paymentSourceInput, paymentSourcePatch, paymentSourceRecord } from '../../src/domain/payment-source/schema';
+import { paymentFields } from '../../src/domain/payment/fields';
+import { paymentInput } from '../../src/domain/payment/schema';
+import { TAX_TYPES, taxCodeFields } from '../../src/domain/tax-code/fields';
+import { taxCodeRecord } from '../../src/domain/tax-code/schema';
+import { $Enums, Prisma } from '../../src/generated/prisma/client';
+import type { FieldCatalog, FieldSpec } from '../../src/query/fields';
+
+type ObjectSchema = z.ZodObject<z.ZodRawShape>;
+
+interface Resource {
+  readonly model: Prisma.ModelName;
+  readonly fields: FieldCatalog;
+  /** The import record: every field of the catalogue (relations inside it listed apart). */
+  readonly record?: ObjectSchema;
+  readonly relationsInRecord?: readonly string[];
+  /** Bodies of the API: a subset of the catalogue's fields. */
+  readonly inputs?: readonly ObjectSchema[];
+}
+
+const RESOURCES: readonly Resource[] = [
+  { model: 'PaymentSource', fields: paymentSourceFields, record: paymentSourceRecord, inputs: [paymentSourceInput, paymentSourcePatch] },
+  { model: 'Payment', fields: paymentFields, inputs: [paymentInput] },
+  { model: 'Account', fields: accountFields, record: accountRecord },
+  { model: 'Article', fields: articleFields, record: articleRecord },
+  { model: 'ArticlePrice', fields: articlePriceFields, record: articlePriceRecord },
+  { model: 'Customer', fields: customerFields, record: customerRecord, relationsInRecord: ['addresses'] },
+  { model: 'Address', fields: addressFields, record: addressRecord },
+  { model: 'TaxCode', fields: taxCodeFields, record: taxCodeRecord },
+  { model: 'AcademicTerm', fields: academicTermFields, record: academicTermRecord },
+];
+
+/** The enum fields' value lists, by the database type that stores them. */
+const ENUMS: Readonly<Record<string, readonly string[]>> = { SourceType: SOURCE_TYPES, AccountType: ACCOUNT_TYPES };
+const GENERATED_ENUMS: Readonly<Record<string, object>> = { SourceType: $Enums.SourceType, AccountType: $Enums.AccountType };
+
+const SCALAR_FIELD_ENUMS: Readonly<Record<Prisma.ModelName, object>> = {
+  PaymentSource: Prisma.PaymentSourceScalarFieldEnum,
+  Payment: Prisma.PaymentScalarFieldEnum,
+  Account: Prisma.AccountScalarFieldEnum,
+  Article: Prisma.ArticleScalarFieldEnum,
+  ArticlePrice: Prisma.ArticlePriceScalarFieldEnum,
+  Customer: Prisma.CustomerScalarFieldEnum,
+  Address: Prisma.AddressScalarFieldEnum,
+  TaxCode: Prisma.TaxCodeScalarFieldEnum,
+  AcademicTerm: Prisma.AcademicTermScalarFieldEnum,
+};
+
+// ---------------------------------------------------------------------------------------
+// prisma/schema.prisma, read as text: one field per line, `name Type[?] @attributes`.
+
+interface PrismaField {
+  readonly type: string;
+  readonly optional: boolean;
+  readonly list: boolean;
+  readonly attributes: string;
+}
+
+const prismaText = fs.readFileSync(path.join(PROJECT_ROOT, 'prisma/schema.prisma'), 'utf8');
+const migrationSql = fs
+  .readdirSync(path.join(PROJECT_ROOT, 'prisma/migrations'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => fs.readFileSync(path.join(PROJECT_ROOT, 'prisma/migrations', d.name, 'migration.sql'), 'utf8'))
+  .join('\n');
+
+function prismaModel(name: string): Map<string, PrismaField> {
+  const body = new RegExp(`^model ${name} \\{\\n([\\s\\S]*?)^\\}`, 'm').exec(prismaText)?.[1];
+  if (body === undefined) throw new Error(`no model ${name} in schema.prisma`);
+  const out = new Map<string, PrismaField>();
+  for (const line of body.split('\n')) {
+    const m = /^\s*(\w+)\s+(\w+)(\[\])?(\?)?\s*(.*)$/.exec(line);
+    if (!m || line.trim().startsWith('//')) continue;
+    out.set(m[1]!, { type: m[2]!, list: m[3] !== undefined, optional: m[4] !== undefined, attributes: m[5] ?? '' });
+  }
+  return out;
+}
+
+const MODEL_NAMES = new Set<string>(Object.values(Prisma.ModelName));
+const scalarFieldsOf = (model: Map<string, PrismaField>): Map<string, PrismaField> =>
+  new Map([...model].filter(([, f]) => !MODEL_NAMES.has(f.type)));
+
+/** The Prisma type a catalogue type is stored as. */
+function expectedPrismaType(name: string, spec: FieldSpec, stored: PrismaField): string {
+  switch (spec.type) {
+    case 'uuid':
+      return 'String @db.Uuid';
+    case 'string':
+      return 'String';
+    case 'boolean':
+      return 'Boolean';
+    case 'decimal':
+      return 'Decimal';
+    case 'datetime':
+      return 'DateTime';
+    case 'enum':
+      // A database enum, or text kept to the values by a CHECK constraint (values with spaces).
+      return stored.type === 'String' ? 'String' : (Object.keys(ENUMS).find((e) => ENUMS[e] === spec.values) ?? `enum of ${name}`);
+  }
+}
+
+const actualPrismaType = (f: PrismaField): string => (f.type === 'String' && f.attributes.includes('@db.Uuid') ? 'String @db.Uuid' : f.type);
+
+const varcharLength = (f: PrismaField): number | undefined => {
+  const m = /@db\.VarChar\((\d+)\)/.exec(f.attributes);
+  return m ? Number(m[1]) : undefined;
+};
+
+// ---------------------------------------------------------------------------------------
+// zod: one valid value per catalogue type.
+
+const UUID = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
+function sample(spec: FieldSpec): unknown {
+  switch (spec.type) {
+    case 'uuid':
+      return UUID;
+    case 'string':
+      return 'x';
+    case 'boolean':
+      return true;
+    case 'decimal':
+      return 1;
+    case 'datetime':
+      return '2026-01-01T00:00:00Z';
+    case 'enum':
+      return spec.values[0];
+  }
+}
+
+const accepts = (schema: z.core.$ZodType, value: unknown): boolean => z.safeParse(schema, value).success;
+
+describe.each(RESOURCES.map((r) => [r.model, r] as const))('%s', (model, resource) => {
+  const stored = scalarFieldsOf(prismaModel(model));
+
+  test('the Prisma model has exactly the catalogue fields, with their types and nullability', () => {
+    expect([...stored.keys()].sort()).toEqual(Object.keys(resource.fields).sort());
+    for (const [name, spec] of Object.entries(resource.fields)) {
+      const f = stored.get(name)!;
+      expect(`${name}: ${actualPrismaType(f)}${f.optional ? '?' : ''}`).toBe(`${name}: ${expectedPrismaType(name, spec, f)}${spec.nullable ? '?' : ''}`);
+    }
+  });
+
+  test("the generated client's scalar field enum lists the catalogue fields", () => {
+    expect(Object.values(SCALAR_FIELD_ENUMS[model]).sort()).toEqual(Object.keys(resource.fields).sort());
+  });
+
+  if (resource.record) {
+    const record = resource.record;
+    test('the import record has exactly the catalogue fields (and the relations it nests)', () => {
+      expect(Object.keys(record.shape).sort()).toEqual([...Object.keys(resource.fields), ...(resource.relationsInRecord ?? [])].sort());
+    });
+  }
+
+  const schemas = [...(resource.record ? [resource.record] : []), ...(resource.inputs ?? [])];
+  test.each(schemas.map((s, i) => [i, s] as const))('schema %i: each field takes its type, null only when nullable, and the stored length', (_i, schema) => {
+    for (const [name, fieldSchema] of Object.entries(schema.shape)) {
+      const spec = Object.hasOwn(resource.fields, name) ? resource.fields[name] : undefined;
+      if (resource.relationsInRecord?.includes(name)) continue;
+      expect(`${name} in catalogue: ${spec !== undefined}`).toBe(`${name} in catalogue: true`);
+      if (!spec) continue;
+      const value = name === 'email' ? 'someone@example.org' : sample(spec);
+      expect(`${name} accepts ${String(value)}: ${accepts(fieldSchema, value)}`).toBe(`${name} accepts ${String(value)}: true`);
+      expect(`${name} accepts null: ${accepts(fieldSchema, null)}`).toBe(`${name} accepts null: ${spec.nullable}`);
+      const max = varcharLength(stored.get(name)!);
+      if (spec.type === 'string' && max !== undefined && name !== 'email') {
+        expect(`${name} takes ${max} characters: ${accepts(fieldSchema, 'x'.repeat(max))}`).toBe(`${name} takes ${max} characters: true`);
+        expect(`${name} takes ${max + 1} characters: ${accepts(fieldSchema, 'x'.repeat(max + 1))}`).toBe(`${name} takes ${max + 1} characters: false`);
+      }
+    }
+  });
+});
+
+describe('enums', () => {
+  test.each(Object.entries(ENUMS))('%s: the generated client, the Prisma schema and the migration hold the catalogue values', (name, values) => {
+    const sorted = [...values].sort();
+    expect(Object.values(GENERATED_ENUMS[name] ?? {}).sort()).toEqual(sorted);
+    const declared = new RegExp(`^enum ${name} \\{\\n([\\s\\S]*?)^\\}`, 'm').exec(prismaText)?.[1] ?? '';
+    // Declared alphabetically: PostgreSQL sorts an enum by declaration order, the API by string value.
+    expect(declared.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('//'))).toEqual(sorted);
+    const created = new RegExp(`CREATE TYPE "${name}" AS ENUM \\(([^)]*)\\)`).exec(migrationSql)?.[1] ?? '';
+    expect(created.split(',').map((v) => v.trim().replace(/^'|'$/g, ''))).toEqual(sorted);
+  });
+
+  test('taxType: text kept to the catalogue values by a CHECK constraint', () => {
+    const check = /CHECK \("taxType" IN \(([^)]*)\)\)/.exec(migrationSql)?.[1] ?? '';
+    expect(check.split(',').map((v) => v.trim().replace(/^'|'$/g, '')).sort()).toEqual([...TAX_TYPES].sort());
+  });
+});
