@@ -9,6 +9,20 @@ const optionalText = z
   .transform((v) => (v === '' ? undefined : v))
   .optional();
 
+/** `http(s)://host[:port]` as browsers send it in `Origin`; undefined for anything else. */
+function originOf(text: string): string | undefined {
+  try {
+    const url = new URL(text);
+    const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password && !text.endsWith('#') && !text.includes('?');
+    return ['http:', 'https:'].includes(url.protocol) && bare ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Outside production, a front-end dev server on this machine (Vite, webpack, …) on any port. */
+const LOCAL_ORIGINS: readonly RegExp[] = [/^http:\/\/localhost(:\d{1,5})?$/, /^http:\/\/127\.0\.0\.1(:\d{1,5})?$/];
+
 const schema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -31,6 +45,16 @@ const schema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DEMO_DATA: z.enum(['auto', 'off']).default('auto'),
     TRUST_PROXY: optionalText,
+    CORS_ORIGINS: optionalText.transform((v, ctx) => {
+      if (v === undefined || v === '*') return v;
+      const origins: string[] = [];
+      for (const item of v.split(',').map((o) => o.trim()).filter(Boolean)) {
+        const origin = originOf(item);
+        if (origin) origins.push(origin);
+        else ctx.addIssue({ code: 'custom', message: `"${item}" is not an origin (scheme://host[:port], no path), nor "*"` });
+      }
+      return origins;
+    }),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
@@ -63,6 +87,8 @@ export interface Config {
   readonly logLevel: string;
   readonly loadDemoData: boolean;
   readonly trustProxy: string | undefined;
+  /** Browser origins allowed by CORS: `*`, or exact origins and patterns (none = no CORS). */
+  readonly corsOrigins: '*' | readonly (string | RegExp)[];
 }
 
 export class ConfigError extends Error {
@@ -90,5 +116,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     loadDemoData: e.DEMO_DATA === 'auto',
     trustProxy: e.TRUST_PROXY,
+    corsOrigins: e.CORS_ORIGINS ?? (e.NODE_ENV === 'production' ? [] : LOCAL_ORIGINS),
   };
 }

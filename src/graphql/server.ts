@@ -3,8 +3,11 @@
 //  - Schema-first: schema.graphql at the project root, resolvers in ./resolvers.
 //  - Every request needs a bearer token (context creation): missing or bad → HTTP 401
 //    UNAUTHENTICATED. Queries need billing.read, mutations billing.write → HTTP 403 FORBIDDEN.
-//    The Sandbox landing page (a GET asking for HTML, outside production) needs none.
-//  - Introspection and the Sandbox only outside production; never stack traces.
+//    A browser's GET for the page gets GraphiQL outside production (./ide.ts, before this).
+//  - CSRF prevention: Apollo's, plus `Authorization` as a header that proves a request is not
+//    a cross-site form or image (browsers send it only from scripts, after a CORS preflight),
+//    so queries as GET with a token work (urql's default).
+//  - Introspection only outside production; never stack traces.
 //  - Limits (./limits.ts): depth and breadth as validation rules, cost per request.
 //  - Decimal values leave as exact JSON numbers (scalars.ts: ExactDecimal, stringifyResult),
 //    never through a binary float.
@@ -23,7 +26,6 @@ import {
   ApolloServerPluginSchemaReportingDisabled,
   ApolloServerPluginUsageReportingDisabled,
 } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { RequestHandler } from 'express';
@@ -49,6 +51,9 @@ export interface GraphqlDeps {
   /** Execute with graphql-jit (./jit.ts); default true. False runs graphql-js's own executor. */
   readonly jit?: boolean;
 }
+
+/** Apollo's recommended CSRF-prevention headers (its default, which setting the option replaces). */
+const APOLLO_CSRF_HEADERS = ['x-apollo-operation-name', 'apollo-require-preflight'];
 
 export const SCHEMA_FILE = path.join(PROJECT_ROOT, 'schema.graphql');
 
@@ -90,6 +95,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
     // Apollo's own guard against documents whose fragments multiply into millions of selections.
     maxRecursiveSelections: true,
     persistedQueries: false,
+    csrfPrevention: { requestHeaders: [...APOLLO_CSRF_HEADERS, 'authorization'] },
     // main.ts owns SIGTERM/SIGINT: stop accepting, finish requests in flight, then stop this.
     stopOnTerminationSignals: false,
     allowBatchedHttpRequests: false,
@@ -99,7 +105,8 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
       ApolloServerPluginUsageReportingDisabled(),
       ApolloServerPluginInlineTraceDisabled(),
       ApolloServerPluginSchemaReportingDisabled(),
-      deps.production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+      // Apollo Sandbox loads from a CDN; GraphiQL (./ide.ts) replaces it outside production.
+      ApolloServerPluginLandingPageDisabled(),
       guardPlugin,
     ],
   });
