@@ -30,6 +30,8 @@
       React.createElement(GraphiQL, {
         key: generation,
         fetcher: fetcher,
+        // Without a token the schema cannot be fetched (401): do not try until one is set.
+        schema: token ? undefined : null,
         defaultQuery: DEFAULT_QUERY,
         defaultEditorToolsVisibility: 'variables',
       }),
