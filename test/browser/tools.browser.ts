@@ -1,6 +1,6 @@
 // The offline tools, in a real Chromium with every request to another origin refused:
 // GraphiQL at /graphql runs a query with a token, and the REST reference at /api/v1/docs
-// lists every path of the OpenAPI document. Screenshots go to the artifacts folder.
+// lists every path of the OpenAPI document and tries one with a token. Screenshots go to the artifacts folder.
 // Runs on PGlite (npm run test:browser).
 import { openApiDocument } from '../../src/rest/openapi';
 import { createTestApp, type TestApp } from '../support/app';
@@ -44,7 +44,7 @@ it('GraphiQL at /graphql runs a query with the token set in its token bar, offli
   await page.close();
 });
 
-it('the REST reference at /api/v1/docs lists every path of the OpenAPI document, offline', async () => {
+it('the REST reference at /api/v1/docs lists every path of the OpenAPI document and calls one with a token, offline', async () => {
   const page = await browser.context.newPage();
   const seen = await watch(page, [api.origin]);
   await page.goto(`${api.origin}/api/v1/docs`);
@@ -54,6 +54,22 @@ it('the REST reference at /api/v1/docs lists every path of the OpenAPI document,
   expect(paths.length).toBeGreaterThan(5);
   expect(paths.filter((p) => !shown.has(p))).toEqual([]);
   await page.screenshot({ path: screenshotPath('rest-reference.png'), fullPage: true });
+
+  // Usable, not only readable: authorize with a token and try a list.
+  await page.click('.auth-wrapper .authorize');
+  await page.fill('.modal-ux input', t.tokens.reader);
+  await page.click('.modal-ux .auth-btn-wrapper .authorize');
+  await page.click('.modal-ux .btn-done');
+  const list = page.locator('.opblock-get', { has: page.locator('.opblock-summary-path', { hasText: /^\/payment-sources$/ }) });
+  await list.locator('.opblock-summary').click();
+  await list.locator('.try-out__btn').click();
+  await list.locator('.execute').click();
+  const status = list.locator('.live-responses-table tbody .response-col_status').first();
+  await status.waitFor({ timeout: 30_000 });
+  expect((await status.innerText()).trim()).toBe('200');
+  expect(await list.locator('.live-responses-table tbody .response-col_description').first().innerText()).toContain('"value"');
+  await list.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: screenshotPath('rest-reference-try-it-out.png') });
 
   expect(seen.foreign).toEqual([]);
   expect(seen.problems).toEqual([]);
