@@ -72,6 +72,9 @@ const schema = z
       });
   });
 
+/** Browser origins allowed by CORS: `*`, or exact origins and patterns (empty: no CORS). */
+export type CorsOrigins = '*' | readonly (string | RegExp)[];
+
 export interface Config {
   readonly env: 'development' | 'test' | 'production';
   readonly port: number;
@@ -87,8 +90,7 @@ export interface Config {
   readonly logLevel: string;
   readonly loadDemoData: boolean;
   readonly trustProxy: string | undefined;
-  /** Browser origins allowed by CORS: `*`, or exact origins and patterns (none = no CORS). */
-  readonly corsOrigins: '*' | readonly (string | RegExp)[];
+  readonly corsOrigins: CorsOrigins;
 }
 
 export class ConfigError extends Error {

@@ -1,5 +1,6 @@
 import cors from 'cors';
 import type { RequestHandler } from 'express';
+import type { CorsOrigins } from '../config/config';
 
 /** Response headers a browser app may read besides the CORS-safelisted ones. */
 export const EXPOSED_HEADERS = ['ETag', 'Location', 'Retry-After', 'OData-Version', 'X-Request-Id'] as const;
@@ -10,7 +11,7 @@ export const EXPOSED_HEADERS = ['ETag', 'Location', 'Retry-After', 'OData-Versio
  * list). Preflights end here with 204, before the rate limit, authentication and Apollo's
  * CSRF check see them.
  */
-export function corsPolicy(origins: '*' | readonly (string | RegExp)[]): RequestHandler {
+export function corsPolicy(origins: CorsOrigins): RequestHandler {
   return cors({
     origin: origins === '*' ? '*' : [...origins],
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
@@ -21,4 +22,4 @@ export function corsPolicy(origins: '*' | readonly (string | RegExp)[]): Request
 }
 
 /** Whether any origin may read responses (then Cross-Origin-Resource-Policy must not forbid it). */
-export const allowsAnyOrigin = (origins: '*' | readonly (string | RegExp)[]): boolean => origins === '*' || origins.length > 0;
+export const allowsAnyOrigin = (origins: CorsOrigins): boolean => origins === '*' || origins.length > 0;
