@@ -1,5 +1,5 @@
 import type { RequestHandler, Router } from 'express';
-import { npmFile, projectFile, sendToolPage, toolAssets, toolPageHtml, wantsHtml, type ToolPage } from '../http/tool-pages';
+import { npmFile, projectFile, toolAssets, toolPageHandler, wantsHtml, type ToolPage } from '../http/tool-pages';
 
 // GraphiQL at /graphql for a browser outside production, from the graphiql, react and
 // react-dom packages (graphiql 4 ships a UMD build that expects React 18 as globals) and a
@@ -26,13 +26,14 @@ export const GRAPHIQL_PAGE: ToolPage = {
     '</form>',
     '<div id="graphiql">Loading GraphiQL…</div>',
   ].join('\n'),
+  inlineStyles: true,
 };
 
 /** The assets, and the page for a browser's GET /graphql; everything else goes on to Apollo. */
 export function graphiql(): { assets: Router; page: RequestHandler } {
-  const html = toolPageHtml(GRAPHIQL_PAGE);
+  const send = toolPageHandler(GRAPHIQL_PAGE);
   return {
     assets: toolAssets(GRAPHIQL_PAGE),
-    page: (req, res, next) => (req.path === '/' && wantsHtml(req) ? sendToolPage(res, html) : next()),
+    page: (req, res, next) => (req.path === '/' && wantsHtml(req) ? send(res) : next()),
   };
 }

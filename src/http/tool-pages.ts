@@ -7,21 +7,23 @@ import { PROJECT_ROOT } from '../config/paths';
 // or from the project, all from the service itself — nothing from a CDN, so they work offline.
 
 /**
- * What the tool pages need and nothing more: their own scripts (no inline script, no eval),
- * inline styles (both UIs set style attributes), images and fonts inlined as data: URLs, and
- * requests to this service only.
+ * What a tool page needs and nothing more: its own scripts (no inline script, no eval),
+ * images and fonts inlined as data: URLs, requests to this service only; inline style
+ * elements only for a page whose UI inserts them (GraphiQL's does).
  */
-export const TOOL_PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function toolPageCsp(page: Pick<ToolPage, 'inlineStyles'>): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    page.inlineStyles ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 /** The absolute path of a file inside an installed npm package. */
 export function npmFile(pkg: string, file: string): string {
@@ -41,6 +43,8 @@ export interface ToolPage {
   readonly load: readonly string[];
   /** The body's markup before the scripts. */
   readonly body: string;
+  /** Whether its UI inserts inline styles (then the CSP allows them). */
+  readonly inlineStyles: boolean;
 }
 
 /** The page's HTML; every script and stylesheet is one of its own assets. */
@@ -68,11 +72,15 @@ export function toolPageHtml(page: ToolPage): string {
   ].join('\n');
 }
 
-/** Sends the page with its own Content-Security-Policy (the API keeps helmet's strict one). */
-export function sendToolPage(res: Response, html: string): void {
-  res.setHeader('Content-Security-Policy', TOOL_PAGE_CSP);
-  res.setHeader('Cache-Control', 'no-cache');
-  res.type('html').send(html);
+/** The page as a handler, with its own Content-Security-Policy (the API keeps helmet's strict one). */
+export function toolPageHandler(page: ToolPage): (res: Response) => void {
+  const html = toolPageHtml(page);
+  const csp = toolPageCsp(page);
+  return (res) => {
+    res.setHeader('Content-Security-Policy', csp);
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('html').send(html);
+  };
 }
 
 /** Serves the page's assets under its assetBase (unknown names fall through to a 404). */

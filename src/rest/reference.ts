@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { npmFile, projectFile, sendToolPage, toolAssets, toolPageHtml, type ToolPage } from '../http/tool-pages';
+import { npmFile, projectFile, toolAssets, toolPageHandler, type ToolPage } from '../http/tool-pages';
 
 // The REST reference outside production: Swagger UI (swagger-ui-dist) over the service's own
 // OpenAPI document, served by the service itself, so it works offline. "Authorize" takes the
@@ -19,14 +19,15 @@ export function restReferencePage(restBase: string): ToolPage {
     load: ['swagger-ui.css', 'swagger-ui-bundle.js', 'start.js'],
     // The start script reads the document's address from here (no inline script under the CSP).
     body: `<div id="swagger-ui" data-openapi="${restBase}/openapi.json">Loading the REST reference…</div>`,
+    inlineStyles: false,
   };
 }
 
 /** The page at {restBase}/docs and its assets beneath it; mounted at the root. */
 export function restReference(restBase: string): Router {
   const page = restReferencePage(restBase);
-  const html = toolPageHtml(page);
+  const send = toolPageHandler(page);
   const router = toolAssets(page);
-  router.get(page.assetBase, (_req, res) => sendToolPage(res, html));
+  router.get(page.assetBase, (_req, res) => send(res));
   return router;
 }

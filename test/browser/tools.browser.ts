@@ -39,6 +39,15 @@ it('GraphiQL at /graphql runs a query with the token set in its token bar, offli
   expect(text).not.toMatch(/errors/);
   await page.screenshot({ path: screenshotPath('graphiql.png') });
 
+  // The schema came with the token: the documentation pane shows the root types.
+  await page.getByRole('button', { name: /documentation explorer/i }).click();
+  await page.locator('.graphiql-doc-explorer').getByText('Query', { exact: true }).first().waitFor({ timeout: 30_000 });
+  await page.screenshot({ path: screenshotPath('graphiql-docs.png') });
+  // Its dialogs work under the page's CSP (they insert a style element).
+  await page.getByRole('button', { name: /settings/i }).click();
+  await page.getByRole('dialog').waitFor();
+  await page.keyboard.press('Escape');
+
   expect(seen.foreign).toEqual([]);
   expect(seen.problems).toEqual([]);
   await page.close();

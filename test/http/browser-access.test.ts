@@ -179,6 +179,7 @@ describe('offline tools outside production: GraphiQL and the REST reference', ()
     expect(csp.get('script-src')).toBe("'self'");
     expect(csp.get('connect-src')).toBe("'self'");
     expect(csp.get('default-src')).toBe("'none'");
+    expect(csp.get('style-src')).toBe("'self' 'unsafe-inline'"); // GraphiQL's panes insert style elements
   });
 
   it('the REST reference lists the OpenAPI paths, served from the service itself', async () => {
@@ -189,6 +190,7 @@ describe('offline tools outside production: GraphiQL and the REST reference', ()
     for (const a of assets) await request(t.http).get(a).expect(200);
     expect(cspOf(page).get('script-src')).toBe("'self'");
     expect(cspOf(page).get('connect-src')).toBe("'self'");
+    expect(cspOf(page).get('style-src')).toBe("'self'");
   });
 
   it('the API itself keeps the strict policy', async () => {
