@@ -9,12 +9,11 @@ const optionalText = z
   .transform((v) => (v === '' ? undefined : v))
   .optional();
 
-/** `http(s)://host[:port]` as browsers send it in `Origin`; undefined for anything else. */
+/** `http(s)://host[:port]` as browsers send it in `Origin` (lower case, no default port); undefined for anything else. */
 function originOf(text: string): string | undefined {
+  if (!/^https?:\/\/[^/?#@\s]+\/?$/i.test(text)) return undefined;
   try {
-    const url = new URL(text);
-    const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password && !text.endsWith('#') && !text.includes('?');
-    return ['http:', 'https:'].includes(url.protocol) && bare ? url.origin : undefined;
+    return new URL(text).origin;
   } catch {
     return undefined;
   }

@@ -39,7 +39,7 @@ describe('configuration', () => {
       'http://localhost:5173',
     ]);
     expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toBe('*');
-    for (const bad of ['billing.example.edu', 'https://example.edu/app', 'ftp://example.edu', '*,https://example.edu', 'https://example.edu?x=1']) {
+    for (const bad of ['billing.example.edu', 'https://example.edu/app', 'ftp://example.edu', '*,https://example.edu', 'https://example.edu?x=1', 'https://user:secret@example.edu']) {
       expect(() => loadConfig({ CORS_ORIGINS: bad })).toThrow(/CORS_ORIGINS/);
     }
   });
