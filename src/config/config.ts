@@ -50,7 +50,8 @@ const schema = z
       for (const item of v.split(',').map((o) => o.trim()).filter(Boolean)) {
         const origin = originOf(item);
         if (origin) origins.push(origin);
-        else ctx.addIssue({ code: 'custom', message: `"${item}" is not an origin (scheme://host[:port], no path), nor "*"` });
+        // Named in the message, without any user:password part.
+        else ctx.addIssue({ code: 'custom', message: `"${item.replace(/\/\/[^/]*@/, '//…@')}" is not an origin (scheme://host[:port], no path), nor "*"` });
       }
       return origins;
     }),

@@ -42,6 +42,7 @@ describe('configuration', () => {
     for (const bad of ['billing.example.edu', 'https://example.edu/app', 'ftp://example.edu', '*,https://example.edu', 'https://example.edu?x=1', 'https://user:secret@example.edu']) {
       expect(() => loadConfig({ CORS_ORIGINS: bad })).toThrow(/CORS_ORIGINS/);
     }
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://user:secret@example.edu' })).not.toThrow(/secret/);
   });
 
   it('the service exits with a clear message on bad configuration', () => {
