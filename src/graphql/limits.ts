@@ -12,7 +12,7 @@
 //    RELATION_FANOUT; `nodes` and `edges` of a connection count once more per record.
 //    Scalars are free: their cost is in the rows already counted.
 // Introspection fields (__schema, __type) are left out: introspection is off in production,
-// and the Sandbox's own introspection query is deeper than any data query needs to be.
+// and an IDE's own introspection query (GraphiQL's) is deeper than any data query needs to be.
 
 import {
   getNamedType,
