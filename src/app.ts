@@ -4,10 +4,13 @@ import type { TokenVerifier } from './auth/tokens';
 import type { Config } from './config/config';
 import type { Services } from './domain/services';
 import { AppError } from './errors/catalogue';
+import { graphiql } from './graphql/ide';
 import { createGraphqlHandler } from './graphql/server';
 import { openApiDocument } from './rest/openapi';
+import { restReference } from './rest/reference';
 import { restRouter } from './rest/router';
 import { jsonBody } from './http/body';
+import { allowsAnyOrigin, corsPolicy } from './http/cors';
 import { healthRoutes, primaryOnly, type DatabaseState } from './http/health';
 import type { Logger } from './http/logger';
 import { sendProblem, toAppError, type ErrorClassifier } from './http/problem';
@@ -48,17 +51,23 @@ export async function createApp(deps: AppDeps): Promise<App> {
   if (deps.config.trustProxy) app.set('trust proxy', deps.config.trustProxy);
 
   const production = deps.config.env === 'production';
-  const withCsp = helmet();
-  // Apollo Sandbox (outside production) loads its UI from Apollo's CDN: no CSP on /graphql there.
-  const withoutCsp = helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
-  app.use((req, res, next) => (!production && req.path === '/graphql' ? withoutCsp : withCsp)(req, res, next));
+  const browsers = allowsAnyOrigin(deps.config.corsOrigins);
+  // Strict headers everywhere; the tool pages below replace the CSP with their own. Browser
+  // apps on the CORS origins must be able to read responses: CORP then allows cross-origin.
+  app.use(helmet({ crossOriginResourcePolicy: { policy: browsers ? 'cross-origin' : 'same-origin' } }));
   app.use(requestContext(deps.logger));
+  if (browsers) app.use(corsPolicy(deps.config.corsOrigins));
 
   app.use(healthRoutes(deps.databases ?? primaryOnly(deps.ping)));
   const openApi = JSON.stringify(openApiDocument());
   app.get(`${REST_BASE}/openapi.json`, (_req, res) => {
     res.type('application/json').send(openApi);
   });
+  // Outside production: GraphiQL at /graphql (for a browser) and the REST reference at
+  // /api/v1/docs, with their assets, all from the service itself.
+  const ide = production ? undefined : graphiql();
+  if (ide) app.use(ide.assets);
+  if (!production) app.use(restReference(REST_BASE));
 
   app.use(rateLimiter(deps.config.rateLimitPerMinute, { redis: deps.redis, logger: deps.logger }));
   const readScope = deps.readRouting ? [deps.readRouting.scope()] : [];
@@ -75,7 +84,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     readRouting: deps.readRouting,
   });
   // The GraphQL handler checks the token before it reads the body, then opens the read scope (./graphql/server.ts).
-  app.use('/graphql', graphql.handler);
+  app.use('/graphql', ...(ide ? [ide.page] : []), graphql.handler);
 
   app.use(() => {
     throw new AppError('NOT_FOUND', 'No such path');

@@ -10,6 +10,19 @@ const optionalText = z
   .transform((v) => (v === '' ? undefined : v))
   .optional();
 
+/** `http(s)://host[:port]` as browsers send it in `Origin` (lower case, no default port); undefined for anything else. */
+function originOf(text: string): string | undefined {
+  if (!/^https?:\/\/[^/?#@\s]+\/?$/i.test(text)) return undefined;
+  try {
+    return new URL(text).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Outside production, a front-end dev server on this machine (Vite, webpack, …) on any port. */
+const LOCAL_ORIGINS: readonly RegExp[] = [/^http:\/\/localhost(:\d{1,5})?$/, /^http:\/\/127\.0\.0\.1(:\d{1,5})?$/];
+
 const schema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -49,6 +62,17 @@ const schema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DEMO_DATA: z.enum(['auto', 'off']).default('auto'),
     TRUST_PROXY: optionalText,
+    CORS_ORIGINS: optionalText.transform((v, ctx) => {
+      if (v === undefined || v === '*') return v;
+      const origins: string[] = [];
+      for (const item of v.split(',').map((o) => o.trim()).filter(Boolean)) {
+        const origin = originOf(item);
+        if (origin) origins.push(origin);
+        // Named in the message, without any user:password part.
+        else ctx.addIssue({ code: 'custom', message: `"${item.replace(/\/\/[^/]*@/, '//…@')}" is not an origin (scheme://host[:port], no path), nor "*"` });
+      }
+      return origins;
+    }),
   })
   .superRefine((env, ctx) => {
     if (!env.DATABASE_URL && env.DATABASE_REPLICA_URLS.length > 0)
@@ -69,6 +93,9 @@ const schema = z
         message: 'is required when NODE_ENV=production; the embedded database is for development only',
       });
   });
+
+/** Browser origins allowed by CORS: `*`, or exact origins and patterns (empty: no CORS). */
+export type CorsOrigins = '*' | readonly (string | RegExp)[];
 
 export interface Config {
   readonly env: 'development' | 'test' | 'production';
@@ -99,6 +126,7 @@ export interface Config {
   readonly logLevel: string;
   readonly loadDemoData: boolean;
   readonly trustProxy: string | undefined;
+  readonly corsOrigins: CorsOrigins;
 }
 
 export class ConfigError extends Error {
@@ -138,5 +166,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     loadDemoData: e.DEMO_DATA === 'auto',
     trustProxy: e.TRUST_PROXY,
+    corsOrigins: e.CORS_ORIGINS ?? (e.NODE_ENV === 'production' ? [] : LOCAL_ORIGINS),
   };
 }

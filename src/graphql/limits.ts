@@ -21,7 +21,7 @@
 //        `edges` of a connection count once more per record. Scalars are free: their cost is
 //        in the rows already counted.
 // Introspection fields (__schema, __type) are left out of depth and cost: introspection is
-// off in production, and the Sandbox's own introspection query is deeper than any data
+// off in production, and an IDE's own introspection query (GraphiQL's) is deeper than any data
 // query needs to be.
 
 // List sizes are the service layer's, the same in both doors.

@@ -3,8 +3,11 @@
 //  - Schema-first: schema.graphql at the project root, resolvers in ./resolvers.
 //  - Every request needs a bearer token (context creation): missing or bad → HTTP 401
 //    UNAUTHENTICATED. Queries need billing.read, mutations billing.write → HTTP 403 FORBIDDEN.
-//    The Sandbox landing page (a GET asking for HTML, outside production) needs none.
-//  - Introspection and the Sandbox only outside production; never stack traces.
+//    A browser's GET for the page gets GraphiQL outside production (./ide.ts, before this).
+//  - CSRF prevention: Apollo's, plus `Authorization` as a header that proves a request is not
+//    a cross-site form or image (browsers send it only from scripts, after a CORS preflight),
+//    so queries as GET with a token work (urql's default).
+//  - Introspection only outside production; never stack traces.
 //  - Limits (./limits.ts): tokens while parsing (graphql-js maxTokens), then variables
 //    nesting, depth, breadth and cost once the operation is known, before anything runs.
 //  - Decimal values leave as exact JSON numbers (the Decimal scalar gives a JsonDecimal, src/http/json.ts writes it),
@@ -24,7 +27,6 @@ import {
   ApolloServerPluginSchemaReportingDisabled,
   ApolloServerPluginUsageReportingDisabled,
 } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { Request, RequestHandler } from 'express';
@@ -57,6 +59,9 @@ export interface GraphqlDeps {
   /** Execute with graphql-jit (./jit.ts); default true. False runs graphql-js's own executor. */
   readonly jit?: boolean;
 }
+
+/** Apollo's recommended CSRF-prevention headers (its default, which setting the option replaces). */
+const APOLLO_CSRF_HEADERS = ['x-apollo-operation-name', 'apollo-require-preflight'];
 
 export const SCHEMA_FILE = path.join(PROJECT_ROOT, 'schema.graphql');
 
@@ -141,6 +146,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
     // Apollo's own guard against documents whose fragments multiply into millions of selections.
     maxRecursiveSelections: true,
     persistedQueries: false,
+    csrfPrevention: { requestHeaders: [...APOLLO_CSRF_HEADERS, 'authorization'] },
     // main.ts owns SIGTERM/SIGINT: stop accepting, finish requests in flight, then stop this.
     stopOnTerminationSignals: false,
     allowBatchedHttpRequests: false,
@@ -150,7 +156,8 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
       ApolloServerPluginUsageReportingDisabled(),
       ApolloServerPluginInlineTraceDisabled(),
       ApolloServerPluginSchemaReportingDisabled(),
-      deps.production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+      // Apollo Sandbox loads from a CDN; GraphiQL (./ide.ts) replaces it outside production.
+      ApolloServerPluginLandingPageDisabled(),
       guardPlugin,
       logPlugin(deps.logger, deps.classifyError),
       unavailablePlugin,

@@ -49,6 +49,25 @@ describe('configuration', () => {
     expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://h/db', JWT_SECRET: 'x'.repeat(40) }).env).toBe('production');
   });
 
+  it('CORS_ORIGINS: comma-separated origins or *; local origins by default outside production, none in production', () => {
+    const prod = { NODE_ENV: 'production', DATABASE_URL: 'postgresql://h/db', JWT_SECRET: 'x'.repeat(40) };
+    expect(loadConfig({ ...prod }).corsOrigins).toEqual([]);
+    const local = loadConfig({}).corsOrigins;
+    expect(local).not.toBe('*');
+    const allows = (origin: string) => local !== '*' && local.some((o) => (typeof o === 'string' ? o === origin : o.test(origin)));
+    for (const o of ['http://localhost:5173', 'http://127.0.0.1:3000', 'http://localhost']) expect(allows(o)).toBe(true);
+    for (const o of ['https://localhost:5173', 'http://localhost.evil.example', 'http://127.0.0.1.evil.example:80']) expect(allows(o)).toBe(false);
+    expect(loadConfig({ ...prod, CORS_ORIGINS: ' https://Billing.Example.edu:443/ , http://localhost:5173' }).corsOrigins).toEqual([
+      'https://billing.example.edu',
+      'http://localhost:5173',
+    ]);
+    expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toBe('*');
+    for (const bad of ['billing.example.edu', 'https://example.edu/app', 'ftp://example.edu', '*,https://example.edu', 'https://example.edu?x=1', 'https://user:secret@example.edu']) {
+      expect(() => loadConfig({ CORS_ORIGINS: bad })).toThrow(/CORS_ORIGINS/);
+    }
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://user:secret@example.edu' })).not.toThrow(/secret/);
+  });
+
   it('the service exits with a clear message on bad configuration', () => {
     const root = path.resolve(__dirname, '../..');
     const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {

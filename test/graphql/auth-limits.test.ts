@@ -1,5 +1,5 @@
 // Who may ask what, and how much: bearer tokens and scopes, depth / cost / breadth limits,
-// introspection and the Sandbox outside production, and the production error form.
+// introspection and GraphiQL outside production, and the production error form.
 
 import express from 'express';
 import { getIntrospectionQuery } from 'graphql';
@@ -71,17 +71,18 @@ describe('authentication and scopes', () => {
   });
 });
 
-describe('introspection and Sandbox (outside production)', () => {
+describe('introspection and GraphiQL (outside production)', () => {
   it('answers introspection, the full query included', async () => {
     const data = await gqlOk(t, getIntrospectionQuery());
     expect(data.__schema.queryType.name).toBe('Query');
     expect(data.__schema.types.some((ty: { name: string }) => ty.name === 'PaymentSourceWhere')).toBe(true);
   });
 
-  it('serves the Sandbox landing page to a browser without a token', async () => {
+  it('serves GraphiQL to a browser without a token', async () => {
     const res = await request(t.http).get('/graphql').set('Accept', 'text/html');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.text).toMatch(/GraphiQL/);
   });
 });
 

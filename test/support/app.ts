@@ -40,22 +40,8 @@ export async function token(scope: string, sub = WRITER_ID, extra: { expiresIn?:
 export async function createTestApp(o: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase({ logQueries: o.logQueries ?? false });
   if (o.demoData !== false) await importReferenceData(db, DEMO_DATA_FILE);
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    JWT_SECRET: TEST_SECRET,
-    RATE_LIMIT_PER_MINUTE: String(o.rateLimitPerMinute ?? 0),
-    DATA_DIR: '/nonexistent',
-  });
   const services = createServices({ prisma: db.prisma });
-  const app = await createApp({
-    config,
-    services,
-    verify: createTokenVerifier({ secret: TEST_SECRET }),
-    logger: createLogger('silent'),
-    ping: () => db.ping(),
-    databases: () => db.health(),
-    classifyError: databaseFailure,
-  });
+  const app = await appOn(db, services, { RATE_LIMIT_PER_MINUTE: String(o.rateLimitPerMinute ?? 0) });
   const tokens = {
     writer: await token('billing.read billing.write', WRITER_ID),
     reader: await token('billing.read', READER_ID),
@@ -72,6 +58,27 @@ export async function createTestApp(o: TestAppOptions = {}): Promise<TestApp> {
       await db.close();
     },
   };
+}
+
+function appOn(db: TestDatabase, services: Services, env: Readonly<Record<string, string>>): Promise<App> {
+  const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_SECRET, RATE_LIMIT_PER_MINUTE: '0', DATA_DIR: '/nonexistent', ...env });
+  return createApp({
+    config,
+    services,
+    verify: createTokenVerifier({ secret: TEST_SECRET }),
+    logger: createLogger('silent'),
+    ping: () => db.ping(),
+    databases: () => db.health(),
+    classifyError: databaseFailure,
+  });
+}
+
+/**
+ * A second app over the same database with other configuration (e.g. NODE_ENV=production,
+ * CORS_ORIGINS), as the environment would give it. The caller stops it.
+ */
+export function createVariantApp(t: TestApp, env: Readonly<Record<string, string>>): Promise<App> {
+  return appOn(t.db, t.services, env);
 }
 
 export const newId = (): string => randomUUID();

@@ -1,0 +1,51 @@
+// Starts GraphiQL (globals React, ReactDOM and GraphiQL come from the scripts before this
+// one). The token from the bar above goes into every request as `Authorization: Bearer …`;
+// it is kept in this tab's sessionStorage only. A new token remounts GraphiQL, so the
+// schema is fetched again with it (introspection needs a token too).
+(function () {
+  'use strict';
+  var KEY = 'billing.graphiql.token';
+  var DEFAULT_QUERY = [
+    '# Paste a token above (npm run token prints one), then run with Ctrl-Enter or the run button.',
+    'query PaymentSources {',
+    '  paymentSources(first: 5) {',
+    '    totalCount',
+    '    nodes { code name sourceType isActive isDefault }',
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+
+  var input = document.getElementById('token');
+  var state = document.getElementById('token-state');
+  var root = ReactDOM.createRoot(document.getElementById('graphiql'));
+  var generation = 0;
+
+  function render(token) {
+    generation += 1;
+    state.textContent = token ? 'token set' : 'no token: requests will be refused (401)';
+    var headers = token ? { Authorization: 'Bearer ' + token } : {};
+    var fetcher = GraphiQL.createFetcher({ url: '/graphql', headers: headers });
+    root.render(
+      React.createElement(GraphiQL, {
+        key: generation,
+        fetcher: fetcher,
+        // Without a token the schema cannot be fetched (401): do not try until one is set.
+        schema: token ? undefined : null,
+        defaultQuery: DEFAULT_QUERY,
+        defaultEditorToolsVisibility: 'variables',
+      }),
+    );
+  }
+
+  document.getElementById('token-bar').addEventListener('submit', function (event) {
+    event.preventDefault();
+    var token = input.value.trim().replace(/^Bearer\s+/i, '');
+    sessionStorage.setItem(KEY, token);
+    render(token);
+  });
+
+  var saved = sessionStorage.getItem(KEY) || '';
+  input.value = saved;
+  render(saved);
+})();
