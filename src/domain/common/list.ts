@@ -1,5 +1,5 @@
-import type { FieldCatalog } from '../../query/fields';
-import type { FilterNode, SortKey } from '../../query/filter-tree';
+import type { FieldCatalog, RelationCatalog } from '../../query/fields';
+import type { Expansion, FilterNode, SortKey } from '../../query/filter-tree';
 import { cursorToWhere, encodeCursor } from '../../db/query/keyset';
 import { toPrismaOrderBy, toPrismaWhere } from '../../db/query/to-prisma';
 
@@ -17,6 +17,8 @@ export interface ListQuery {
   readonly count?: boolean | undefined;
   /** Fields to return (REST $select); all scalar fields when absent. */
   readonly select?: readonly string[] | undefined;
+  /** Relations to return inside each record (REST $expand), checked against the relations. */
+  readonly expand?: readonly Expansion[] | undefined;
 }
 
 export interface Page<T> {
@@ -38,6 +40,37 @@ export interface ListOptions {
   readonly include?: Record<string, unknown>;
   /** A fixed condition ANDed to the caller's filter. */
   readonly scope?: Record<string, unknown>;
+  /** The relations `expand` may name. */
+  readonly relations?: RelationCatalog;
+}
+
+/**
+ * The Prisma `include` for a resource's fixed inclusions plus the expansions asked for: an
+ * expansion replaces a fixed inclusion of the same relation (customers' addresses with
+ * `$select` or `$top`). Undefined when there is nothing to include.
+ */
+export function expansionInclude(
+  expand: readonly Expansion[] | undefined,
+  relations: RelationCatalog = {},
+  base: Record<string, unknown> = {},
+): Record<string, unknown> | undefined {
+  const include: Record<string, unknown> = { ...base };
+  for (const e of expand ?? []) {
+    const spec = Object.hasOwn(relations, e.relation) ? relations[e.relation] : undefined;
+    // The options layer checked the names against the same catalogue; a miss is a programming error.
+    if (!spec) throw new Error(`expansionInclude: unknown relation '${e.relation}'`);
+    const select = e.select ? { select: Object.fromEntries(e.select.map((f) => [f, true])) } : {};
+    include[e.relation] = spec.many
+      ? {
+          ...select,
+          orderBy: toPrismaOrderBy(e.orderBy ?? spec.defaultOrder ?? [], spec.fields),
+          ...(e.top === undefined ? {} : { take: e.top }),
+        }
+      : e.select
+        ? select
+        : true;
+  }
+  return Object.keys(include).length === 0 ? undefined : include;
 }
 
 export async function listRecords<T extends { id: string }>(
@@ -53,11 +86,14 @@ export async function listRecords<T extends { id: string }>(
   const where = conditions.length === 0 ? {} : conditions.length === 1 ? conditions[0]! : { AND: conditions };
   const pageWhere = q.after ? { AND: [where, cursorToWhere(q.after, sortKeys, fields)] } : where;
 
+  const include = expansionInclude(q.expand, o.relations, o.include);
+  const expanded = (q.expand ?? []).map((e) => e.relation);
   let select: Record<string, unknown> | undefined;
   if (q.select) {
     // Sort keys are needed for cursors, the id for the tie-break; both are projected away below.
     select = Object.fromEntries([...new Set(['id', ...q.select, ...sortKeys.map((k) => k.field)])].map((f) => [f, true]));
-    if (o.include) for (const [k, v] of Object.entries(o.include)) if (q.select.includes(k)) select[k] = v;
+    // Expanded relations come with the record whatever $select names (OData).
+    if (include) for (const [k, v] of Object.entries(include)) if (q.select.includes(k) || expanded.includes(k)) select[k] = v;
   }
 
   const [rows, totalCount] = await Promise.all([
@@ -66,13 +102,13 @@ export async function listRecords<T extends { id: string }>(
       orderBy: toPrismaOrderBy([...sortKeys], fields),
       skip: q.offset ?? 0,
       take: q.limit + 1,
-      ...(select ? { select } : o.include ? { include: o.include } : {}),
+      ...(select ? { select } : include ? { include } : {}),
     }) as Promise<T[]>,
     q.count ? delegate.count({ where }) : Promise.resolve(undefined),
   ]);
   const hasMore = rows.length > q.limit;
   const page = hasMore ? rows.slice(0, q.limit) : rows;
-  const items = q.select ? page.map((r) => pick(r, q.select!) as T) : page;
+  const items = q.select ? page.map((r) => pick(r, [...q.select!, ...expanded]) as T) : page;
   // Cursors are computed from the full rows, so keep them by id.
   const full = new Map(page.map((r) => [r.id, r]));
   return {
@@ -83,7 +119,8 @@ export async function listRecords<T extends { id: string }>(
   };
 }
 
-function pick(row: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+/** The record with only `fields`, in that order. */
+export function pick(row: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of fields) out[f] = row[f];
   return out;

@@ -1,6 +1,7 @@
-import type { FieldCatalog } from '../../query/fields';
+import type { FieldCatalog, RelationCatalog } from '../../query/fields';
+import type { Expansion } from '../../query/filter-tree';
 import { notFound } from '../../errors/catalogue';
-import { listRecords, type ListableDelegate, type ListQuery, type Page } from './list';
+import { expansionInclude, listRecords, type ListableDelegate, type ListQuery, type Page } from './list';
 import { parseId } from './validate';
 
 /** The slice of a Prisma delegate a read-only resource needs. */
@@ -18,15 +19,18 @@ export class ReadService<T extends { id: string }> {
     readonly fields: FieldCatalog,
     private readonly label: string,
     private readonly include?: Record<string, unknown>,
+    readonly relations: RelationCatalog = {},
   ) {}
 
   list(q: ListQuery): Promise<Page<T>> {
-    return listRecords<T>(this.delegate, this.fields, q, this.include ? { include: this.include } : {});
+    return listRecords<T>(this.delegate, this.fields, q, { relations: this.relations, ...(this.include ? { include: this.include } : {}) });
   }
 
-  async get(rawId: string): Promise<T> {
+  /** One record by id; `expand` adds relations inside it (REST $expand). */
+  async get(rawId: string, expand?: readonly Expansion[]): Promise<T> {
     const id = parseId(rawId);
-    const found = (await this.delegate.findUnique({ where: { id }, ...(this.include ? { include: this.include } : {}) })) as T | null;
+    const include = expansionInclude(expand, this.relations, this.include);
+    const found = (await this.delegate.findUnique({ where: { id }, ...(include ? { include } : {}) })) as T | null;
     if (!found) throw notFound(this.label, id);
     return found;
   }

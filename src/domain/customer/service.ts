@@ -1,9 +1,12 @@
 import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
-import { customerFields } from './fields';
+import { toPrismaOrderBy } from '../../db/query/to-prisma';
+import { addressFields } from '../address/fields';
+import { customerFields, customerRelations } from './fields';
 
-const ADDRESS_ORDER: Prisma.AddressOrderByWithRelationInput[] = [{ isDefault: 'desc' }, { addressType: 'asc' }, { id: 'asc' }];
+// The relation's default order (default address first, then by type), ties by id.
+const ADDRESS_ORDER = toPrismaOrderBy(customerRelations.addresses.defaultOrder ?? [], addressFields) as Prisma.AddressOrderByWithRelationInput[];
 const WITH_ADDRESSES = { addresses: { orderBy: ADDRESS_ORDER } } satisfies Prisma.CustomerInclude;
 
 export type Customer = Prisma.CustomerGetPayload<object>;
@@ -16,7 +19,7 @@ export class CustomerService extends ReadService<CustomerWithAddresses> {
   private readonly prisma: PrismaClient;
 
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.customer, customerFields, 'customer', WITH_ADDRESSES);
+    super(deps.prisma.customer, customerFields, 'customer', WITH_ADDRESSES, customerRelations);
     this.prisma = deps.prisma;
   }
 

@@ -2,9 +2,10 @@ import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../../db/errors';
 import { AppError, notFound } from '../../errors/catalogue';
 import { checkIfMatch } from '../common/etag';
-import { listRecords, type ListQuery, type Page } from '../common/list';
+import type { Expansion } from '../../query/filter-tree';
+import { expansionInclude, listRecords, type ListQuery, type Page } from '../common/list';
 import type { Actor, ServiceDeps } from '../context';
-import { paymentSourceFields } from './fields';
+import { paymentSourceFields, paymentSourceRelations } from './fields';
 import { parseId, parseInput } from '../common/validate';
 import { paymentSourceInput, paymentSourcePatch, type PaymentSourceInput } from './schema';
 
@@ -29,12 +30,14 @@ export class PaymentSourceService {
   }
 
   list(q: ListQuery): Promise<Page<PaymentSource>> {
-    return listRecords<PaymentSource>(this.prisma.paymentSource, paymentSourceFields, q);
+    return listRecords<PaymentSource>(this.prisma.paymentSource, paymentSourceFields, q, { relations: paymentSourceRelations });
   }
 
-  async get(rawId: string): Promise<PaymentSource> {
+  /** One payment source by id; `expand` adds its account inside it (REST $expand). */
+  async get(rawId: string, expand?: readonly Expansion[]): Promise<PaymentSource> {
     const id = parseId(rawId);
-    const found = await this.prisma.paymentSource.findUnique({ where: { id } });
+    const include = expansionInclude(expand, paymentSourceRelations);
+    const found = await this.prisma.paymentSource.findUnique({ where: { id }, ...(include ? { include } : {}) });
     if (!found) throw notFound('payment source', id);
     return found;
   }
@@ -69,7 +72,7 @@ export class PaymentSourceService {
     return this.update(id, () => input, actor, o);
   }
 
-  /** GraphQL update: omitted fields keep their value. */
+  /** GraphQL update and REST PATCH: omitted fields keep their value (merge). */
   async patch(id: string, body: unknown, actor: Actor, o: WriteOptions = {}): Promise<PaymentSource> {
     const patch = parseInput(paymentSourcePatch, body);
     return this.update(

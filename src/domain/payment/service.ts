@@ -1,9 +1,10 @@
 import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import { isForeignKeyViolation } from '../../db/errors';
 import { AppError, notFound, validationFailed } from '../../errors/catalogue';
-import { listRecords, type ListQuery, type Page } from '../common/list';
+import type { Expansion } from '../../query/filter-tree';
+import { expansionInclude, listRecords, type ListQuery, type Page } from '../common/list';
 import type { Actor, ServiceDeps } from '../context';
-import { paymentFields } from './fields';
+import { paymentFields, paymentRelations } from './fields';
 import { parseId, parseInput } from '../common/validate';
 import { paymentInput } from './schema';
 
@@ -19,12 +20,14 @@ export class PaymentService {
   }
 
   list(q: ListQuery): Promise<Page<Payment>> {
-    return listRecords<Payment>(this.prisma.payment, paymentFields, q);
+    return listRecords<Payment>(this.prisma.payment, paymentFields, q, { relations: paymentRelations });
   }
 
-  async get(rawId: string): Promise<Payment> {
+  /** One payment by id; `expand` adds its payment source and customer inside it (REST $expand). */
+  async get(rawId: string, expand?: readonly Expansion[]): Promise<Payment> {
     const id = parseId(rawId);
-    const found = await this.prisma.payment.findUnique({ where: { id } });
+    const include = expansionInclude(expand, paymentRelations);
+    const found = await this.prisma.payment.findUnique({ where: { id }, ...(include ? { include } : {}) });
     if (!found) throw notFound('payment', id);
     return found;
   }
