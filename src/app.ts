@@ -9,7 +9,7 @@ import { openApiDocument } from './rest/openapi';
 import { restRouter } from './rest/router';
 import { healthRoutes } from './http/health';
 import type { Logger } from './http/logger';
-import { sendProblem, toAppError } from './http/problem';
+import { errorStyle, sendProblem, toAppError } from './http/problem';
 import { rateLimiter } from './http/rate-limit';
 import { authenticate, requestContext } from './http/request-context';
 
@@ -53,7 +53,12 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.use(rateLimiter(deps.config.rateLimitPerMinute));
   const json = express.json({ limit: BODY_LIMIT, strict: true });
 
-  app.use(REST_BASE, json, authenticate(deps.verify), restRouter(deps.services));
+  // Every REST answer, errors included, says which OData version it speaks.
+  const odataVersion = (_req: Request, res: Response, next: NextFunction): void => {
+    res.setHeader('OData-Version', '4.0');
+    next();
+  };
+  app.use(REST_BASE, odataVersion, json, authenticate(deps.verify), restRouter(deps.services));
 
   const graphql = await createGraphqlHandler({
     services: deps.services,
@@ -70,7 +75,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     const log = res.locals.log ?? deps.logger;
     const e = toAppError(err, log);
     if (res.headersSent) return;
-    sendProblem(res, e, req.originalUrl.split('?')[0]);
+    sendProblem(res, e, req.originalUrl.split('?')[0], errorStyle((name) => req.get(name)));
   });
 
   return { express: app, stop: graphql.stop };
