@@ -31,12 +31,19 @@ const escapeXml = (text: string): string =>
 function xmlProperty(name: string, spec: FieldSpec): string {
   const facets =
     spec.type === 'decimal' ? ' Scale="variable"' : spec.type === 'datetime' ? ' Precision="3"' : '';
-  const open = `<Property Name="${name}" Type="${EDM_TYPE[spec.type]}" Nullable="${spec.nullable}"${facets}`;
-  if (spec.type !== 'enum') return `${open}/>`;
-  const values = (spec.values ?? [])
-    .map((v) => `<Record><PropertyValue Property="Value" String="${escapeXml(v)}"/></Record>`)
-    .join('');
-  return `${open}><Annotation Term="${VALIDATION.alias}.AllowedValues"><Collection>${values}</Collection></Annotation></Property>`;
+  return `<Property Name="${name}" Type="${EDM_TYPE[spec.type]}" Nullable="${spec.nullable}"${facets}/>`;
+}
+
+/** The allowed values of enum fields, as `Annotations` blocks targeting each property. */
+function xmlAllowedValues(t: EntityTypeModel): string[] {
+  return Object.entries(t.fields)
+    .filter(([, spec]) => spec.type === 'enum')
+    .map(([name, spec]) => {
+      const values = (spec.values ?? [])
+        .map((v) => `<Record><PropertyValue Property="Value" String="${escapeXml(v)}"/></Record>`)
+        .join('');
+      return `<Annotations Target="${qualified(t.name)}/${name}"><Annotation Term="${VALIDATION.alias}.AllowedValues"><Collection>${values}</Collection></Annotation></Annotations>`;
+    });
 }
 
 function xmlNavigation(name: string, r: RelationSpec): string {
@@ -80,6 +87,7 @@ export const metadataXml: string = [
   `<Schema Namespace="${NAMESPACE}" xmlns="http://docs.oasis-open.org/odata/ns/edm">`,
   ...entityTypes().map(xmlEntityType),
   `<EntityContainer Name="${CONTAINER}">${xmlEntitySets()}</EntityContainer>`,
+  ...entityTypes().flatMap(xmlAllowedValues),
   '</Schema>',
   '</edmx:DataServices>',
   '</edmx:Edmx>',
@@ -87,12 +95,20 @@ export const metadataXml: string = [
 
 function jsonProperty(spec: FieldSpec): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (spec.type !== 'string' && spec.type !== 'enum') out.$Type = EDM_TYPE[spec.type];
+  if (EDM_TYPE[spec.type] !== 'Edm.String') out.$Type = EDM_TYPE[spec.type];
   if (spec.nullable) out.$Nullable = true;
-  if (spec.type === 'decimal') out.$Scale = 'variable';
+  // An absent $Scale on a decimal is "variable" in CSDL JSON.
   if (spec.type === 'datetime') out.$Precision = 3;
-  if (spec.type === 'enum') out[`@${VALIDATION.alias}.AllowedValues`] = (spec.values ?? []).map((v) => ({ Value: v }));
   return out;
+}
+
+function jsonAllowedValues(t: EntityTypeModel): [string, Record<string, unknown>][] {
+  return Object.entries(t.fields)
+    .filter(([, spec]) => spec.type === 'enum')
+    .map(([name, spec]) => [
+      `${qualified(t.name)}/${name}`,
+      { [`@${VALIDATION.alias}.AllowedValues`]: (spec.values ?? []).map((v) => ({ Value: v })) },
+    ]);
 }
 
 function jsonNavigation(r: RelationSpec): Record<string, unknown> {
@@ -104,9 +120,9 @@ function jsonNavigation(r: RelationSpec): Record<string, unknown> {
   return out;
 }
 
-/** CSDL JSON (OData 4.01, the version that defines it). */
+/** CSDL JSON: the same model as the XML, in the form OASIS's converter gives for it. */
 export const metadataJson: Record<string, unknown> = {
-  $Version: '4.01',
+  $Version: '4.0',
   $EntityContainer: qualified(CONTAINER),
   $Reference: { [`${VOCABULARY_URL}.json`]: { $Include: [{ $Namespace: VALIDATION.namespace, $Alias: VALIDATION.alias }] } },
   [NAMESPACE]: {
@@ -136,6 +152,7 @@ export const metadataJson: Record<string, unknown> = {
         }),
       ),
     },
+    $Annotations: Object.fromEntries(entityTypes().flatMap(jsonAllowedValues)),
   },
 };
 
