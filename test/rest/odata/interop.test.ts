@@ -23,6 +23,23 @@ afterAll(async () => {
   await t.close();
 });
 
+// The part of @sap-ux/edmx-parser's result the tests read (its type package is not a dependency of it).
+interface Named {
+  readonly name: string;
+}
+interface ParsedMetadata {
+  readonly version: string;
+  readonly schema: {
+    readonly entitySets: readonly Named[];
+    readonly entityTypes: readonly (Named & {
+      readonly keys: readonly Named[];
+      readonly entityProperties: readonly (Named & { readonly type: string; readonly nullable?: boolean })[];
+      readonly navigationProperties: readonly (Named & { readonly isCollection: boolean; readonly targetTypeName: string })[];
+    })[];
+    readonly annotations: { readonly serviceFile?: readonly { readonly target: string }[] };
+  };
+}
+
 const SETS = ['PaymentSources', 'Payments', 'Accounts', 'Articles', 'Customers', 'TaxCodes', 'AcademicTerms'];
 
 describe('service document and metadata', () => {
@@ -39,7 +56,7 @@ describe('service document and metadata', () => {
   test('$metadata is CSDL XML that SAP’s parser reads: sets, keys, types, nullability, relations, allowed values', async () => {
     const res = await get(`${ROOT}/$metadata`).expect(200);
     expect(res.headers['content-type']).toMatch(/^application\/xml/);
-    const md = parseEdmx(res.text);
+    const md: ParsedMetadata = parseEdmx(res.text);
     expect(md.version).toBe('4.0');
     expect(md.schema.entitySets.map((s) => s.name)).toEqual(SETS);
     const ps = md.schema.entityTypes.find((e) => e.name === 'PaymentSource')!;
