@@ -255,3 +255,11 @@ describe('error bodies follow Accept and OData-Version', () => {
     expect(missing.body.error.code).toBe('NOT_FOUND');
   });
 });
+
+test('the OpenAPI document names the OData endpoints', async () => {
+  const doc = (await request(t.http).get('/api/v1/openapi.json').expect(200)).body;
+  for (const p of ['/', '/$metadata', '/payment-sources/$count', '/customers/$count']) expect(doc.paths).toHaveProperty([p]);
+  expect(doc.paths['/payment-sources/{id}'].patch.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PaymentSourcePatch' });
+  expect(doc.paths['/payment-sources'].get.parameters.map((p: { name: string }) => p.name)).toContain('$expand');
+  expect(doc.components.schemas.ODataError).toBeDefined();
+});
