@@ -7,6 +7,7 @@ import { loadDemoDataIfEmpty } from './import/demo-data';
 import { createServices } from './domain/services';
 import { createApp } from './app';
 import { createLogger } from './http/logger';
+import { MAX_FILTER_LENGTH } from './rest/odata/parser';
 
 // Start-up: configuration, database (migrations applied), demo data on an empty embedded
 // database, the app, and a graceful shutdown on SIGTERM/SIGINT.
@@ -34,7 +35,10 @@ async function main(): Promise<void> {
   const services = createServices({ prisma: db.prisma });
   const app = await createApp({ config, services, verify, logger, ping: () => db.ping() });
 
-  const server = http.createServer(app.express);
+  // A $filter may hold 8,000 characters; percent-encoded (3 bytes each) that is up to 24 KB of
+  // request line, more than Node's default 16 KB header limit; 8 KB more for the headers.
+  const MAX_HEADER_BYTES = MAX_FILTER_LENGTH * 3 + 8192;
+  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.express);
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 30_000;
   server.on('error', (e: NodeJS.ErrnoException) => {

@@ -3,7 +3,7 @@ import { etagOf } from '../domain/common/etag';
 import { pick, type ListQuery, type Page } from '../domain/common/list';
 import type { Expansion } from '../query/filter-tree';
 import type { EntitySetModel } from './odata/model';
-import { COUNT_OPTIONS, optionName, parseODataOptions, RECORD_OPTIONS } from './odata/options';
+import { COUNT_OPTIONS, decodeComponent, optionName, parseODataOptions, RECORD_OPTIONS } from './odata/options';
 import { sendJson } from './respond';
 
 /** The server's page size when the client gives no $top. */
@@ -100,15 +100,10 @@ export async function sendODataRecord<T extends { id: string }>(
 function nextLink(req: Request, skip: number): string {
   const kept = rawQuery(req)
     .split('&')
-    .filter((part) => part.length > 0 && optionName(safeDecode(part.split('=')[0] ?? '')) !== '$skip');
+    .filter((part) => {
+      const name = part.split('=')[0] ?? '';
+      return part.length > 0 && optionName(decodeComponent(name) ?? name) !== '$skip';
+    });
   const path = req.originalUrl.split('?')[0] ?? '';
   return `${req.protocol}://${req.get('host') ?? 'localhost'}${path}?${[...kept, `%24skip=${skip}`].join('&')}`;
 }
-
-const safeDecode = (text: string): string => {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-};

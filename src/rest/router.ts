@@ -5,7 +5,7 @@ import { AppError, invalidQuery } from '../errors/catalogue';
 import { rawQuery, serviceRoot } from './odata-list';
 import { metadataJson, metadataXml, serviceDocument } from './odata/metadata';
 import { ENTITY_SETS, entitySetOf } from './odata/model';
-import { optionName, queryPairs } from './odata/options';
+import { decodeComponent, formatOf, optionName, queryPairs } from './odata/options';
 import { sendJson } from './respond';
 import { articlePriceRoutes, readOnlyRoutes } from './routes/read-only';
 import { paymentRoutes } from './routes/payments';
@@ -66,12 +66,8 @@ function odataPaths(req: Request, res: Response, next: NextFunction): void {
 
 /** The id inside `(…)`: `<id>`, `'<id>'` (a doubled quote inside) or `id=…`; undefined when empty or malformed. */
 function keyOf(raw: string): string | undefined {
-  let text: string;
-  try {
-    text = decodeURIComponent(raw);
-  } catch {
-    return undefined;
-  }
+  let text = decodeComponent(raw);
+  if (text === undefined) return undefined;
   text = text.replace(/^id=/, '');
   if (/^'.*'$/s.test(text)) text = text.slice(1, -1).replaceAll("''", "'");
   return text.length > 0 ? text : undefined;
@@ -81,10 +77,9 @@ function keyOf(raw: string): string | undefined {
 function metadataFormat(req: Request): 'json' | 'xml' {
   const format = queryPairs(rawQuery(req)).find(([name]) => optionName(name) === '$format')?.[1];
   if (format !== undefined) {
-    const media = format.split(';')[0]?.trim().toLowerCase();
-    if (media === 'json' || media === 'application/json') return 'json';
-    if (media === 'xml' || media === 'application/xml') return 'xml';
-    throw invalidQuery('$format', "the metadata is available as 'xml' (the default) or 'json'", 0);
+    const named = formatOf(format);
+    if (named === undefined) throw invalidQuery('$format', "the metadata is available as 'xml' (the default) or 'json'", 0);
+    return named;
   }
   const accept = req.get('accept') ?? '';
   return /application\/json/i.test(accept) && !/application\/xml/i.test(accept) ? 'json' : 'xml';

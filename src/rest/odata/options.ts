@@ -68,13 +68,20 @@ export type QueryInput = string | Readonly<Record<string, unknown>>;
  * A raw query string as name/value pairs: percent-escapes decoded, `+` kept as a plus sign.
  * A malformed escape (`%zz`) is INVALID_QUERY.
  */
+/** Percent-escapes decoded, or undefined when one is malformed (`%zz`). */
+export function decodeComponent(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
 export function queryPairs(raw: string): [string, string][] {
   const decode = (text: string, name: string): string => {
-    try {
-      return decodeURIComponent(text);
-    } catch {
-      throw invalidQuery(name, 'malformed percent-encoding in the query string');
-    }
+    const decoded = decodeComponent(text);
+    if (decoded === undefined) throw invalidQuery(name, 'malformed percent-encoding in the query string');
+    return decoded;
   };
   return raw
     .split('&')
@@ -188,10 +195,15 @@ export function parseSelect(text: string, fields: FieldCatalog, option = '$selec
   return selected;
 }
 
-/** `$format`: JSON is the only representation of data (`json`, or the media type with parameters). */
-function checkFormat(text: string): void {
+/** The format a `$format` value names (`json`, `xml`, or the media type with parameters). */
+export function formatOf(text: string): 'json' | 'xml' | undefined {
   const media = text.split(';')[0]?.trim().toLowerCase();
-  if (media !== 'json' && media !== 'application/json') throw invalidQuery('$format', "only 'json' is available", 0);
+  return media === 'json' || media === 'application/json' ? 'json' : media === 'xml' || media === 'application/xml' ? 'xml' : undefined;
+}
+
+/** `$format`: JSON is the only representation of data. */
+function checkFormat(text: string): void {
+  if (formatOf(text) !== 'json') throw invalidQuery('$format', "only 'json' is available", 0);
 }
 
 /** One piece of `text` split at `sep` outside quotes and parentheses, with its offset. */
