@@ -37,6 +37,8 @@ beforeAll(async () => {
   root = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
 });
 afterAll(async () => {
+  // The clients' fetch keeps connections alive; close them with the server.
+  server.closeAllConnections();
   await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
   await t.close();
 });
