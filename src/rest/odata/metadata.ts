@@ -36,14 +36,13 @@ function xmlProperty(name: string, spec: FieldSpec): string {
 
 /** The allowed values of enum fields, as `Annotations` blocks targeting each property. */
 function xmlAllowedValues(t: EntityTypeModel): string[] {
-  return Object.entries(t.fields)
-    .filter(([, spec]) => spec.type === 'enum')
-    .map(([name, spec]) => {
-      const values = (spec.values ?? [])
-        .map((v) => `<Record><PropertyValue Property="Value" String="${escapeXml(v)}"/></Record>`)
-        .join('');
-      return `<Annotations Target="${qualified(t.name)}/${name}"><Annotation Term="${VALIDATION.alias}.AllowedValues"><Collection>${values}</Collection></Annotation></Annotations>`;
-    });
+  return Object.entries(t.fields).flatMap(([name, spec]) => {
+    if (spec.type !== 'enum') return [];
+    const values = (spec.values ?? [])
+      .map((v) => `<Record><PropertyValue Property="Value" String="${escapeXml(v)}"/></Record>`)
+      .join('');
+    return [`<Annotations Target="${qualified(t.name)}/${name}"><Annotation Term="${VALIDATION.alias}.AllowedValues"><Collection>${values}</Collection></Annotation></Annotations>`];
+  });
 }
 
 function xmlNavigation(name: string, r: RelationSpec): string {
@@ -103,12 +102,11 @@ function jsonProperty(spec: FieldSpec): Record<string, unknown> {
 }
 
 function jsonAllowedValues(t: EntityTypeModel): [string, Record<string, unknown>][] {
-  return Object.entries(t.fields)
-    .filter(([, spec]) => spec.type === 'enum')
-    .map(([name, spec]) => [
-      `${qualified(t.name)}/${name}`,
-      { [`@${VALIDATION.alias}.AllowedValues`]: (spec.values ?? []).map((v) => ({ Value: v })) },
-    ]);
+  return Object.entries(t.fields).flatMap(([name, spec]): [string, Record<string, unknown>][] =>
+    spec.type === 'enum'
+      ? [[`${qualified(t.name)}/${name}`, { [`@${VALIDATION.alias}.AllowedValues`]: (spec.values ?? []).map((v) => ({ Value: v })) }]]
+      : [],
+  );
 }
 
 function jsonNavigation(r: RelationSpec): Record<string, unknown> {
