@@ -6,6 +6,7 @@ import { xml2json } from 'odata-csdl';
 import request from 'supertest';
 import { articleFields } from '../../../src/domain/article/fields';
 import { paymentSourceFields } from '../../../src/domain/payment-source/fields';
+import { ALL_ENTITY_SETS } from '../../../src/rest/odata/model';
 import { createTestApp, type TestApp } from '../../support/app';
 import { activeAssetAccount, fixture } from '../../support/fixture';
 
@@ -77,6 +78,19 @@ describe('service document and metadata', () => {
     ]);
     const allowed = md.schema.annotations.serviceFile?.find((a) => a.target === 'Billing.TaxCode/taxType');
     expect(JSON.stringify(allowed)).toContain('Sales Tax');
+  });
+
+  test('every entity set in the metadata has exactly its catalogue: fields, nullability, relations', async () => {
+    const md: ParsedMetadata = parseEdmx((await get(`${ROOT}/$metadata`).expect(200)).text);
+    for (const set of ALL_ENTITY_SETS) {
+      const type = md.schema.entityTypes.find((e) => e.name === set.type)!;
+      expect(type.entityProperties.map((p) => [p.name, p.nullable ?? false])).toEqual(
+        Object.entries(set.fields).map(([name, spec]) => [name, spec.nullable]),
+      );
+      expect(type.navigationProperties.map((n) => [n.name, n.isCollection, n.targetTypeName])).toEqual(
+        Object.entries(set.relations).map(([name, r]) => [name, r.many, `Billing.${r.type}`]),
+      );
+    }
   });
 
   test('$metadata as JSON ($format=json or Accept) is the CSDL JSON OASIS’s converter makes of the XML', async () => {
