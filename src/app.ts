@@ -7,13 +7,15 @@ import { AppError } from './errors/catalogue';
 import { createGraphqlHandler } from './graphql/server';
 import { openApiDocument } from './rest/openapi';
 import { restRouter } from './rest/router';
-import { healthRoutes } from './http/health';
+import { jsonBody } from './http/body';
+import { healthRoutes, primaryOnly, type DatabaseState } from './http/health';
 import type { Logger } from './http/logger';
-import { errorStyle, sendProblem, toAppError } from './http/problem';
+import { errorStyle, sendProblem, toAppError, type ErrorClassifier } from './http/problem';
 import { rateLimiter } from './http/rate-limit';
+import type { ReadRouting } from './http/read-routing';
+import type { Redis } from 'ioredis';
 import { authenticate, requestContext } from './http/request-context';
 
-export const BODY_LIMIT = '100kb';
 export const REST_BASE = '/api/v1';
 
 export interface AppDeps {
@@ -22,6 +24,14 @@ export interface AppDeps {
   readonly verify: TokenVerifier;
   readonly logger: Logger;
   readonly ping: () => Promise<void>;
+  /** Each database for /readyz (primary and replicas); default: the primary through ping. */
+  readonly databases?: () => Promise<readonly DatabaseState[]>;
+  /** Recognises database failures (down, stalled, timing out) as SERVICE_UNAVAILABLE. */
+  readonly classifyError?: ErrorClassifier;
+  /** With read replicas: opens each request's read scope (read-your-writes). */
+  readonly readRouting?: ReadRouting | undefined;
+  /** Shared state across instances (the rate-limit budget). */
+  readonly redis?: { readonly client: Redis; readonly keyPrefix: string } | undefined;
 }
 
 export interface App {
@@ -44,36 +54,40 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.use((req, res, next) => (!production && req.path === '/graphql' ? withoutCsp : withCsp)(req, res, next));
   app.use(requestContext(deps.logger));
 
-  app.use(healthRoutes(deps.ping));
+  app.use(healthRoutes(deps.databases ?? primaryOnly(deps.ping)));
   const openApi = JSON.stringify(openApiDocument());
   app.get(`${REST_BASE}/openapi.json`, (_req, res) => {
     res.type('application/json').send(openApi);
   });
 
-  app.use(rateLimiter(deps.config.rateLimitPerMinute));
-  const json = express.json({ limit: BODY_LIMIT, strict: true });
-
+  app.use(rateLimiter(deps.config.rateLimitPerMinute, { redis: deps.redis, logger: deps.logger }));
+  const readScope = deps.readRouting ? [deps.readRouting.scope()] : [];
+  // The token first: an unauthenticated request never costs a body read or a JSON parse.
+  // The read scope (replicas) opens after the body is read: stream callbacks run outside it.
   // Every REST answer, errors included, says which OData version it speaks.
   const odataVersion = (_req: Request, res: Response, next: NextFunction): void => {
     res.setHeader('OData-Version', '4.0');
     next();
   };
-  app.use(REST_BASE, odataVersion, json, authenticate(deps.verify), restRouter(deps.services));
+  app.use(REST_BASE, odataVersion, authenticate(deps.verify), jsonBody(), ...readScope, restRouter(deps.services));
 
   const graphql = await createGraphqlHandler({
     services: deps.services,
     verify: deps.verify,
     production,
     logger: deps.logger,
+    classifyError: deps.classifyError,
+    readRouting: deps.readRouting,
   });
-  app.use('/graphql', json, graphql.handler);
+  // The GraphQL handler checks the token before it reads the body, then opens the read scope (./graphql/server.ts).
+  app.use('/graphql', graphql.handler);
 
   app.use(() => {
     throw new AppError('NOT_FOUND', 'No such path');
   });
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const log = res.locals.log ?? deps.logger;
-    const e = toAppError(err, log);
+    const e = toAppError(err, log, deps.classifyError);
     if (res.headersSent) return;
     sendProblem(res, e, req.originalUrl.split('?')[0], errorStyle((name) => req.get(name)));
   });
