@@ -13,7 +13,7 @@ import { jsonBody } from './http/body';
 import { allowsAnyOrigin, corsPolicy } from './http/cors';
 import { healthRoutes, primaryOnly, type DatabaseState } from './http/health';
 import type { Logger } from './http/logger';
-import { sendProblem, toAppError, type ErrorClassifier } from './http/problem';
+import { errorStyle, sendProblem, toAppError, type ErrorClassifier } from './http/problem';
 import { rateLimiter } from './http/rate-limit';
 import type { ReadRouting } from './http/read-routing';
 import type { Redis } from 'ioredis';
@@ -73,7 +73,12 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const readScope = deps.readRouting ? [deps.readRouting.scope()] : [];
   // The token first: an unauthenticated request never costs a body read or a JSON parse.
   // The read scope (replicas) opens after the body is read: stream callbacks run outside it.
-  app.use(REST_BASE, authenticate(deps.verify), jsonBody(), ...readScope, restRouter(deps.services));
+  // Every REST answer, errors included, says which OData version it speaks.
+  const odataVersion = (_req: Request, res: Response, next: NextFunction): void => {
+    res.setHeader('OData-Version', '4.0');
+    next();
+  };
+  app.use(REST_BASE, odataVersion, authenticate(deps.verify), jsonBody(), ...readScope, restRouter(deps.services));
 
   const graphql = await createGraphqlHandler({
     services: deps.services,
@@ -93,7 +98,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     const log = res.locals.log ?? deps.logger;
     const e = toAppError(err, log, deps.classifyError);
     if (res.headersSent) return;
-    sendProblem(res, e, req.originalUrl.split('?')[0]);
+    sendProblem(res, e, req.originalUrl.split('?')[0], errorStyle((name) => req.get(name)));
   });
 
   return { express: app, stop: graphql.stop };

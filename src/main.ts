@@ -14,6 +14,7 @@ import { createApp } from './app';
 import { createLogger, type Logger } from './http/logger';
 import { ReadRouting } from './http/read-routing';
 import { connectRedis } from './http/redis';
+import { MAX_FILTER_LENGTH } from './rest/odata/parser';
 
 // Start-up: configuration, database (waited for, migrations applied), demo data on an
 // empty embedded database, the app, and a graceful shutdown on SIGTERM/SIGINT. With
@@ -72,7 +73,10 @@ async function main(): Promise<void> {
     redis: redis ? { client: redis, keyPrefix: config.redis.keyPrefix } : undefined,
   });
 
-  const server = http.createServer(app.express);
+  // A $filter may hold 8,000 characters; percent-encoded (3 bytes each) that is up to 24 KB of
+  // request line, more than Node's default 16 KB header limit; 8 KB more for the headers.
+  const MAX_HEADER_BYTES = MAX_FILTER_LENGTH * 3 + 8192;
+  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.express);
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 30_000;
   server.on('error', (e: NodeJS.ErrnoException) => {

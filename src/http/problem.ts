@@ -33,8 +33,23 @@ export function toAppError(e: unknown, log?: Logger, classify?: ErrorClassifier)
   return new AppError('INTERNAL', 'An unexpected error occurred; it has been logged');
 }
 
-/** RFC 9457 problem+json; never a stack trace, SQL or driver message. */
-export function sendProblem(res: Response, e: AppError, instance?: string): void {
+export type ErrorStyle = 'problem' | 'odata';
+
+/**
+ * Which error body a request gets: RFC 9457 problem+json when its Accept names that type
+ * (or names nothing in particular); the OData JSON error (the same problem fields plus an
+ * `error` member, as application/json) when Accept names application/json but not
+ * problem+json, or when it carries OData-Version / OData-MaxVersion as OData clients do.
+ */
+export function errorStyle(header: (name: string) => string | undefined): ErrorStyle {
+  const accept = (header('accept') ?? '').toLowerCase();
+  if (accept.includes('application/problem+json')) return 'problem';
+  if (header('odata-version') !== undefined || header('odata-maxversion') !== undefined) return 'odata';
+  return /application\/json/.test(accept) ? 'odata' : 'problem';
+}
+
+/** RFC 9457 problem+json (or its OData JSON form); never a stack trace, SQL or driver message. */
+export function sendProblem(res: Response, e: AppError, instance?: string, style: ErrorStyle = 'problem'): void {
   const body: Record<string, unknown> = {
     type: `https://billing.example/problems/${e.code.toLowerCase().replace(/_/g, '-')}`,
     title: e.title,
@@ -45,5 +60,12 @@ export function sendProblem(res: Response, e: AppError, instance?: string): void
   if (instance) body.instance = instance;
   if (e.errors) body.errors = e.errors;
   if (e.retryAfter !== undefined) res.setHeader('Retry-After', String(e.retryAfter));
+  if (style === 'odata') {
+    const error: Record<string, unknown> = { code: e.code, message: e.detail };
+    if (e.errors?.length === 1 && e.errors[0]?.field) error.target = e.errors[0].field;
+    if (e.errors) error.details = e.errors.map((f) => ({ code: e.code, message: f.message, target: f.field }));
+    res.status(e.status).type('application/json').send(JSON.stringify({ error, ...body }));
+    return;
+  }
   res.status(e.status).type('application/problem+json').send(JSON.stringify(body));
 }

@@ -30,3 +30,41 @@ export const field = {
   datetime: (nullable = false): PlainFieldSpec => ({ type: 'datetime', nullable }),
   enum: (values: readonly string[], nullable = false): EnumFieldSpec => ({ type: 'enum', nullable, values }),
 } as const;
+
+/**
+ * A relation of a resource to records of another type, as clients may expand it
+ * (`$expand=account`) and as the OData metadata describes it.
+ */
+export interface RelationSpec {
+  /** The entity type of the related records (its name in the metadata). */
+  readonly type: string;
+  /** A collection of records (`prices`) rather than one (`account`). */
+  readonly many: boolean;
+  /** A to-one relation that may be absent (its foreign key is nullable). */
+  readonly nullable: boolean;
+  /** The related records' scalar fields. */
+  readonly fields: FieldCatalog;
+  /** To-one: this resource's field holding the related record's id. */
+  readonly foreignKey?: string;
+  /** To-many: the order of the related records when the client names none. */
+  readonly defaultOrder?: readonly { readonly field: string; readonly direction: 'asc' | 'desc' }[];
+}
+
+export type RelationCatalog = Readonly<Record<string, RelationSpec>>;
+
+export const relation = {
+  one: (type: string, fields: FieldCatalog, foreignKey: string, nullable = false): RelationSpec => ({
+    type,
+    many: false,
+    nullable,
+    fields,
+    foreignKey,
+  }),
+  many: (type: string, fields: FieldCatalog, defaultOrder: RelationSpec['defaultOrder'] = []): RelationSpec => ({
+    type,
+    many: true,
+    nullable: false,
+    fields,
+    defaultOrder,
+  }),
+} as const;

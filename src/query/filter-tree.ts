@@ -51,3 +51,13 @@ export interface SortKey {
   readonly field: string;
   readonly direction: 'asc' | 'desc';
 }
+
+/** A relation returned inside each record (OData `$expand=prices($select=amount;$top=3)`). */
+export interface Expansion {
+  readonly relation: string;
+  /** Fields of the related records to return; all scalar fields when absent. */
+  readonly select?: readonly string[];
+  /** To-many only: order (the relation's default order when absent) and how many. */
+  readonly orderBy?: readonly SortKey[];
+  readonly top?: number;
+}

@@ -128,7 +128,8 @@ export function parseDateTime(text: string): Date | string {
   const fraction = m[7] ?? '';
   const zone = (m[8] ?? 'Z').toUpperCase();
   if (!validDay(year, month, day)) return `'${text}' is not a calendar date (not a valid date)`;
-  if (hour > 23 || minute > 59 || second > 59) return `'${text}' is not a valid time of day`;
+  // Second 60 is a leap second (OData's ABNF allows it); it is the first instant of the next minute.
+  if (hour > 23 || minute > 59 || second > 60) return `'${text}' is not a valid time of day`;
   if (/[1-9]/.test(fraction.slice(3))) return `'${text}' is more precise than milliseconds`;
   let offsetMinutes = 0;
   if (zone !== 'Z') {

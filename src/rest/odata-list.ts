@@ -1,39 +1,104 @@
 import type { Request, Response } from 'express';
-import { DEFAULT_PAGE_SIZE, type ListQuery, type Page } from '../domain/common/list';
-import type { FieldCatalog } from '../query/fields';
-import { parseODataOptions } from './odata/options';
+import { etagOf } from '../domain/common/etag';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pick, type ListQuery, type Page } from '../domain/common/list';
+import type { Expansion } from '../query/filter-tree';
+import type { EntitySetModel } from './odata/model';
+import { COUNT_OPTIONS, decodeComponent, optionName, parseODataOptions, RECORD_OPTIONS } from './odata/options';
 import { sendJson } from './respond';
 
 export interface Listable<T extends object> {
   list(q: ListQuery): Promise<Page<T>>;
 }
 
+export interface Retrievable<T> {
+  get(id: string, expand?: readonly Expansion[]): Promise<T>;
+}
+
+/** The raw query string of the request (without `?`), exactly as the client wrote it. */
+export const rawQuery = (req: Request): string => {
+  const q = req.originalUrl.indexOf('?');
+  return q < 0 ? '' : req.originalUrl.slice(q + 1);
+};
+
 /**
- * GET on a collection with OData options: `{ value, @odata.count?, @odata.nextLink? }`.
- * The server cuts pages at DEFAULT_PAGE_SIZE (when there is no $top, or $top is larger);
- * when it cut one and more matching records remain, the nextLink carries on from there
- * with $skip advanced and $top reduced by what was delivered.
+ * The absolute URL of the REST base (`https://host/api/v1`), for links and contexts: noted
+ * by the REST router before routing (a nested router's baseUrl includes its own path).
  */
-export async function sendODataList<T extends object>(req: Request, res: Response, service: Listable<T>, fields: FieldCatalog): Promise<void> {
-  const o = parseODataOptions(req.query as Record<string, unknown>, fields);
-  const limit = Math.min(o.top ?? DEFAULT_PAGE_SIZE, DEFAULT_PAGE_SIZE);
-  const cut = o.top === undefined || o.top > DEFAULT_PAGE_SIZE;
-  const page = await service.list({ filter: o.filter, orderBy: o.orderBy, limit, offset: o.skip, count: o.count });
-  const body: Record<string, unknown> = {};
+export const serviceRoot = (req: Request, res: Response): string => {
+  const base: unknown = res.locals.serviceBase;
+  return `${req.protocol}://${req.get('host') ?? 'localhost'}${typeof base === 'string' ? base : req.baseUrl}`;
+};
+
+/** `@odata.context` of a collection: the metadata URL and the set (with the $select list). */
+function context(req: Request, res: Response, set: EntitySetModel, select: readonly string[] | undefined): string {
+  return `${serviceRoot(req, res)}/$metadata#${set.name}${select ? `(${select.join(',')})` : ''}`;
+}
+
+/**
+ * GET on a collection with OData options: `{ @odata.context, @odata.count?, value, @odata.nextLink? }`.
+ * Without $top the server cuts pages of DEFAULT_PAGE_SIZE and links to the next one while more
+ * records match; a $top up to MAX_PAGE_SIZE is answered in one response.
+ */
+export async function sendODataList<T extends object>(req: Request, res: Response, service: Listable<T>, set: EntitySetModel): Promise<void> {
+  const o = parseODataOptions(rawQuery(req), set.fields, { maxTop: MAX_PAGE_SIZE, defaultTop: DEFAULT_PAGE_SIZE, relations: set.relations });
+  const cut = o.top === undefined;
+  const limit = o.top ?? DEFAULT_PAGE_SIZE;
+  const page = await service.list({
+    filter: o.filter,
+    orderBy: o.orderBy,
+    limit,
+    offset: o.skip,
+    count: o.count,
+    expand: o.expand,
+  });
+  const body: Record<string, unknown> = { '@odata.context': context(req, res, set, o.select) };
   if (o.count) body['@odata.count'] = page.totalCount;
-  body.value = o.select ? page.items.map((item) => pick(item, o.select!)) : page.items;
-  if (cut && page.hasMore) body['@odata.nextLink'] = nextLink(req, o.skip + limit, o.top === undefined ? undefined : o.top - limit);
+  // $select projects in the door; expanded relations come with the record whatever it names (OData).
+  body.value = o.select ? page.items.map((item) => pick(item, [...o.select!, ...(o.expand ?? []).map((e) => e.relation)])) : page.items;
+  if (cut && page.hasMore) body['@odata.nextLink'] = nextLink(req, o.skip + limit);
   sendJson(res, 200, body);
 }
 
-function nextLink(req: Request, skip: number, top: number | undefined): string {
-  const url = new URL(`${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`);
-  url.searchParams.set('$skip', String(skip));
-  if (top !== undefined) url.searchParams.set('$top', String(top));
-  return url.toString();
+/** GET `/<set>/$count`: the number of matching records as plain text. */
+export async function sendODataCount<T extends object>(req: Request, res: Response, service: Listable<T>, set: EntitySetModel): Promise<void> {
+  const o = parseODataOptions(rawQuery(req), set.fields, { allowed: COUNT_OPTIONS });
+  const page = await service.list({ filter: o.filter, limit: 0, count: true });
+  res.status(200).type('text/plain').send(String(page.totalCount ?? 0));
 }
 
-/** $select: exactly the fields named, in that order. */
-function pick(record: object, fields: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(fields.map((f) => [f, Object.getOwnPropertyDescriptor(record, f)?.value]));
+/**
+ * GET one record, with `$select` and `$expand`. The ETag is that of the record without the
+ * expansions and before `$select`, so it is the one PUT, PATCH and DELETE compare with,
+ * whatever the client chose to see.
+ */
+export async function sendODataRecord<T extends { id: string }>(
+  req: Request,
+  res: Response,
+  service: Retrievable<T>,
+  set: EntitySetModel,
+  id: string,
+): Promise<void> {
+  const o = parseODataOptions(rawQuery(req), set.fields, { allowed: RECORD_OPTIONS, relations: set.relations });
+  const record = (await service.get(id, o.expand)) as T & Record<string, unknown>;
+  const expanded = (o.expand ?? []).map((e) => e.relation);
+  const unexpanded = pick(record, Object.keys(record).filter((k) => !expanded.includes(k)));
+  res.setHeader('ETag', etagOf(unexpanded as { id: string }));
+  const shown = o.select ? pick(record, [...o.select, ...expanded]) : record;
+  sendJson(res, 200, shown);
+}
+
+/**
+ * The client's own query with `$skip` set to where the next page starts. Every other
+ * parameter is kept exactly as written, and any spelling of skip (`skip=`, `$Skip=`) is
+ * replaced, so following the link never gives the option twice.
+ */
+function nextLink(req: Request, skip: number): string {
+  const kept = rawQuery(req)
+    .split('&')
+    .filter((part) => {
+      const name = part.split('=')[0] ?? '';
+      return part.length > 0 && optionName(decodeComponent(name) ?? name) !== '$skip';
+    });
+  const path = req.originalUrl.split('?')[0] ?? '';
+  return `${req.protocol}://${req.get('host') ?? 'localhost'}${path}?${[...kept, `%24skip=${skip}`].join('&')}`;
 }

@@ -5,7 +5,7 @@ import { articlePriceRecord } from '../domain/article-price/schema';
 import { articleRecord } from '../domain/article/schema';
 import { addressRecord } from '../domain/address/schema';
 import { customerRecord } from '../domain/customer/schema';
-import { paymentSourceInput, paymentSourceRecord } from '../domain/payment-source/schema';
+import { paymentSourceInput, paymentSourcePatch, paymentSourceRecord } from '../domain/payment-source/schema';
 import { paymentInput } from '../domain/payment/schema';
 import { taxCodeRecord } from '../domain/tax-code/schema';
 import { dateTime, uuid } from '../domain/common/schemas';
@@ -60,9 +60,35 @@ const problem = {
   },
 };
 
+// The OData JSON error: the same problem fields plus OData's `error` member.
+const odataError = {
+  allOf: [
+    ref('Problem'),
+    {
+      type: 'object',
+      required: ['error'],
+      properties: {
+        error: {
+          type: 'object',
+          required: ['code', 'message'],
+          properties: {
+            code: { type: 'string', enum: Object.keys(ERRORS) },
+            message: { type: 'string' },
+            target: { type: 'string' },
+            details: {
+              type: 'array',
+              items: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, target: { type: 'string' } } },
+            },
+          },
+        },
+      },
+    },
+  ],
+};
+
 const problemResponse = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: ref('Problem') } },
+  description: `${description}. problem+json; as application/json with an OData \`error\` member when Accept names application/json (not problem+json) or the request carries OData-Version / OData-MaxVersion`,
+  content: { 'application/problem+json': { schema: ref('Problem') }, 'application/json': { schema: ref('ODataError') } },
 });
 
 const errorResponses = (...codes: (keyof typeof ERRORS)[]) =>
@@ -73,14 +99,25 @@ const errorResponses = (...codes: (keyof typeof ERRORS)[]) =>
     ]),
   );
 
+// Option names are case-insensitive and the `$` is optional (`filter=`, `$Top=`), as OData 4.01 says.
+const expandParameter = {
+  name: '$expand',
+  in: 'query',
+  schema: { type: 'string' },
+  description: 'Relations to return inside each record, with nested `$select`, and `$orderby` / `$top` for collections: `prices($orderby=validFrom desc;$top=1)`',
+};
+const formatParameter = { name: '$format', in: 'query', schema: { type: 'string', enum: ['json', 'application/json'] } };
 const odataParameters = [
-  { name: '$filter', in: 'query', schema: { type: 'string' }, description: "OData filter, e.g. `isActive eq true and startswith(code,'K')`" },
-  { name: '$orderby', in: 'query', schema: { type: 'string' }, description: 'Comma-separated `field [asc|desc]`; ties are broken by id' },
-  { name: '$top', in: 'query', schema: { type: 'integer', minimum: 0, maximum: MAX_PAGE_SIZE }, description: `Records to return; without it the server returns pages of ${DEFAULT_PAGE_SIZE} with @odata.nextLink` },
+  { name: '$filter', in: 'query', schema: { type: 'string', maxLength: 8000 }, description: "OData filter, e.g. `isActive eq true and startswith(code,'K')`" },
+  { name: '$orderby', in: 'query', schema: { type: 'string' }, description: 'Comma-separated `field [asc|desc]`; ties are broken by id; nulls first ascending, last descending' },
+  { name: '$top', in: 'query', schema: { type: 'integer', minimum: 0, maximum: MAX_PAGE_SIZE }, description: `Records to return, all in one response; without it the server returns pages of ${DEFAULT_PAGE_SIZE} with @odata.nextLink` },
   { name: '$skip', in: 'query', schema: { type: 'integer', minimum: 0 } },
   { name: '$count', in: 'query', schema: { type: 'boolean' } },
   { name: '$select', in: 'query', schema: { type: 'string' }, description: 'Comma-separated fields' },
+  expandParameter,
+  formatParameter,
 ];
+const recordParameters = [odataParameters.find((p) => p.name === '$select')!, expandParameter, formatParameter];
 const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
 const ifMatch = { name: 'If-Match', in: 'header', required: false, schema: { type: 'string' } };
 
@@ -92,6 +129,7 @@ const listOf = (name: string) => ({
         type: 'object',
         required: ['value'],
         properties: {
+          '@odata.context': { type: 'string', format: 'uri' },
           value: { type: 'array', items: ref(name) },
           '@odata.count': { type: 'integer' },
           '@odata.nextLink': { type: 'string', format: 'uri' },
@@ -111,11 +149,62 @@ function collection(path: string, name: string, tag: string) {
     [path]: {
       get: { tags: [tag], summary: `List ${tag}`, parameters: odataParameters, responses: { 200: listOf(name), ...errorResponses('INVALID_QUERY') } },
     },
+    [`${path}/$count`]: {
+      get: {
+        tags: [tag],
+        summary: `Count ${tag} (with $filter)`,
+        parameters: [odataParameters[0], formatParameter],
+        responses: { 200: { description: 'The number', content: { 'text/plain': { schema: { type: 'integer' } } } }, ...errorResponses('INVALID_QUERY') },
+      },
+    },
     [`${path}/{id}`]: {
-      get: { tags: [tag], summary: `One ${name}`, parameters: [idParameter], responses: { 200: one(name), ...errorResponses('VALIDATION_FAILED', 'NOT_FOUND') } },
+      get: {
+        tags: [tag],
+        summary: `One ${name} (also addressed OData-style as ${path}(<id>) or ${path}('<id>'))`,
+        parameters: [idParameter, ...recordParameters],
+        responses: { 200: one(name), ...errorResponses('VALIDATION_FAILED', 'INVALID_QUERY', 'NOT_FOUND') },
+      },
     },
   };
 }
+
+/** The OData service document and metadata at the service root. */
+const odataPaths = {
+  '/': {
+    get: {
+      tags: ['odata'],
+      summary: 'OData service document: the entity sets and their URLs',
+      responses: {
+        200: {
+          description: 'The service document',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: {
+                  '@odata.context': { type: 'string' },
+                  value: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, kind: { type: 'string' }, url: { type: 'string' } } } },
+                },
+              },
+            },
+          },
+        },
+        ...errorResponses(),
+      },
+    },
+  },
+  '/$metadata': {
+    get: {
+      tags: ['odata'],
+      summary: 'OData metadata (CSDL): XML by default, JSON with $format=json or Accept: application/json',
+      parameters: [{ name: '$format', in: 'query', schema: { type: 'string', enum: ['xml', 'json', 'application/xml', 'application/json'] } }],
+      responses: {
+        200: { description: 'CSDL', content: { 'application/xml': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'object' } } } },
+        ...errorResponses('INVALID_QUERY'),
+      },
+    },
+  },
+};
 
 export function openApiDocument(): Record<string, unknown> {
   const ps = collection('/payment-sources', 'PaymentSource', 'payment sources');
@@ -135,6 +224,17 @@ export function openApiDocument(): Record<string, unknown> {
       parameters: [idParameter, ifMatch],
       requestBody: body,
       responses: { 200: one('PaymentSource', 'Updated'), ...errorResponses('VALIDATION_FAILED', 'NOT_FOUND', 'DUPLICATE_CODE', 'DEFAULT_ALREADY_SET', 'ACCOUNT_NOT_USABLE', 'PRECONDITION_FAILED', 'PAYLOAD_TOO_LARGE') },
+    },
+    patch: {
+      tags: ['payment sources'],
+      summary: 'Update the named fields of a payment source (merge); same rules, audit fields and If-Match as PUT. `Prefer: return=minimal` answers 204',
+      parameters: [idParameter, ifMatch, { name: 'Prefer', in: 'header', required: false, schema: { type: 'string' } }],
+      requestBody: { required: true, content: { 'application/json': { schema: ref('PaymentSourcePatch') } } },
+      responses: {
+        200: one('PaymentSource', 'Updated'),
+        204: { description: 'Updated (return=minimal)', headers: { ETag: { schema: { type: 'string' } } } },
+        ...errorResponses('VALIDATION_FAILED', 'NOT_FOUND', 'DUPLICATE_CODE', 'DEFAULT_ALREADY_SET', 'ACCOUNT_NOT_USABLE', 'PRECONDITION_FAILED', 'PAYLOAD_TOO_LARGE'),
+      },
     },
     delete: {
       tags: ['payment sources'],
@@ -163,6 +263,7 @@ export function openApiDocument(): Record<string, unknown> {
     servers: [{ url: '/api/v1' }],
     security: [{ bearer: [] }],
     paths: {
+      ...odataPaths,
       ...ps,
       ...payments,
       ...collection('/accounts', 'Account', 'accounts'),
@@ -187,7 +288,9 @@ export function openApiDocument(): Record<string, unknown> {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Scopes: billing.read, billing.write' } },
       schemas: {
         Problem: problem,
+        ODataError: odataError,
         PaymentSourceInput: schemaOf(paymentSourceInput),
+        PaymentSourcePatch: schemaOf(paymentSourcePatch),
         PaymentInput: schemaOf(paymentInput),
         ...Object.fromEntries(Object.entries(RESOURCES).map(([n, s]) => [n, schemaOf(s)])),
       },

@@ -7,9 +7,10 @@ export function sendJson(res: Response, status: number, body: unknown): void {
   res.status(status).type('application/json').send(stringifyJson(body));
 }
 
-/** A single record: 200/201 with its ETag (and Location for a 201). */
-export function sendRecord(req: Request, res: Response, record: { id: string }, status: 200 | 201 = 200): void {
+/** A single record: 200/201 with its ETag (and Location for a 201); 204 sends only the ETag. */
+export function sendRecord(req: Request, res: Response, record: { id: string }, status: 200 | 201 | 204 = 200): void {
   res.setHeader('ETag', etagOf(record));
   if (status === 201) res.setHeader('Location', `${req.baseUrl}${req.path.replace(/\/$/, '')}/${record.id}`);
-  sendJson(res, status, record);
+  if (status === 204) res.status(204).end();
+  else sendJson(res, status, record);
 }

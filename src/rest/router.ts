@@ -1,6 +1,12 @@
-import { Router } from 'express';
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { requireScope, SCOPES } from '../auth/principal';
 import type { Services } from '../domain/services';
-import { AppError } from '../errors/catalogue';
+import { AppError, invalidQuery } from '../errors/catalogue';
+import { rawQuery, serviceRoot } from './odata-list';
+import { metadataJson, metadataXml, serviceDocument } from './odata/metadata';
+import { ENTITY_SETS, entitySetOf } from './odata/model';
+import { decodeComponent, formatOf, optionName, queryPairs } from './odata/options';
+import { sendJson } from './respond';
 import { articlePriceRoutes, readOnlyRoutes } from './routes/read-only';
 import { paymentRoutes } from './routes/payments';
 import { paymentSourceRoutes } from './routes/payment-sources';
@@ -9,17 +15,72 @@ import { quoteRoutes } from './routes/quotes';
 /** The REST door under /api/v1 (authenticated by the app before it gets here). */
 export function restRouter(s: Services): Router {
   const r = Router();
-  r.use('/payment-sources', paymentSourceRoutes(s));
-  r.use('/payments', paymentRoutes(s));
-  r.use('/accounts', readOnlyRoutes(s.accounts));
-  r.use('/articles', readOnlyRoutes(s.articles));
+  r.use(odataPaths);
+  r.get('/', (req, res) => {
+    requireScope(res.locals.principal, SCOPES.read);
+    sendJson(res, 200, serviceDocument(serviceRoot(req, res)));
+  });
+  r.get('/\\$metadata', (req, res) => {
+    requireScope(res.locals.principal, SCOPES.read);
+    if (metadataFormat(req) === 'json') sendJson(res, 200, metadataJson);
+    else res.status(200).type('application/xml').send(metadataXml);
+  });
+  r.use(`/${ENTITY_SETS.paymentSources.path}`, paymentSourceRoutes(s));
+  r.use(`/${ENTITY_SETS.payments.path}`, paymentRoutes(s));
+  r.use(`/${ENTITY_SETS.accounts.path}`, readOnlyRoutes(s.accounts, ENTITY_SETS.accounts));
+  r.use(`/${ENTITY_SETS.articles.path}`, readOnlyRoutes(s.articles, ENTITY_SETS.articles));
   r.use('/article-prices', articlePriceRoutes(s));
-  r.use('/customers', readOnlyRoutes(s.customers.withAddresses));
-  r.use('/tax-codes', readOnlyRoutes(s.taxCodes));
-  r.use('/academic-terms', readOnlyRoutes(s.academicTerms));
+  r.use(`/${ENTITY_SETS.customers.path}`, readOnlyRoutes(s.customers.withAddresses, ENTITY_SETS.customers));
+  r.use(`/${ENTITY_SETS.taxCodes.path}`, readOnlyRoutes(s.taxCodes, ENTITY_SETS.taxCodes));
+  r.use(`/${ENTITY_SETS.academicTerms.path}`, readOnlyRoutes(s.academicTerms, ENTITY_SETS.academicTerms));
   r.use('/quotes', quoteRoutes(s));
   r.use(() => {
     throw new AppError('NOT_FOUND', 'No such resource path');
   });
   return r;
+}
+
+const KEYED = /^\/([^/()]+)(?:\(([^)]*)\))?(\/.*)?$/;
+
+/**
+ * OData's ways of addressing what the routes serve under one path: a set by its metadata
+ * name (`/PaymentSources`) and a record by its key in parentheses (`/payment-sources(<id>)`,
+ * `('<id>')` or `(id=<id>)`) are rewritten to `/payment-sources/<id>` before routing.
+ */
+function odataPaths(req: Request, res: Response, next: NextFunction): void {
+  res.locals.serviceBase = req.baseUrl;
+  const q = req.url.indexOf('?');
+  const [path, query] = q < 0 ? [req.url, ''] : [req.url.slice(0, q), req.url.slice(q)];
+  const m = KEYED.exec(path);
+  const set = m ? entitySetOf(m[1] ?? '') : undefined;
+  if (!m || !set) return next();
+  let rest = m[3] ?? '';
+  if (m[2] !== undefined) {
+    const key = keyOf(m[2]);
+    if (key === undefined) return next();
+    rest = `/${encodeURIComponent(key)}${rest}`;
+  }
+  req.url = `/${set.path}${rest}${query}`;
+  next();
+}
+
+/** The id inside `(…)`: `<id>`, `'<id>'` (a doubled quote inside) or `id=…`; undefined when empty or malformed. */
+function keyOf(raw: string): string | undefined {
+  let text = decodeComponent(raw);
+  if (text === undefined) return undefined;
+  text = text.replace(/^id=/, '');
+  if (/^'.*'$/s.test(text)) text = text.slice(1, -1).replaceAll("''", "'");
+  return text.length > 0 ? text : undefined;
+}
+
+/** `$format=json|xml` decides; otherwise JSON when Accept names JSON and not XML (XML is the default). */
+function metadataFormat(req: Request): 'json' | 'xml' {
+  const format = queryPairs(rawQuery(req)).find(([name]) => optionName(name) === '$format')?.[1];
+  if (format !== undefined) {
+    const named = formatOf(format);
+    if (named === undefined) throw invalidQuery('$format', "the metadata is available as 'xml' (the default) or 'json'", 0);
+    return named;
+  }
+  const accept = req.get('accept') ?? '';
+  return /application\/json/i.test(accept) && !/application\/xml/i.test(accept) ? 'json' : 'xml';
 }

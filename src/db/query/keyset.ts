@@ -5,8 +5,8 @@
 //
 // "Strictly after" in a lexicographic order over keys k1..kn is
 //   (k1 after v1) or (k1 = v1 and k2 after v2) or ... or (k1 = v1 and ... and kn after vn)
-// where "after" depends on the direction and on where nulls sort: last in ascending order,
-// first in descending order (PostgreSQL's default, written out by toPrismaOrderBy). The
+// where "after" depends on the direction and on where nulls sort: first in ascending order,
+// last in descending order (OData's rule, written out by toPrismaOrderBy). The
 // condition is built as a neutral filter tree and compiled by toPrismaWhere, so the null,
 // boolean and enum handling is the same as for filters.
 //
@@ -137,12 +137,12 @@ export function cursorToWhere(cursor: string, sortKeys: readonly SortKey[], fiel
 function afterNode(field: string, spec: FieldSpec, direction: 'asc' | 'desc', value: FilterValue | null): FilterNode | undefined {
   const isNull: FilterNode = { kind: 'compare', field, op: 'eq', value: null };
   if (direction === 'asc') {
-    // Ascending, nulls last: after a null comes nothing; after a value come greater values and the nulls.
-    if (value === null) return undefined;
-    const greater: FilterNode = { kind: 'compare', field, op: 'gt', value };
-    return spec.nullable ? { kind: 'or', nodes: [greater, isNull] } : greater;
+    // Ascending, nulls first: after a null come all values; after a value come greater values.
+    if (value === null) return { kind: 'compare', field, op: 'ne', value: null };
+    return { kind: 'compare', field, op: 'gt', value };
   }
-  // Descending, nulls first: after a null come all values; after a value come smaller values.
-  if (value === null) return { kind: 'compare', field, op: 'ne', value: null };
-  return { kind: 'compare', field, op: 'lt', value };
+  // Descending, nulls last: after a null comes nothing; after a value come smaller values and the nulls.
+  if (value === null) return undefined;
+  const smaller: FilterNode = { kind: 'compare', field, op: 'lt', value };
+  return spec.nullable ? { kind: 'or', nodes: [smaller, isNull] } : smaller;
 }

@@ -15,8 +15,11 @@ export type WhereOf<M extends ModelName> = NonNullable<Operations<M>['findMany']
 export type WhereUniqueOf<M extends ModelName> = Operations<M>['findUnique']['args']['where'];
 export type OrderByOf<M extends ModelName> = NonNullable<Operations<M>['findMany']['args']['orderBy']>;
 
+/** Relations to read inside the records (REST $expand, a read view's own inclusions). */
+export type IncludeOf<M extends ModelName> = NonNullable<Operations<M>['findMany']['args'] extends { include?: infer I } ? I : never>;
 export interface FindManyArgs<M extends ModelName> {
   readonly where?: WhereOf<M>;
+  readonly include?: IncludeOf<M>;
   readonly orderBy?: OrderByOf<M>;
   readonly skip?: number;
   readonly take?: number;
@@ -25,7 +28,7 @@ export interface FindManyArgs<M extends ModelName> {
 /** The slice of a model delegate that listing and reading by id need; R is the record as returned. */
 export interface ModelDelegate<M extends ModelName, R> {
   findMany(args: FindManyArgs<M>): PromiseLike<R[]>;
-  findUnique(args: { readonly where: WhereUniqueOf<M> }): PromiseLike<R | null>;
+  findUnique(args: { readonly where: WhereUniqueOf<M>; readonly include?: IncludeOf<M> }): PromiseLike<R | null>;
   count(args: { readonly where?: WhereOf<M> }): PromiseLike<number>;
 }
 
@@ -57,3 +60,6 @@ export function pageArgs<M extends ModelName>(fields: FieldCatalog, q: PageQuery
 /** Every model's id is a uuid primary key. */
 export const whereId = <M extends ModelName>(id: string): WhereUniqueOf<M> => ({ id }) as WhereUniqueOf<M>;
 export const whereIdIn = <M extends ModelName>(ids: readonly string[]): WhereOf<M> => ({ id: { in: [...ids] } }) as WhereOf<M>;
+
+/** An include built from the relation catalogue (list.ts expansionInclude) as a model's include type: the catalogue's relations are the model's (test/rest/odata/interop.test.ts expands each). */
+export const includeOf = <M extends ModelName>(include: Record<string, unknown>): IncludeOf<M> => include as IncludeOf<M>;

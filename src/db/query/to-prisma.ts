@@ -199,15 +199,17 @@ export function toPrismaWhere(node: FilterNode | undefined, fields: FieldCatalog
  * The Prisma `orderBy` for sort keys, ending with `id asc` (unless id is already a key) so
  * the order is total and ties are broken by id ascending whatever the direction.
  *
- * Nulls come last in ascending and first in descending order (PostgreSQL's default); with
- * `fields` given, that is written out with Prisma's `{ sort, nulls }` form on nullable fields
- * (Prisma refuses that form on required ones, hence the catalogue). Keyset cursors
- * (src/db/query/keyset.ts) rely on exactly this placement.
+ * Nulls come first in ascending and last in descending order, as OData prescribes (null is
+ * the smallest value; PostgreSQL's default is the opposite). With `fields` given, that is
+ * written out with Prisma's `{ sort, nulls }` form on nullable fields (Prisma refuses that
+ * form on required ones, hence the catalogue). Keyset cursors (src/db/query/keyset.ts) rely
+ * on exactly this placement, and GraphQL's orderBy shares it. The catalogue is required so
+ * that no caller falls back to PostgreSQL's placement by leaving it out.
  */
-export function toPrismaOrderBy(keys: readonly SortKey[], fields?: FieldCatalog): Array<Record<string, unknown>> {
+export function toPrismaOrderBy(keys: readonly SortKey[], fields: FieldCatalog): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = keys.map(({ field, direction }) => {
-    const spec = fields && Object.hasOwn(fields, field) ? fields[field] : undefined;
-    return spec?.nullable ? { [field]: { sort: direction, nulls: direction === 'asc' ? 'last' : 'first' } } : { [field]: direction };
+    const spec = Object.hasOwn(fields, field) ? fields[field] : undefined;
+    return spec?.nullable ? { [field]: { sort: direction, nulls: direction === 'asc' ? 'first' : 'last' } } : { [field]: direction };
   });
   if (!keys.some((k) => k.field === 'id')) out.push({ id: 'asc' });
   return out;

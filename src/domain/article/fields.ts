@@ -1,4 +1,6 @@
-import { field, type FieldCatalog } from '../../query/fields';
+import { field, relation, type FieldCatalog, type RelationCatalog } from '../../query/fields';
+import { articlePriceFields } from '../article-price/fields';
+import { taxCodeFields } from '../tax-code/fields';
 
 export const articleFields = {
   id: field.uuid(),
@@ -15,3 +17,9 @@ export const articleFields = {
   updatedAt: field.datetime(true),
   updatedById: field.uuid(true),
 } satisfies FieldCatalog;
+
+export const articleRelations = {
+  // Newest price first, as GET /article-prices answers.
+  prices: relation.many('ArticlePrice', articlePriceFields, [{ field: 'validFrom', direction: 'desc' }]),
+  defaultTaxCode: relation.one('TaxCode', taxCodeFields, 'defaultTaxCodeId', true),
+} satisfies RelationCatalog;

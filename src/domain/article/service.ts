@@ -5,7 +5,7 @@ import { NEWEST_FIRST } from '../article-price/order';
 import { articlePriceFields } from '../article-price/fields';
 import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
-import { articleFields } from './fields';
+import { articleFields, articleRelations } from './fields';
 
 export type Article = Prisma.ArticleGetPayload<object>;
 export type ArticleWithPrices = Prisma.ArticleGetPayload<{ include: { prices: true } }>;
@@ -16,8 +16,8 @@ const PRICES: PageRelation = { name: 'prices', table: 'ArticlePrice', foreignKey
 /** Articles with their prices inside the record, newest validFrom first (GraphQL, when prices are selected). */
 function withPrices(prisma: PrismaClient): ModelDelegate<'Article', ArticleWithPrices> {
   return {
-    findMany: (args) => prisma.article.findMany({ ...args, include: WITH_PRICES }),
-    findUnique: (args) => prisma.article.findUnique({ ...args, include: WITH_PRICES }),
+    findMany: (args) => prisma.article.findMany({ ...args, include: { ...WITH_PRICES, ...args.include } }),
+    findUnique: (args) => prisma.article.findUnique({ ...args, include: { ...WITH_PRICES, ...args.include } }),
     count: (args) => prisma.article.count(args),
   };
 }
@@ -27,7 +27,7 @@ export class ArticleService extends ReadService<'Article', Article> {
   readonly withPrices: ReadService<'Article', ArticleWithPrices>;
 
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.article, articleFields, 'article', { prisma: deps.prisma, table: 'Article', relations: [] });
-    this.withPrices = new ReadService(withPrices(deps.prisma), articleFields, 'article', { prisma: deps.prisma, table: 'Article', relations: [PRICES] });
+    super(deps.prisma.article, articleFields, 'article', { prisma: deps.prisma, table: 'Article', relations: [] }, articleRelations);
+    this.withPrices = new ReadService(withPrices(deps.prisma), articleFields, 'article', { prisma: deps.prisma, table: 'Article', relations: [PRICES] }, articleRelations);
   }
 }

@@ -1,7 +1,7 @@
-import type { FieldCatalog } from '../../query/fields';
-import type { FilterNode, SortKey } from '../../query/filter-tree';
+import type { FieldCatalog, RelationCatalog } from '../../query/fields';
+import type { Expansion, FilterNode, SortKey } from '../../query/filter-tree';
 import { encodeCursor } from '../../db/query/keyset';
-import { pageArgs, type ModelDelegate, type ModelName } from '../../db/query/model';
+import { includeOf, pageArgs, type ModelDelegate, type ModelName } from '../../db/query/model';
 import { readPage, type PageSource } from '../../db/query/page-sql';
 import { toPrismaOrderBy } from '../../db/query/to-prisma';
 
@@ -26,6 +26,8 @@ export interface ListQuery {
   /** Opaque cursor: start strictly after this record (GraphQL `after`). */
   readonly after?: string | undefined;
   readonly count?: boolean | undefined;
+  /** Relations to return inside each record (REST $expand), checked against the resource's relations. */
+  readonly expand?: readonly Expansion[] | undefined;
 }
 
 export interface Page<T> {
@@ -38,25 +40,57 @@ export interface Page<T> {
 }
 
 /**
- * `page`: read pages without a filter or cursor (the common browse) as one statement answered
- * in JSON (src/db/query/page-sql.ts) instead of through Prisma's engine; its relations are the
- * ones the delegate includes on the other path.
+ * The Prisma `include` for the expansions asked for (a read view's own inclusions, such as
+ * customers' addresses, are replaced by an expansion of the same relation: see the view's
+ * delegate). Undefined when there is nothing to include.
  */
+export function expansionInclude(expand: readonly Expansion[] | undefined, relations: RelationCatalog = {}): Record<string, unknown> | undefined {
+  const include: Record<string, unknown> = {};
+  for (const e of expand ?? []) {
+    const spec = Object.hasOwn(relations, e.relation) ? relations[e.relation] : undefined;
+    // The options layer checked the names against the same catalogue; a miss is a programming error.
+    if (!spec) throw new Error(`expansionInclude: unknown relation '${e.relation}'`);
+    const select = e.select ? { select: Object.fromEntries(e.select.map((f) => [f, true])) } : {};
+    include[e.relation] = spec.many
+      ? {
+          ...select,
+          orderBy: toPrismaOrderBy(e.orderBy ?? spec.defaultOrder ?? [], spec.fields),
+          ...(e.top === undefined ? {} : { take: e.top }),
+        }
+      : e.select
+        ? select
+        : true;
+  }
+  return Object.keys(include).length === 0 ? undefined : include;
+}
+
+export interface ListOptions {
+  /**
+   * Read pages without a filter, cursor or expansion (the common browse) as one statement
+   * answered in JSON (src/db/query/page-sql.ts) instead of through Prisma's engine; its
+   * relations are the ones the delegate includes on the other path.
+   */
+  readonly page?: PageSource | undefined;
+  /** The relations `expand` may name. */
+  readonly relations?: RelationCatalog | undefined;
+}
+
 export async function listRecords<M extends ModelName, T extends { id: string }>(
   delegate: ModelDelegate<M, T>,
   fields: FieldCatalog,
   q: ListQuery,
-  page?: PageSource,
+  o: ListOptions = {},
 ): Promise<Page<T>> {
   const sortKeys = q.orderBy ?? [];
   const args = pageArgs<M>(fields, { filter: q.filter, orderBy: sortKeys, after: q.after, offset: q.offset ?? 0, take: q.limit + 1 });
+  const include = expansionInclude(q.expand, o.relations);
   const [rows, totalCount] =
-    page && !q.filter && !q.after
-      ? await readPage(page, { fields, orderBy: toPrismaOrderBy(sortKeys, fields), take: q.limit + 1, skip: q.offset ?? 0, count: q.count === true }).then(
+    o.page && !q.filter && !q.after && !include
+      ? await readPage(o.page, { fields, orderBy: toPrismaOrderBy(sortKeys, fields), take: q.limit + 1, skip: q.offset ?? 0, count: q.count === true }).then(
           // The statement's rows have the delegate's shape (test/db/query/page-sql.test.ts compares them).
           (r) => [r.rows as T[], r.total] as const,
         )
-      : await Promise.all([delegate.findMany(args.find), q.count ? delegate.count(args.count) : undefined]);
+      : await Promise.all([delegate.findMany(include ? { ...args.find, include: includeOf<M>(include) } : args.find), q.count ? delegate.count(args.count) : undefined]);
   const hasMore = rows.length > q.limit;
   return {
     items: hasMore ? rows.slice(0, q.limit) : rows,
@@ -64,4 +98,9 @@ export async function listRecords<M extends ModelName, T extends { id: string }>
     hasMore,
     cursorOf: (item) => encodeCursor(sortKeys, item),
   };
+}
+
+/** The record with only `fields`, in that order (REST $select). */
+export function pick(row: object, fields: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(fields.map((f) => [f, Object.getOwnPropertyDescriptor(row, f)?.value]));
 }

@@ -1,8 +1,9 @@
-import { whereId, whereIdIn, type ModelDelegate, type ModelName } from '../../db/query/model';
+import { includeOf, whereId, whereIdIn, type ModelDelegate, type ModelName } from '../../db/query/model';
 import { notFound } from '../../errors/catalogue';
-import type { FieldCatalog } from '../../query/fields';
+import type { FieldCatalog, RelationCatalog } from '../../query/fields';
+import type { Expansion } from '../../query/filter-tree';
 import type { PageSource } from '../../db/query/page-sql';
-import { listRecords, type ListQuery, type Page } from './list';
+import { expansionInclude, listRecords, type ListQuery, type Page } from './list';
 import { parseId } from './validate';
 
 /**
@@ -16,15 +17,19 @@ export class ReadService<M extends ModelName, T extends { id: string }> {
     private readonly label: string,
     /** Read plain list pages as one statement (listRecords), with these relations inside. */
     private readonly page?: PageSource,
+    /** The relations REST's $expand may name. */
+    readonly relations: RelationCatalog = {},
   ) {}
 
   list(q: ListQuery): Promise<Page<T>> {
-    return listRecords(this.delegate, this.fields, q, this.page);
+    return listRecords(this.delegate, this.fields, q, { page: this.page, relations: this.relations });
   }
 
-  async get(rawId: string): Promise<T> {
+  /** One record by id; `expand` adds relations inside it (REST $expand). */
+  async get(rawId: string, expand?: readonly Expansion[]): Promise<T> {
     const id = parseId(rawId);
-    const found = await this.delegate.findUnique({ where: whereId<M>(id) });
+    const include = expansionInclude(expand, this.relations);
+    const found = await this.delegate.findUnique({ where: whereId<M>(id), ...(include ? { include: includeOf<M>(include) } : {}) });
     if (!found) throw notFound(this.label, id);
     return found;
   }

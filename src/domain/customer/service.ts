@@ -2,11 +2,13 @@ import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import type { ModelDelegate } from '../../db/query/model';
 import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
-import { customerFields } from './fields';
+import { toPrismaOrderBy } from '../../db/query/to-prisma';
+import { customerFields, customerRelations } from './fields';
 import { addressFields } from '../address/fields';
 import type { PageRelation } from '../../db/query/page-sql';
 
-const ADDRESS_ORDER: Prisma.AddressOrderByWithRelationInput[] = [{ isDefault: 'desc' }, { addressType: 'asc' }, { id: 'asc' }];
+// The relation's default order (default address first, then by type), ties by id.
+const ADDRESS_ORDER = toPrismaOrderBy(customerRelations.addresses.defaultOrder ?? [], addressFields) as Prisma.AddressOrderByWithRelationInput[];
 const WITH_ADDRESSES = { addresses: { orderBy: ADDRESS_ORDER } } satisfies Prisma.CustomerInclude;
 const ADDRESSES: PageRelation = { name: 'addresses', table: 'Address', foreignKey: 'customerId', fields: addressFields, orderBy: ADDRESS_ORDER };
 
@@ -15,11 +17,11 @@ export type CustomerWithAddresses = Prisma.CustomerGetPayload<{ include: { addre
 export type { Address } from '../address/service';
 import type { Address } from '../address/service';
 
-/** Customers as REST returns them: with their addresses inside the record (docs/service.md). */
+/** Customers as REST returns them: with their addresses inside the record (docs/service.md); an $expand of addresses (with its own options) replaces the default. */
 function withAddresses(prisma: PrismaClient): ModelDelegate<'Customer', CustomerWithAddresses> {
   return {
-    findMany: (args) => prisma.customer.findMany({ ...args, include: WITH_ADDRESSES }),
-    findUnique: (args) => prisma.customer.findUnique({ ...args, include: WITH_ADDRESSES }),
+    findMany: (args) => prisma.customer.findMany({ ...args, include: { ...WITH_ADDRESSES, ...args.include } }),
+    findUnique: (args) => prisma.customer.findUnique({ ...args, include: { ...WITH_ADDRESSES, ...args.include } }),
     count: (args) => prisma.customer.count(args),
   };
 }
@@ -31,13 +33,13 @@ export class CustomerService extends ReadService<'Customer', Customer> {
   readonly withAddresses: ReadService<'Customer', CustomerWithAddresses>;
 
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.customer, customerFields, 'customer', { prisma: deps.prisma, table: 'Customer', relations: [] });
+    super(deps.prisma.customer, customerFields, 'customer', { prisma: deps.prisma, table: 'Customer', relations: [] }, customerRelations);
     this.prisma = deps.prisma;
     this.withAddresses = new ReadService(withAddresses(deps.prisma), customerFields, 'customer', {
       prisma: deps.prisma,
       table: 'Customer',
       relations: [ADDRESSES],
-    });
+    }, customerRelations);
   }
 
   /** For batching: the addresses of many customers, default first. */

@@ -1,4 +1,5 @@
-import { field, type FieldCatalog } from '../../query/fields';
+import { field, relation, type FieldCatalog, type RelationCatalog } from '../../query/fields';
+import { accountFields } from '../account/fields';
 
 export const SOURCE_TYPES = [
   'BankTransfer', 'CreditCard', 'DebitCard', 'Cash', 'Check', 'DirectDebit', 'OnlineWallet', 'Other',
@@ -18,3 +19,7 @@ export const paymentSourceFields = {
   updatedAt: field.datetime(true),
   updatedById: field.uuid(true),
 } satisfies FieldCatalog;
+
+export const paymentSourceRelations = {
+  account: relation.one('Account', accountFields, 'accountId'),
+} satisfies RelationCatalog;

@@ -4,7 +4,7 @@ import { AppError, notFound } from '../../errors/catalogue';
 import { checkIfMatch } from '../common/etag';
 import { ReadService } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
-import { paymentSourceFields } from './fields';
+import { paymentSourceFields, paymentSourceRelations } from './fields';
 import { accountFaults, clashingDefault, codeKey, SOURCE_ACCOUNT_TYPE } from './rules';
 import { parseId, parseInput } from '../common/validate';
 import { paymentSourceInput, paymentSourcePatch, type PaymentSourceInput } from './schema';
@@ -25,7 +25,7 @@ export class PaymentSourceService extends ReadService<'PaymentSource', PaymentSo
   private readonly now: () => Date;
 
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.paymentSource, paymentSourceFields, 'payment source');
+    super(deps.prisma.paymentSource, paymentSourceFields, 'payment source', undefined, paymentSourceRelations);
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
   }
@@ -55,7 +55,7 @@ export class PaymentSourceService extends ReadService<'PaymentSource', PaymentSo
     return this.update(id, () => input, actor, o);
   }
 
-  /** GraphQL update: omitted fields keep their value. */
+  /** GraphQL update and REST PATCH: omitted fields keep their value (merge). */
   async patch(id: string, body: unknown, actor: Actor, o: WriteOptions = {}): Promise<PaymentSource> {
     const patch = parseInput(paymentSourcePatch, body);
     return this.update(

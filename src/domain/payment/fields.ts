@@ -1,4 +1,6 @@
-import { field, type FieldCatalog } from '../../query/fields';
+import { field, relation, type FieldCatalog, type RelationCatalog } from '../../query/fields';
+import { customerFields } from '../customer/fields';
+import { paymentSourceFields } from '../payment-source/fields';
 
 export const paymentFields = {
   id: field.uuid(),
@@ -10,3 +12,8 @@ export const paymentFields = {
   createdAt: field.datetime(),
   createdById: field.uuid(),
 } satisfies FieldCatalog;
+
+export const paymentRelations = {
+  paymentSource: relation.one('PaymentSource', paymentSourceFields, 'paymentSourceId'),
+  customer: relation.one('Customer', customerFields, 'customerId'),
+} satisfies RelationCatalog;

@@ -3,7 +3,7 @@ import { isForeignKeyViolation } from '../../db/errors';
 import { AppError, validationFailed } from '../../errors/catalogue';
 import { ReadService } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
-import { paymentFields } from './fields';
+import { paymentFields, paymentRelations } from './fields';
 import { parseInput } from '../common/validate';
 import { paymentInput } from './schema';
 
@@ -14,7 +14,7 @@ export class PaymentService extends ReadService<'Payment', Payment> {
   private readonly now: () => Date;
 
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.payment, paymentFields, 'payment');
+    super(deps.prisma.payment, paymentFields, 'payment', undefined, paymentRelations);
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
   }

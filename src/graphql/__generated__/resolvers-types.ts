@@ -1217,11 +1217,11 @@ export type QuoteTotals = {
   taxAmount: Scalars['Decimal']['output'];
 };
 
-/** The direction of a sort key. Nulls come last in ascending and first in descending order. */
+/** The direction of a sort key. Nulls come first in ascending and last in descending order, as in the REST door (OData's rule). */
 export type SortDirection =
-  /** Ascending: smallest first, nulls last. */
+  /** Ascending: nulls first, then smallest first. */
   | 'asc'
-  /** Descending: largest first, nulls first. */
+  /** Descending: largest first, nulls last. */
   | 'desc';
 
 /** The channel through which a payment source receives payments. */

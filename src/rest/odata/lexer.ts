@@ -34,8 +34,12 @@ export type Token =
 const GUID = new RegExp(GUID_PATTERN.source.slice(1, -1), 'y');
 // Deliberately broad after the date part: the exact shape is checked afterwards so that
 // `2026-01-01T25:00Z` is reported as a bad date-time rather than as a stray character.
-const DATE_LIKE = /\d{4}-\d{2}-\d{2}([Tt][0-9A-Za-z:.+-]*)?/y;
-const NUMBER = /-?\d+(\.\d+)?/y;
+// OData's year is `[-] 4DIGIT` with more digits allowed when the first is not 0 (`-10000`).
+const DATE_LIKE = /-?(?:0\d{3}|[1-9]\d{3,})-\d{2}-\d{2}([Tt][0-9A-Za-z:.+-]*)?/y;
+// OData's decimalValue / doubleValue: optional sign, digits, optional fraction and exponent.
+const NUMBER = /[+-]?\d+(\.\d+)?([eE][+-]?\d+)?/y;
+/** The special values of decimalValue / doubleValue; case-sensitive in the ABNF. */
+const SPECIAL_NUMBER = /-?INF|NaN/y;
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/y;
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
@@ -104,20 +108,27 @@ export function tokenize(source: string, option = '$filter'): Token[] {
       i += guid.length;
       continue;
     }
-    if (isDigit(c)) {
+    const signed = (c === 45 /* - */ || c === 43) /* + */ && isDigit(source.charCodeAt(i + 1));
+    if (isDigit(c) || (c === 45 && signed)) {
       const dateLike = matchAt(DATE_LIKE, source, i);
       if (dateLike !== undefined) {
         const end = i + dateLike.length;
         gluedCheck(pos, end, 'date');
-        const isDateTime = dateLike.length > 10; // ABNF literals are case-insensitive: 't' too
-        const parsed = isDateTime ? parseDateTime(dateLike) : parseDate(dateLike);
-        if (typeof parsed === 'string') fault(parsed, pos);
+        const isDateTime = /[Tt]/.test(dateLike); // ABNF literals are case-insensitive: 't' too
+        const message = checkDateShape(dateLike, isDateTime);
+        if (message !== undefined) fault(message, pos);
         tokens.push({ kind: isDateTime ? 'datetime' : 'date', text: dateLike, pos, end });
         i = end;
         continue;
       }
     }
-    if (isDigit(c) || (c === 45 /* - */ && isDigit(source.charCodeAt(i + 1)))) {
+    const special = matchAt(SPECIAL_NUMBER, source, i);
+    if (special !== undefined && !/[A-Za-z0-9_]/.test(source[i + special.length] ?? ' ')) {
+      tokens.push({ kind: 'number', text: special, pos, end: i + special.length });
+      i += special.length;
+      continue;
+    }
+    if (isDigit(c) || signed) {
       const num = matchAt(NUMBER, source, i) ?? '';
       const end = i + num.length;
       gluedCheck(pos, end, 'number');
@@ -140,6 +151,22 @@ export function tokenize(source: string, option = '$filter'): Token[] {
   }
   tokens.push({ kind: 'eof', text: '', pos: n, end: n });
   return tokens;
+}
+
+/**
+ * Undefined when `text` is a calendar date (or date-time) as OData writes them, else why not.
+ * Years outside 0001-9999 (year 0, negative, five digits) are valid OData; their month, day
+ * and time are checked on a stand-in year with the same leap rule, and the binder decides
+ * what comparing with an instant no record can hold means.
+ */
+export function checkDateShape(text: string, isDateTime: boolean): string | undefined {
+  const m = /^(-?\d+)(-.*)$/.exec(text);
+  const year = Number(m?.[1] ?? 'x');
+  const standIn = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? '2000' : '2001';
+  const ordinary = year >= 1 && year <= 9999 && !text.startsWith('-');
+  const probe = ordinary ? text : `${standIn}${m?.[2] ?? ''}`;
+  const parsed = isDateTime ? parseDateTime(probe) : parseDate(probe);
+  return typeof parsed === 'string' ? parsed.replace(probe, text) : undefined;
 }
 
 /** How a token is named in an error message. */

@@ -1,21 +1,24 @@
-// Reads the OData system query options of a REST list request ($filter, $orderby, $top,
-// $skip, $count, $select) into neutral form: a filter tree, sort keys and paging numbers.
-// Every fault is INVALID_QUERY naming the option and the position in its value.
+// Reads the OData system query options of a REST request ($filter, $orderby, $top, $skip,
+// $count, $select, $expand, $format) into neutral form: a filter tree, sort keys, paging
+// numbers and expansions. Every fault is INVALID_QUERY naming the option and the position in
+// its value.
 //
 // Decisions worth knowing:
-//  - Option names are matched case-insensitively (`$Filter`), as OData 4.01 allows; so
-//    `$filter` and `$FILTER` together count as the same option given twice.
-//  - Any other `$` option ($expand, $search, $format, ...) is refused rather than ignored:
-//    a client asking for something we do not do should hear so.
-//  - Parameters without `$` are not OData options and are left to the route.
+//  - The query string is read raw: percent-escapes are decoded and a `+` stays a plus sign
+//    (`contains(name,'+')`), as OData URLs mean it; form encoding's "+ is a space" is not URL syntax.
+//  - Option names are case-insensitive and the `$` is optional (`filter=`, `$Top=`), as OData
+//    4.01 requires; so `$filter` and `FILTER` together are the same option given twice.
+//  - Any other system option ($search, $skiptoken, `search=`, ...) and any unknown `$` name is
+//    refused rather than ignored: a client asking for something we do not do should hear so.
+//    Other names (`sap-client=100`) are custom options, which OData lets a service ignore.
 //  - `top` is what the client asked for, or undefined when it gave no $top, so that the
 //    caller can tell a page it cut itself (and owes a nextLink for) from one the client chose.
 
 import { MAX_OFFSET, MAX_PAGE_SIZE } from '../../domain/common/list';
 import { invalidQuery } from '../../errors/catalogue';
 import { lookupField, unknownFieldMessage } from '../../query/conditions';
-import type { FieldCatalog } from '../../query/fields';
-import type { FilterNode, SortKey } from '../../query/filter-tree';
+import type { FieldCatalog, RelationCatalog } from '../../query/fields';
+import type { Expansion, FilterNode, SortKey } from '../../query/filter-tree';
 import { bindFilter } from './bind';
 import { describeToken, tokenize, type Token } from './lexer';
 import { MAX_FILTER_LENGTH, parseFilter } from './parser';
@@ -27,34 +30,93 @@ export interface ODataOptions {
   readonly skip: number;
   readonly count: boolean;
   readonly select?: string[];
+  readonly expand?: Expansion[];
 }
 
 export interface ODataOptionLimits {
   /** Largest $top accepted (default: the service's MAX_PAGE_SIZE). */
   readonly maxTop?: number;
+  /** The caller's page size when $top is absent; only checked against maxTop here. */
+  readonly defaultTop?: number;
+  /** The relations $expand may name (none when absent). */
+  readonly relations?: RelationCatalog;
+  /** The options this request may carry (default: those of a collection). */
+  readonly allowed?: readonly OptionName[];
 }
 
-export const SUPPORTED_OPTIONS = ['$filter', '$orderby', '$top', '$skip', '$count', '$select'] as const;
-type OptionName = (typeof SUPPORTED_OPTIONS)[number];
+/** The options of a collection request, in the order the service applies them. */
+export const SUPPORTED_OPTIONS = ['$filter', '$orderby', '$top', '$skip', '$count', '$select', '$expand', '$format'] as const;
+export type OptionName = (typeof SUPPORTED_OPTIONS)[number];
+/** What a single record (`/payment-sources/{id}`) may be asked for. */
+export const RECORD_OPTIONS: readonly OptionName[] = ['$select', '$expand', '$format'];
+/** What `/<set>/$count` may be asked for. */
+export const COUNT_OPTIONS: readonly OptionName[] = ['$filter', '$format'];
+// OData 4.01's system query options: with or without `$`, these names are never custom options.
+const SYSTEM_OPTIONS = new Set([
+  ...SUPPORTED_OPTIONS.map((o) => o.slice(1)),
+  'search', 'skiptoken', 'deltatoken', 'apply', 'compute', 'index', 'schemaversion', 'levels', 'id',
+]);
 const INTEGER = /^\d+$/;
 
-const isSupported = (name: string): name is OptionName => (SUPPORTED_OPTIONS as readonly string[]).includes(name);
+/** The query input: a raw query string (`a=1&b=2`, without `?`) or already-split parameters. */
+export type QueryInput = string | Readonly<Record<string, unknown>>;
 
-/** The options' raw string values, each at most once; faults on duplicates and unknown `$` options. */
-function collect(query: Readonly<Record<string, unknown>>): Partial<Record<OptionName, string>> {
+/**
+ * A raw query string as name/value pairs: percent-escapes decoded, `+` kept as a plus sign.
+ * A malformed escape (`%zz`) is INVALID_QUERY.
+ */
+/** Percent-escapes decoded, or undefined when one is malformed (`%zz`). */
+export function decodeComponent(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function queryPairs(raw: string): [string, string][] {
+  const decode = (text: string, name: string): string => {
+    const decoded = decodeComponent(text);
+    if (decoded === undefined) throw invalidQuery(name, 'malformed percent-encoding in the query string');
+    return decoded;
+  };
+  return raw
+    .split('&')
+    .filter((part) => part.length > 0)
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const name = decode(eq < 0 ? part : part.slice(0, eq), part);
+      return [name, eq < 0 ? '' : decode(part.slice(eq + 1), name)];
+    });
+}
+
+/** The canonical option (`$top`) a parameter name stands for, or undefined for a custom option. */
+export function optionName(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  const bare = lower.startsWith('$') ? lower.slice(1) : lower;
+  return lower.startsWith('$') || SYSTEM_OPTIONS.has(bare) ? `$${bare}` : undefined;
+}
+
+function pairsOf(query: QueryInput): [string, unknown][] {
+  return typeof query === 'string' ? queryPairs(query) : Object.entries(query);
+}
+
+/** The options' raw string values, each at most once; faults on duplicates and unsupported options. */
+function collect(query: QueryInput, allowed: readonly OptionName[]): Partial<Record<OptionName, string>> {
   const found: Partial<Record<OptionName, string>> = {};
-  for (const [key, value] of Object.entries(query)) {
-    if (!key.startsWith('$') || value === undefined) continue;
-    const name = key.toLowerCase();
-    if (!isSupported(name)) {
-      throw invalidQuery(key, `unsupported query option (supported: ${SUPPORTED_OPTIONS.join(', ')})`);
+  for (const [key, value] of pairsOf(query)) {
+    const name = optionName(key);
+    if (name === undefined || value === undefined) continue;
+    if (!(allowed as readonly string[]).includes(name)) {
+      throw invalidQuery(key, `unsupported query option here (supported: ${allowed.join(', ')}; the $ is optional)`);
     }
-    // Express gives an array for a repeated parameter (and qs-style parsers an object for `$top[x]=`).
+    const option = name as OptionName;
+    // Already-split parameters may hold an array for a repeated name (and an object for `$top[x]=`).
     if (Array.isArray(value)) throw invalidQuery(key, 'given more than once');
     if (typeof value !== 'string') throw invalidQuery(key, 'must be a single text value');
-    if (found[name] !== undefined) throw invalidQuery(key, `given more than once (also as ${name} in another case)`);
+    if (found[option] !== undefined) throw invalidQuery(key, `given more than once (also as ${option} in another spelling)`);
     if (value.length > MAX_FILTER_LENGTH) throw invalidQuery(key, `longer than ${MAX_FILTER_LENGTH} characters`, MAX_FILTER_LENGTH);
-    found[name] = value;
+    found[option] = value;
   }
   return found;
 }
@@ -130,17 +192,95 @@ export function parseSelect(text: string, fields: FieldCatalog, option = '$selec
   return selected;
 }
 
+/** The format a `$format` value names (`json`, `xml`, or the media type with parameters). */
+export function formatOf(text: string): 'json' | 'xml' | undefined {
+  const media = text.split(';')[0]?.trim().toLowerCase();
+  return media === 'json' || media === 'application/json' ? 'json' : media === 'xml' || media === 'application/xml' ? 'xml' : undefined;
+}
+
+/** `$format`: JSON is the only representation of data. */
+function checkFormat(text: string): void {
+  if (formatOf(text) !== 'json') throw invalidQuery('$format', "only 'json' is available", 0);
+}
+
+/** One piece of `text` split at `sep` outside quotes and parentheses, with its offset. */
+interface Piece {
+  readonly text: string;
+  readonly pos: number;
+}
+
+function splitTop(text: string, sep: string, offset: number): Piece[] {
+  const out: Piece[] = [];
+  let depth = 0;
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const c = text[i];
+    if (c === "'") quoted = !quoted;
+    else if (!quoted && c === '(') depth++;
+    else if (!quoted && c === ')') depth--;
+    if (i === text.length || (c === sep && depth === 0 && !quoted)) {
+      out.push({ text: text.slice(start, i), pos: offset + start });
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+const EXPAND_ITEM = /^([A-Za-z_][A-Za-z0-9_]*)(?:\((.*)\))?$/s;
+
 /**
- * The OData options of a list request. `query` is Express's `req.query`; parameters not
- * starting with `$` are ignored. Throws INVALID_QUERY on any fault.
+ * `$expand=account` or `prices($select=amount;$orderby=validFrom desc;$top=3)`: known
+ * relations, each once; inside the parentheses `$select` (any relation) and `$orderby` /
+ * `$top` (to-many relations), with or without `$`, separated by `;`.
  */
-export function parseODataOptions(
-  query: Readonly<Record<string, unknown>>,
-  fields: FieldCatalog,
-  opts: ODataOptionLimits = {},
-): ODataOptions {
+export function parseExpand(text: string, relations: RelationCatalog, option = '$expand'): Expansion[] {
+  const seen = new Set<string>();
+  return splitTop(text, ',', 0).map((piece) => {
+    const m = EXPAND_ITEM.exec(piece.text);
+    if (!m) throw invalidQuery(option, `expected a relation name, optionally with options in parentheses, found '${piece.text}'`, piece.pos);
+    const name = m[1] ?? '';
+    const spec = Object.hasOwn(relations, name) ? relations[name] : undefined;
+    const known = Object.keys(relations);
+    if (!spec) {
+      throw invalidQuery(option, `unknown relation '${name}' (${known.length ? `known: ${known.join(', ')}` : 'this resource has none'})`, piece.pos);
+    }
+    if (seen.has(name)) throw invalidQuery(option, `relation '${name}' is listed more than once`, piece.pos);
+    seen.add(name);
+    const expansion: { relation: string; select?: string[]; orderBy?: SortKey[]; top?: number } = { relation: name };
+    if (m[2] === undefined) return expansion;
+    const nestedAllowed: readonly OptionName[] = spec.many ? ['$select', '$orderby', '$top'] : ['$select'];
+    const nestedOffset = piece.pos + name.length + 1;
+    const nested: Record<string, string> = {};
+    for (const part of splitTop(m[2], ';', nestedOffset)) {
+      const eq = part.text.indexOf('=');
+      const key = eq < 0 ? part.text : part.text.slice(0, eq);
+      const canonical = optionName(key);
+      if (canonical === undefined || !(nestedAllowed as readonly string[]).includes(canonical)) {
+        throw invalidQuery(option, `'${key}' is not available inside the expansion of '${name}' (available: ${nestedAllowed.join(', ')})`, part.pos);
+      }
+      if (nested[canonical] !== undefined) throw invalidQuery(option, `${canonical} is given more than once for '${name}'`, part.pos);
+      nested[canonical] = eq < 0 ? '' : part.text.slice(eq + 1);
+    }
+    const inner = `${option}(${name})`;
+    if (nested.$select !== undefined) expansion.select = parseSelect(nested.$select, spec.fields, `${inner}/$select`);
+    if (nested.$orderby !== undefined) expansion.orderBy = parseOrderBy(nested.$orderby, spec.fields, `${inner}/$orderby`);
+    if (nested.$top !== undefined) expansion.top = integer(`${inner}/$top`, nested.$top, 0, MAX_PAGE_SIZE);
+    return expansion;
+  });
+}
+
+/**
+ * The OData options of a request. `query` is the raw query string (or split parameters);
+ * custom parameters (names that are no OData option) are ignored. Throws INVALID_QUERY on
+ * any fault.
+ */
+export function parseODataOptions(query: QueryInput, fields: FieldCatalog, opts: ODataOptionLimits = {}): ODataOptions {
   const maxTop = opts.maxTop ?? MAX_PAGE_SIZE;
-  const raw = collect(query);
+  if (opts.defaultTop !== undefined && (opts.defaultTop < 0 || opts.defaultTop > maxTop)) {
+    throw new Error(`parseODataOptions: defaultTop ${opts.defaultTop} is outside 0..${maxTop}`);
+  }
+  const raw = collect(query, opts.allowed ?? SUPPORTED_OPTIONS);
   const result: {
     filter?: FilterNode;
     orderBy: SortKey[];
@@ -148,6 +288,7 @@ export function parseODataOptions(
     skip: number;
     count: boolean;
     select?: string[];
+    expand?: Expansion[];
   } = { orderBy: [], skip: 0, count: false };
   if (raw.$filter !== undefined) result.filter = bindFilter(parseFilter(raw.$filter, '$filter'), fields, '$filter');
   if (raw.$orderby !== undefined) result.orderBy = parseOrderBy(raw.$orderby, fields);
@@ -155,5 +296,7 @@ export function parseODataOptions(
   if (raw.$skip !== undefined) result.skip = integer('$skip', raw.$skip, 0, MAX_OFFSET);
   if (raw.$count !== undefined) result.count = boolean('$count', raw.$count);
   if (raw.$select !== undefined) result.select = parseSelect(raw.$select, fields);
+  if (raw.$expand !== undefined) result.expand = parseExpand(raw.$expand, opts.relations ?? {});
+  if (raw.$format !== undefined) checkFormat(raw.$format);
   return result;
 }

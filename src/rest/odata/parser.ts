@@ -11,13 +11,17 @@
 //    would have to walk and reject, and it pulls in two further runtime packages.
 // The subset we need is small; a hand-written parser with positions is less code to trust.
 //
-// Grammar (lowest precedence first; `not` binds tighter than comparison, as in OData):
+// Grammar (lowest precedence first), with OData 4.01's precedence: `in` is in the primary
+// group and binds tighter than `not`, which binds tighter than the comparisons:
 //   or      := and ( 'or' and )*
 //   and     := compare ( 'and' compare )*
-//   compare := unary [ ( eq|ne|gt|ge|lt|le ) unary | 'in' '(' [ literal (',' literal)* ] ')' ]
-//   unary   := 'not' unary | primary
+//   compare := unary [ ( eq|ne|gt|ge|lt|le ) unary ]
+//   unary   := 'not' unary | member
+//   member  := primary [ 'in' '(' [ literal (',' literal)* ] ')' | 'in' '(' name ')' ]
 //   primary := '(' or ')' | literal | name '(' [ or (',' or)* ] ')' | name
+// `x in (y)` with a single field in the parentheses is the ABNF's "x in y", kept as `x eq y`.
 // Comparisons do not chain (`a eq b eq c` is refused): no meaning of it is worth guessing.
+// The expression may not start or end with a space (the ABNF has none there).
 
 import { invalidQuery } from '../../errors/catalogue';
 import {
@@ -32,7 +36,7 @@ import {
 import { describeToken, tokenize, type Token } from './lexer';
 
 /** Longest $filter accepted, in characters. */
-export const MAX_FILTER_LENGTH = 2000;
+export const MAX_FILTER_LENGTH = 8000;
 /** Deepest nesting of parentheses, `not` and function calls accepted. */
 export const MAX_NESTING_DEPTH = 50;
 
@@ -110,21 +114,36 @@ class Parser {
   private parseCompare(): Expr {
     const left = this.parseUnary();
     const t = this.peek();
-    let result: Expr;
-    if (t.kind === 'keyword' && isComparisonOp(t.keyword)) {
-      this.next();
-      const right = this.parseUnary();
-      result = { kind: 'compare', op: t.keyword, left, right, pos: left.pos, opPos: t.pos };
-    } else if (this.isKeyword(t, 'in')) {
-      this.next();
-      result = { kind: 'in', left, items: this.parseList(), pos: left.pos, opPos: t.pos };
-    } else {
+    if (!(t.kind === 'keyword' && isComparisonOp(t.keyword))) {
+      if (this.isKeyword(t, 'in')) this.chainFault(t);
       return left;
     }
+    this.next();
+    const right = this.parseUnary();
     const after = this.peek();
-    if (after.kind === 'keyword' && (isComparisonOp(after.keyword) || after.keyword === 'in')) {
-      this.fault(`comparisons cannot be chained; use 'and', 'or' or parentheses before '${after.text}'`, after.pos);
+    if (after.kind === 'keyword' && (isComparisonOp(after.keyword) || after.keyword === 'in')) this.chainFault(after);
+    return { kind: 'compare', op: t.keyword, left, right, pos: left.pos, opPos: t.pos };
+  }
+
+  private chainFault(t: Token): never {
+    return this.fault(`comparisons cannot be chained; use 'and', 'or' or parentheses before '${t.text}'`, t.pos);
+  }
+
+  /** A primary, and the `in` that binds to it before anything else. */
+  private parseMember(): Expr {
+    const left = this.parsePrimary();
+    const t = this.peek();
+    if (!this.isKeyword(t, 'in')) return left;
+    this.next();
+    // `x in (y)`: a single name in the parentheses is an operand, not a list (ABNF commonExpr).
+    const [open, name, close] = [this.peek(), this.tokens[this.index + 1], this.tokens[this.index + 2]];
+    if (open.kind === 'lparen' && name?.kind === 'identifier' && close?.kind === 'rparen') {
+      this.index += 3;
+      const right: Expr = { kind: 'field', name: name.text, pos: name.pos };
+      return { kind: 'compare', op: 'eq', left, right, pos: left.pos, opPos: t.pos };
     }
+    const result: Expr = { kind: 'in', left, items: this.parseList(), pos: left.pos, opPos: t.pos };
+    if (this.isKeyword(this.peek(), 'in')) this.chainFault(this.peek());
     return result;
   }
 
@@ -156,7 +175,7 @@ class Parser {
       this.leave();
       return { kind: 'not', operand, pos: t.pos };
     }
-    return this.parsePrimary();
+    return this.parseMember();
   }
 
   private parsePrimary(): Expr {
@@ -233,5 +252,7 @@ export function parseFilter(text: string, option = '$filter'): Expr {
   if (text.length > MAX_FILTER_LENGTH) {
     throw invalidQuery(option, `expression longer than ${MAX_FILTER_LENGTH} characters`, MAX_FILTER_LENGTH);
   }
+  const lead = /^\s/.test(text) ? 0 : /\s$/.test(text) ? text.length - 1 : -1;
+  if (lead >= 0) throw invalidQuery(option, 'the expression may not start or end with a space', lead);
   return new Parser(tokenize(text, option), option).parseAll();
 }

@@ -8,7 +8,8 @@ import type { Expr, Literal } from './ast';
 
 // Binding strength of each node kind; a child that binds more loosely than its context
 // needs parentheses.
-const PRECEDENCE = { or: 1, and: 2, compare: 3, in: 3, not: 4, call: 5, field: 5, literal: 5 } as const;
+// `in` binds tighter than `not` (OData 4.01), so it sits between `not` and the primaries.
+const PRECEDENCE = { or: 1, and: 2, compare: 3, not: 4, in: 4.5, call: 5, field: 5, literal: 5 } as const;
 
 export function printLiteral(literal: Literal): string {
   switch (literal.type) {
@@ -47,7 +48,7 @@ export function printFilter(expr: Expr): string {
       // Comparisons do not chain, so both operands must bind tighter than a comparison.
       return `${printAt(expr.left, PRECEDENCE.not)} ${expr.op} ${printAt(expr.right, PRECEDENCE.not)}`;
     case 'in':
-      return `${printAt(expr.left, PRECEDENCE.not)} in (${expr.items.map((i) => printLiteral(i.literal)).join(', ')})`;
+      return `${printAt(expr.left, PRECEDENCE.call)} in (${expr.items.map((i) => printLiteral(i.literal)).join(', ')})`;
     case 'and':
     case 'or': {
       // Left-associative: the left child may be the same operator, the right one may not.

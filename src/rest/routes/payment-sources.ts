@@ -1,19 +1,26 @@
+import type { Request, Response } from 'express';
 import { requireScope, SCOPES } from '../../auth/principal';
-import { paymentSourceFields } from '../../domain/payment-source/fields';
+import type { PaymentSource } from '../../domain/payment-source/service';
 import type { Services } from '../../domain/services';
+import { ENTITY_SETS } from '../odata/model';
 import { sendRecord } from '../respond';
 import { readOnlyRoutes } from './read-only';
 
 /** The one resource with full create, read, update and delete. */
 export function paymentSourceRoutes(s: Services) {
-  const r = readOnlyRoutes(s.paymentSources, paymentSourceFields);
+  const r = readOnlyRoutes(s.paymentSources, ENTITY_SETS.paymentSources);
   r.post('/', async (req, res) => {
     const who = requireScope(res.locals.principal, SCOPES.write);
     sendRecord(req, res, await s.paymentSources.create(req.body, who), 201);
   });
   r.put('/:id', async (req, res) => {
     const who = requireScope(res.locals.principal, SCOPES.write);
-    sendRecord(req, res, await s.paymentSources.replace(req.params.id, req.body, who, { ifMatch: req.get('if-match') }));
+    sendUpdated(req, res, await s.paymentSources.replace(req.params.id, req.body, who, { ifMatch: req.get('if-match') }));
+  });
+  // PATCH merges: the fields it names change, the others keep their value (OData clients' update).
+  r.patch('/:id', async (req, res) => {
+    const who = requireScope(res.locals.principal, SCOPES.write);
+    sendUpdated(req, res, await s.paymentSources.patch(req.params.id, req.body, who, { ifMatch: req.get('if-match') }));
   });
   r.delete('/:id', async (req, res) => {
     requireScope(res.locals.principal, SCOPES.write);
@@ -21,4 +28,13 @@ export function paymentSourceRoutes(s: Services) {
     res.status(204).end();
   });
   return r;
+}
+
+/** 200 with the record, or 204 with only its ETag when the client prefers `return=minimal` (OData). */
+function sendUpdated(req: Request, res: Response, record: PaymentSource): void {
+  if (/(^|[,;\s])return=minimal\b/i.test(req.get('prefer') ?? '')) {
+    sendRecord(req, res, record, 204);
+    return;
+  }
+  sendRecord(req, res, record);
 }

@@ -1,30 +1,31 @@
 import { Router } from 'express';
 import { requireScope, SCOPES } from '../../auth/principal';
-import type { ListQuery, Page } from '../../domain/common/list';
 import type { Services } from '../../domain/services';
-import type { FieldCatalog } from '../../query/fields';
-import { sendODataList } from '../odata-list';
-import { sendJson, sendRecord } from '../respond';
+import { sendODataCount, sendODataList, sendODataRecord, type Listable, type Retrievable } from '../odata-list';
+import type { EntitySetModel } from '../odata/model';
+import { sendJson } from '../respond';
 
-/** What a collection needs for its two GET routes. */
-export interface Collection<T extends { id: string }> {
-  list(q: ListQuery): Promise<Page<T>>;
-  get(id: string): Promise<T>;
-}
+/** What a collection needs for its GET routes. */
+export interface Collection<T extends { id: string }> extends Listable<T>, Retrievable<T> {}
 
-/** GET collection (OData) and GET one: all of a read-only resource, the start of the others. */
-export function readOnlyRoutes<T extends { id: string }>(service: Collection<T> & { fields: FieldCatalog }): Router;
-export function readOnlyRoutes<T extends { id: string }>(service: Collection<T>, fields: FieldCatalog): Router;
-export function readOnlyRoutes<T extends { id: string }>(service: Collection<T> & { fields?: FieldCatalog }, fields?: FieldCatalog): Router {
-  const catalog = fields ?? service.fields!;
+/**
+ * GET collection (OData), GET `/$count` and GET one: all of a read-only resource, the start
+ * of the others. Keys in parentheses (`/payment-sources('…')`) reach `/:id` through the
+ * router's OData path rewrite.
+ */
+export function readOnlyRoutes<T extends { id: string }>(service: Collection<T>, set: EntitySetModel): Router {
   const r = Router();
   r.get('/', async (req, res) => {
     requireScope(res.locals.principal, SCOPES.read);
-    await sendODataList(req, res, service, catalog);
+    await sendODataList(req, res, service, set);
+  });
+  r.get('/\\$count', async (req, res) => {
+    requireScope(res.locals.principal, SCOPES.read);
+    await sendODataCount(req, res, service, set);
   });
   r.get('/:id', async (req, res) => {
     requireScope(res.locals.principal, SCOPES.read);
-    sendRecord(req, res, await service.get(req.params.id));
+    await sendODataRecord(req, res, service, set, req.params.id);
   });
   return r;
 }

@@ -77,34 +77,34 @@ describe('cursorToWhere', () => {
     });
   });
 
-  test('nullable ascending key with a value: greater values, then the nulls', () => {
+  test('nullable ascending key with a value: greater values only (nulls came first)', () => {
     const keys: SortKey[] = [{ field: 'description', direction: 'asc' }];
     const cursor = encodeCursor(keys, { id: ID, description: 'd' });
     expect(cursorToWhere(cursor, keys, fields)).toEqual({
-      OR: [{ description: { gt: 'd' } }, { description: null }, { AND: [{ description: { equals: 'd' } }, { id: { gt: ID } }] }],
+      OR: [{ description: { gt: 'd' } }, { AND: [{ description: { equals: 'd' } }, { id: { gt: ID } }] }],
     });
   });
 
-  test('nullable ascending key at a null: only the other nulls with greater ids', () => {
+  test('nullable ascending key at a null: every value, or nulls with greater ids', () => {
     const keys: SortKey[] = [{ field: 'description', direction: 'asc' }];
     const cursor = encodeCursor(keys, { id: ID, description: null });
-    expect(cursorToWhere(cursor, keys, fields)).toEqual({ AND: [{ description: null }, { id: { gt: ID } }] });
-  });
-
-  test('nullable descending key at a null: every value, or nulls with greater ids', () => {
-    const keys: SortKey[] = [{ field: 'updatedAt', direction: 'desc' }];
-    const cursor = encodeCursor(keys, { id: ID, updatedAt: null });
     expect(cursorToWhere(cursor, keys, fields)).toEqual({
-      OR: [{ updatedAt: { not: null } }, { AND: [{ updatedAt: null }, { id: { gt: ID } }] }],
+      OR: [{ description: { not: null } }, { AND: [{ description: null }, { id: { gt: ID } }] }],
     });
   });
 
-  test('nullable descending key with a value: smaller values only (nulls came first)', () => {
+  test('nullable descending key at a null: only the other nulls with greater ids', () => {
+    const keys: SortKey[] = [{ field: 'updatedAt', direction: 'desc' }];
+    const cursor = encodeCursor(keys, { id: ID, updatedAt: null });
+    expect(cursorToWhere(cursor, keys, fields)).toEqual({ AND: [{ updatedAt: null }, { id: { gt: ID } }] });
+  });
+
+  test('nullable descending key with a value: smaller values, then the nulls', () => {
     const keys: SortKey[] = [{ field: 'updatedAt', direction: 'desc' }];
     const at = new Date('2026-01-01T00:00:00.001Z');
     const cursor = encodeCursor(keys, { id: ID, updatedAt: at });
     expect(cursorToWhere(cursor, keys, fields)).toEqual({
-      OR: [{ updatedAt: { lt: at } }, { AND: [{ updatedAt: { equals: at } }, { id: { gt: ID } }] }],
+      OR: [{ updatedAt: { lt: at } }, { updatedAt: null }, { AND: [{ updatedAt: { equals: at } }, { id: { gt: ID } }] }],
     });
   });
 

@@ -168,12 +168,12 @@ describe('toPrismaWhere', () => {
 
 describe('toPrismaOrderBy', () => {
   test('no keys: id ascending', () => {
-    expect(toPrismaOrderBy([])).toEqual([{ id: 'asc' }]);
+    expect(toPrismaOrderBy([], fields)).toEqual([{ id: 'asc' }]);
   });
 
   test('id is appended as the tie-breaker, ascending whatever the direction', () => {
-    expect(toPrismaOrderBy([{ field: 'name', direction: 'desc' }])).toEqual([{ name: 'desc' }, { id: 'asc' }]);
-    expect(toPrismaOrderBy([{ field: 'name', direction: 'asc' }, { field: 'code', direction: 'desc' }])).toEqual([
+    expect(toPrismaOrderBy([{ field: 'name', direction: 'desc' }], fields)).toEqual([{ name: 'desc' }, { id: 'asc' }]);
+    expect(toPrismaOrderBy([{ field: 'name', direction: 'asc' }, { field: 'code', direction: 'desc' }], fields)).toEqual([
       { name: 'asc' },
       { code: 'desc' },
       { id: 'asc' },
@@ -181,11 +181,11 @@ describe('toPrismaOrderBy', () => {
   });
 
   test('not appended when id is a key already', () => {
-    expect(toPrismaOrderBy([{ field: 'id', direction: 'desc' }])).toEqual([{ id: 'desc' }]);
-    expect(toPrismaOrderBy([{ field: 'id', direction: 'asc' }, { field: 'name', direction: 'asc' }])).toEqual([{ id: 'asc' }, { name: 'asc' }]);
+    expect(toPrismaOrderBy([{ field: 'id', direction: 'desc' }], fields)).toEqual([{ id: 'desc' }]);
+    expect(toPrismaOrderBy([{ field: 'id', direction: 'asc' }, { field: 'name', direction: 'asc' }], fields)).toEqual([{ id: 'asc' }, { name: 'asc' }]);
   });
 
-  test('with the catalogue, nullable fields say where nulls go: last ascending, first descending', () => {
+  test('nullable fields say where nulls go: first ascending, last descending (OData)', () => {
     expect(
       toPrismaOrderBy(
         [
@@ -196,8 +196,8 @@ describe('toPrismaOrderBy', () => {
         fields,
       ),
     ).toEqual([
-      { description: { sort: 'asc', nulls: 'last' } },
-      { updatedAt: { sort: 'desc', nulls: 'first' } },
+      { description: { sort: 'asc', nulls: 'first' } },
+      { updatedAt: { sort: 'desc', nulls: 'last' } },
       { code: 'desc' },
       { id: 'asc' },
     ]);

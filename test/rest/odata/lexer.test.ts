@@ -115,7 +115,7 @@ describe('OData lexer', () => {
     ["'abc''", 0, 'unterminated'],
     ['code eq "abc"', 8, "unexpected character '\"'"],
     ['a / b', 2, "unexpected character '/'"],
-    ['a eq 1e5', 5, 'malformed number'],
+    ['a eq 1e', 5, 'malformed number'],
     ['a eq 1.', 5, 'malformed number'],
     ['a eq 1.2.3', 5, 'malformed number'],
     ['a eq 12abc', 5, 'malformed number'],

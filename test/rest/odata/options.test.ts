@@ -49,8 +49,12 @@ describe('parseODataOptions', () => {
     });
   });
 
-  test('parameters without $ are ignored', () => {
-    expect(parse({ articleId: 'x', filter: 'nonsense', page: ['1', '2'] })).toEqual({ orderBy: [], skip: 0, count: false });
+  test('custom parameters (no OData option name) are ignored', () => {
+    expect(parse({ articleId: 'x', 'sap-client': '100', page: ['1', '2'] })).toEqual({ orderBy: [], skip: 0, count: false });
+  });
+
+  test('system options may be written without $ (OData 4.01)', () => {
+    expect(parse({ filter: 'isActive', TOP: '5' })).toMatchObject({ top: 5, filter: { kind: 'compare', field: 'isActive' } });
   });
 
   test('top is only what the client asked: undefined without $top, whatever defaultTop is', () => {
@@ -200,10 +204,21 @@ describe('parseODataOptions', () => {
   });
 
   describe('unknown and repeated options', () => {
-    test.each(['$expand', '$search', '$format', '$foo', '$apply', '$skiptoken', '$'])('%s is refused', (name) => {
+    test.each(['$search', 'search', '$foo', '$apply', 'Apply', '$skiptoken', '$'])('%s is refused', (name) => {
       const e = faultOf({ [name]: 'x' });
       expect(e.code).toBe('INVALID_QUERY');
-      expect(e.detail).toBe(`${name}: unsupported query option (supported: $filter, $orderby, $top, $skip, $count, $select)`);
+      expect(e.detail).toBe(
+        `${name}: unsupported query option here (supported: $filter, $orderby, $top, $skip, $count, $select, $expand, $format; the $ is optional)`,
+      );
+    });
+
+    test('$expand of a resource without relations names the fault', () => {
+      expect(faultOf({ $expand: 'Foo' }).detail).toBe("$expand: unknown relation 'Foo' (this resource has none) at position 0");
+    });
+
+    test('$format other than json', () => {
+      expect(parse({ $format: 'json' })).toEqual({ orderBy: [], skip: 0, count: false });
+      expect(faultOf({ $format: 'xml' }).detail).toBe("$format: only 'json' is available at position 0");
     });
 
     test('a parameter given twice (Express gives an array)', () => {
@@ -220,7 +235,7 @@ describe('parseODataOptions', () => {
     });
 
     test('an over-long option', () => {
-      expect(faultOf({ $orderby: 'code,'.repeat(500) }).detail).toBe('$orderby: longer than 2000 characters at position 2000');
+      expect(faultOf({ $orderby: 'code,'.repeat(1700) }).detail).toBe('$orderby: longer than 8000 characters at position 8000');
     });
   });
 });

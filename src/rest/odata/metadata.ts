@@ -1,0 +1,163 @@
+// The service's OData metadata (CSDL) and service document, generated from the OData model
+// (src/rest/odata/model.ts), which reads each resource's field and relation catalogue: so
+// the types, keys, nullability, allowed values and relations described here are the ones
+// the filters, the database and the GraphQL schema use.
+//
+// Enum fields are described as strings with the Validation vocabulary's AllowedValues rather
+// than as OData enumeration types: their values (`Sales Tax`) are not OData identifiers, and
+// on the wire they are exactly these strings, compared with string literals in $filter.
+
+import type { FieldSpec, RelationSpec } from '../../query/fields';
+import { ALL_ENTITY_SETS, CONTAINER, entityTypes, NAMESPACE, type EntityTypeModel } from './model';
+
+const VALIDATION = { namespace: 'Org.OData.Validation.V1', alias: 'Validation' } as const;
+const VOCABULARY_URL = 'https://oasis-tcs.github.io/odata-vocabularies/vocabularies/Org.OData.Validation.V1';
+
+const EDM_TYPE: Readonly<Record<FieldSpec['type'], string>> = {
+  uuid: 'Edm.Guid',
+  string: 'Edm.String',
+  boolean: 'Edm.Boolean',
+  decimal: 'Edm.Decimal',
+  datetime: 'Edm.DateTimeOffset',
+  enum: 'Edm.String',
+};
+
+const qualified = (name: string): string => `${NAMESPACE}.${name}`;
+const setOfType = (type: string): string | undefined => ALL_ENTITY_SETS.find((s) => s.type === type)?.name;
+
+const escapeXml = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+function xmlProperty(name: string, spec: FieldSpec): string {
+  const facets =
+    spec.type === 'decimal' ? ' Scale="variable"' : spec.type === 'datetime' ? ' Precision="3"' : '';
+  return `<Property Name="${name}" Type="${EDM_TYPE[spec.type]}" Nullable="${spec.nullable}"${facets}/>`;
+}
+
+/** The allowed values of enum fields, as `Annotations` blocks targeting each property. */
+function xmlAllowedValues(t: EntityTypeModel): string[] {
+  return Object.entries(t.fields).flatMap(([name, spec]) => {
+    if (spec.type !== 'enum') return [];
+    const values = (spec.values ?? [])
+      .map((v) => `<Record><PropertyValue Property="Value" String="${escapeXml(v)}"/></Record>`)
+      .join('');
+    return [`<Annotations Target="${qualified(t.name)}/${name}"><Annotation Term="${VALIDATION.alias}.AllowedValues"><Collection>${values}</Collection></Annotation></Annotations>`];
+  });
+}
+
+function xmlNavigation(name: string, r: RelationSpec): string {
+  const type = r.many ? `Collection(${qualified(r.type)})` : qualified(r.type);
+  const nullable = r.many ? '' : ` Nullable="${r.nullable}"`;
+  // Records without an entity set of their own (prices, addresses) are contained in their parent.
+  const contained = setOfType(r.type) ? '' : ' ContainsTarget="true"';
+  const constraint = r.foreignKey ? `<ReferentialConstraint Property="${r.foreignKey}" ReferencedProperty="id"/>` : '';
+  return constraint
+    ? `<NavigationProperty Name="${name}" Type="${type}"${nullable}${contained}>${constraint}</NavigationProperty>`
+    : `<NavigationProperty Name="${name}" Type="${type}"${nullable}${contained}/>`;
+}
+
+function xmlEntityType(t: EntityTypeModel): string {
+  return [
+    `<EntityType Name="${t.name}">`,
+    '<Key><PropertyRef Name="id"/></Key>',
+    ...Object.entries(t.fields).map(([n, spec]) => xmlProperty(n, spec)),
+    ...Object.entries(t.relations).map(([n, r]) => xmlNavigation(n, r)),
+    '</EntityType>',
+  ].join('');
+}
+
+function xmlEntitySets(): string {
+  return ALL_ENTITY_SETS.map((s) => {
+    const bindings = Object.entries(s.relations)
+      .map(([n, r]) => [n, setOfType(r.type)] as const)
+      .filter((b): b is readonly [string, string] => b[1] !== undefined)
+      .map(([n, target]) => `<NavigationPropertyBinding Path="${n}" Target="${target}"/>`)
+      .join('');
+    return `<EntitySet Name="${s.name}" EntityType="${qualified(s.type)}">${bindings}</EntitySet>`;
+  }).join('');
+}
+
+/** CSDL XML (OData 4.0). */
+export const metadataXml: string = [
+  '<?xml version="1.0" encoding="utf-8"?>',
+  '<edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">',
+  `<edmx:Reference Uri="${VOCABULARY_URL}.xml"><edmx:Include Namespace="${VALIDATION.namespace}" Alias="${VALIDATION.alias}"/></edmx:Reference>`,
+  '<edmx:DataServices>',
+  `<Schema Namespace="${NAMESPACE}" xmlns="http://docs.oasis-open.org/odata/ns/edm">`,
+  ...entityTypes().map(xmlEntityType),
+  `<EntityContainer Name="${CONTAINER}">${xmlEntitySets()}</EntityContainer>`,
+  ...entityTypes().flatMap(xmlAllowedValues),
+  '</Schema>',
+  '</edmx:DataServices>',
+  '</edmx:Edmx>',
+].join('\n');
+
+function jsonProperty(spec: FieldSpec): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (EDM_TYPE[spec.type] !== 'Edm.String') out.$Type = EDM_TYPE[spec.type];
+  if (spec.nullable) out.$Nullable = true;
+  // An absent $Scale on a decimal is "variable" in CSDL JSON.
+  if (spec.type === 'datetime') out.$Precision = 3;
+  return out;
+}
+
+function jsonAllowedValues(t: EntityTypeModel): [string, Record<string, unknown>][] {
+  return Object.entries(t.fields).flatMap(([name, spec]): [string, Record<string, unknown>][] =>
+    spec.type === 'enum'
+      ? [[`${qualified(t.name)}/${name}`, { [`@${VALIDATION.alias}.AllowedValues`]: (spec.values ?? []).map((v) => ({ Value: v })) }]]
+      : [],
+  );
+}
+
+function jsonNavigation(r: RelationSpec): Record<string, unknown> {
+  const out: Record<string, unknown> = { $Kind: 'NavigationProperty', $Type: qualified(r.type) };
+  if (r.many) out.$Collection = true;
+  else if (r.nullable) out.$Nullable = true;
+  if (!setOfType(r.type)) out.$ContainsTarget = true;
+  if (r.foreignKey) out.$ReferentialConstraint = { [r.foreignKey]: 'id' };
+  return out;
+}
+
+/** CSDL JSON: the same model as the XML, in the form OASIS's converter gives for it. */
+export const metadataJson: Record<string, unknown> = {
+  $Version: '4.0',
+  $EntityContainer: qualified(CONTAINER),
+  $Reference: { [`${VOCABULARY_URL}.json`]: { $Include: [{ $Namespace: VALIDATION.namespace, $Alias: VALIDATION.alias }] } },
+  [NAMESPACE]: {
+    ...Object.fromEntries(
+      entityTypes().map((t) => [
+        t.name,
+        {
+          $Kind: 'EntityType',
+          $Key: ['id'],
+          ...Object.fromEntries(Object.entries(t.fields).map(([n, spec]) => [n, jsonProperty(spec)])),
+          ...Object.fromEntries(Object.entries(t.relations).map(([n, r]) => [n, jsonNavigation(r)])),
+        },
+      ]),
+    ),
+    [CONTAINER]: {
+      $Kind: 'EntityContainer',
+      ...Object.fromEntries(
+        ALL_ENTITY_SETS.map((s) => {
+          const bindings = Object.fromEntries(
+            Object.entries(s.relations)
+              .map(([n, r]) => [n, setOfType(r.type)] as const)
+              .filter((b): b is readonly [string, string] => b[1] !== undefined),
+          );
+          const set: Record<string, unknown> = { $Collection: true, $Type: qualified(s.type) };
+          if (Object.keys(bindings).length > 0) set.$NavigationPropertyBinding = bindings;
+          return [s.name, set];
+        }),
+      ),
+    },
+    $Annotations: Object.fromEntries(entityTypes().flatMap(jsonAllowedValues)),
+  },
+};
+
+/** The service document: every entity set with its URL relative to the service root. */
+export function serviceDocument(root: string): Record<string, unknown> {
+  return {
+    '@odata.context': `${root}/$metadata`,
+    value: ALL_ENTITY_SETS.map((s) => ({ name: s.name, kind: 'EntitySet', url: s.path })),
+  };
+}

@@ -1,0 +1,279 @@
+// The OData interoperability surface of the REST door, over HTTP: service document,
+// $metadata (checked with SAP's CSDL parser and OASIS's CSDL converter), OData-Version,
+// @odata.context, keys in parentheses, /$count, PATCH, $expand and OData JSON errors.
+import { parse as parseEdmx } from '@sap-ux/edmx-parser';
+import { xml2json } from 'odata-csdl';
+import request from 'supertest';
+import { articleFields } from '../../../src/domain/article/fields';
+import { paymentSourceFields } from '../../../src/domain/payment-source/fields';
+import { ALL_ENTITY_SETS } from '../../../src/rest/odata/model';
+import { createTestApp, type TestApp } from '../../support/app';
+import { activeAssetAccount, fixture } from '../../support/fixture';
+
+const ROOT = '/api/v1';
+const BASE = `${ROOT}/payment-sources`;
+let t: TestApp;
+const auth = () => ({ Authorization: `Bearer ${t.tokens.writer}` });
+const get = (path: string) => request(t.http).get(path).set(auth());
+const enc = encodeURIComponent;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+// The part of @sap-ux/edmx-parser's result the tests read (its type package is not a dependency of it).
+interface Named {
+  readonly name: string;
+}
+interface ParsedMetadata {
+  readonly version: string;
+  readonly schema: {
+    readonly entitySets: readonly Named[];
+    readonly entityTypes: readonly (Named & {
+      readonly keys: readonly Named[];
+      readonly entityProperties: readonly (Named & { readonly type: string; readonly nullable?: boolean })[];
+      readonly navigationProperties: readonly (Named & { readonly isCollection: boolean; readonly targetTypeName: string })[];
+    })[];
+    readonly annotations: { readonly serviceFile?: readonly { readonly target: string }[] };
+  };
+}
+
+const SETS = ['PaymentSources', 'Payments', 'Accounts', 'Articles', 'Customers', 'TaxCodes', 'AcademicTerms'];
+
+describe('service document and metadata', () => {
+  test('GET /api/v1/ lists every entity set with its URL', async () => {
+    const res = await get(`${ROOT}/`).expect(200);
+    expect(res.headers['odata-version']).toBe('4.0');
+    expect(res.body['@odata.context']).toMatch(/\/api\/v1\/\$metadata$/);
+    expect(res.body.value.map((s: { name: string }) => s.name)).toEqual(SETS);
+    expect(res.body.value[0]).toEqual({ name: 'PaymentSources', kind: 'EntitySet', url: 'payment-sources' });
+    // Every URL of the service document answers a list.
+    for (const s of res.body.value as { url: string }[]) await get(`${ROOT}/${s.url}?$top=1`).expect(200);
+  });
+
+  test('$metadata is CSDL XML that SAP’s parser reads: sets, keys, types, nullability, relations, allowed values', async () => {
+    const res = await get(`${ROOT}/$metadata`).expect(200);
+    expect(res.headers['content-type']).toMatch(/^application\/xml/);
+    const md: ParsedMetadata = parseEdmx(res.text);
+    expect(md.version).toBe('4.0');
+    expect(md.schema.entitySets.map((s) => s.name)).toEqual(SETS);
+    const ps = md.schema.entityTypes.find((e) => e.name === 'PaymentSource')!;
+    expect(ps.keys.map((k) => k.name)).toEqual(['id']);
+    expect(ps.entityProperties.map((p) => p.name)).toEqual(Object.keys(paymentSourceFields));
+    const prop = (name: string) => ps.entityProperties.find((p) => p.name === name)!;
+    expect([prop('id').type, prop('id').nullable]).toEqual(['Edm.Guid', false]);
+    expect([prop('description').type, prop('description').nullable]).toEqual(['Edm.String', true]);
+    expect(prop('createdAt').type).toBe('Edm.DateTimeOffset');
+    expect(ps.navigationProperties).toEqual([
+      expect.objectContaining({ name: 'account', targetTypeName: 'Billing.Account', isCollection: false }),
+    ]);
+    const article = md.schema.entityTypes.find((e) => e.name === 'Article')!;
+    expect(article.entityProperties.map((p) => p.name)).toEqual(Object.keys(articleFields));
+    expect(article.navigationProperties.map((n) => [n.name, n.isCollection])).toEqual([
+      ['prices', true],
+      ['defaultTaxCode', false],
+    ]);
+    const allowed = md.schema.annotations.serviceFile?.find((a) => a.target === 'Billing.TaxCode/taxType');
+    expect(JSON.stringify(allowed)).toContain('Sales Tax');
+  });
+
+  test('every entity set in the metadata has exactly its catalogue: fields, nullability, relations', async () => {
+    const md: ParsedMetadata = parseEdmx((await get(`${ROOT}/$metadata`).expect(200)).text);
+    for (const set of ALL_ENTITY_SETS) {
+      const type = md.schema.entityTypes.find((e) => e.name === set.type)!;
+      expect(type.entityProperties.map((p) => [p.name, p.nullable ?? false])).toEqual(
+        Object.entries(set.fields).map(([name, spec]) => [name, spec.nullable]),
+      );
+      expect(type.navigationProperties.map((n) => [n.name, n.isCollection, n.targetTypeName])).toEqual(
+        Object.entries(set.relations).map(([name, r]) => [name, r.many, `Billing.${r.type}`]),
+      );
+    }
+  });
+
+  test('$metadata as JSON ($format=json or Accept) is the CSDL JSON OASIS’s converter makes of the XML', async () => {
+    const xml = (await get(`${ROOT}/$metadata`).expect(200)).text;
+    const converted = xml2json(xml, { strict: true });
+    const byFormat = await get(`${ROOT}/$metadata?$format=json`).expect(200);
+    expect(byFormat.headers['content-type']).toMatch(/^application\/json/);
+    expect(byFormat.body).toEqual(converted);
+    const byAccept = await get(`${ROOT}/$metadata`).set('Accept', 'application/json').expect(200);
+    expect(byAccept.body).toEqual(converted);
+    await get(`${ROOT}/$metadata?$format=atom`).expect(400);
+  });
+});
+
+describe('lists and records', () => {
+  test('lists carry OData-Version and @odata.context (with the $select list)', async () => {
+    const res = await get(`${BASE}?$select=code,name`).expect(200);
+    expect(res.headers['odata-version']).toBe('4.0');
+    expect(res.body['@odata.context']).toMatch(/\/api\/v1\/\$metadata#PaymentSources\(code,name\)$/);
+  });
+
+  test.each([
+    (id: string) => `${BASE}(${id})`,
+    (id: string) => `${BASE}('${id}')`,
+    (id: string) => `${BASE}(%27${id}%27)`,
+    (id: string) => `${BASE}(id=${id})`,
+    (id: string) => `${ROOT}/PaymentSources(${id})`,
+  ])('a key in parentheses addresses one record: %#', async (url) => {
+    const s = fixture.paymentSources[0]!;
+    const plain = await get(`${BASE}/${s.id}`).expect(200);
+    const keyed = await get(url(s.id)).expect(200);
+    expect(keyed.body).toEqual(plain.body);
+    expect(keyed.headers.etag).toBe(plain.headers.etag);
+  });
+
+  test('an unknown key in parentheses is 404, a malformed one 400', async () => {
+    await get(`${BASE}(5d6c7b8a-0000-4000-8000-000000000000)`).expect(404);
+    await get(`${BASE}('nope')`).expect(400);
+  });
+
+  test('/<set>/$count answers the plain count, with $filter', async () => {
+    const all = await get(`${BASE}/$count`).expect(200);
+    expect(all.headers['content-type']).toMatch(/^text\/plain/);
+    expect(all.text).toBe(String(fixture.paymentSources.length));
+    const active = await get(`${ROOT}/PaymentSources/$count?$filter=${enc('isActive eq true')}`).expect(200);
+    expect(active.text).toBe(String(fixture.paymentSources.filter((s) => s.isActive).length));
+    await get(`${BASE}/$count?$filter=bogus`).expect(400);
+    await get(`${BASE}/$count?$top=1`).expect(400);
+  });
+});
+
+describe('PATCH /payment-sources/{id}', () => {
+  const create = async (over: Record<string, unknown> = {}) =>
+    (
+      await request(t.http)
+        .post(BASE)
+        .set(auth())
+        .send({ code: `P-${Math.random().toString(36).slice(2, 9)}`, name: 'Patch me', description: 'keep', accountId: activeAssetAccount().id, sourceType: 'Cash', ...over })
+        .expect(201)
+    ).body;
+
+  test('changes only the named fields and writes the audit fields, as PUT does', async () => {
+    const before = await create();
+    const res = await request(t.http).patch(`${BASE}(${before.id})`).set(auth()).send({ name: 'Patched' }).expect(200);
+    expect(res.body).toMatchObject({ ...before, name: 'Patched', updatedById: expect.any(String), updatedAt: expect.any(String) });
+    expect(res.body.description).toBe('keep');
+    const again = await get(`${BASE}/${before.id}`).expect(200);
+    expect(again.body).toEqual(res.body);
+    expect(again.headers.etag).toBe(res.headers.etag);
+    // null clears a nullable field.
+    const cleared = await request(t.http).patch(`${BASE}/${before.id}`).set(auth()).send({ description: null }).expect(200);
+    expect(cleared.body.description).toBeNull();
+  });
+
+  test('honours If-Match, keeps the rules, refuses unknown fields, and prefers minimal on request', async () => {
+    const s = await create();
+    const current = await get(`${BASE}/${s.id}`).expect(200);
+    await request(t.http).patch(`${BASE}/${s.id}`).set(auth()).set('If-Match', '"stale"').send({ name: 'x' }).expect(412);
+    const ok = await request(t.http).patch(`${BASE}/${s.id}`).set(auth()).set('If-Match', current.headers.etag!).send({ name: 'y' }).expect(200);
+    expect(ok.body.name).toBe('y');
+    const dup = await request(t.http).patch(`${BASE}/${s.id}`).set(auth()).send({ code: fixture.paymentSources[0]!.code.toLowerCase() }).expect(409);
+    expect(dup.body.code).toBe('DUPLICATE_CODE');
+    await request(t.http).patch(`${BASE}/${s.id}`).set(auth()).send({ createdAt: '2020-01-01T00:00:00Z' }).expect(400);
+    await request(t.http).patch(`${BASE}/${s.id}`).set(auth()).send({ isActive: 'yes' }).expect(400);
+    const minimal = await request(t.http).patch(`${BASE}/${s.id}`).set(auth()).set('Prefer', 'return=minimal').send({ name: 'z' }).expect(204);
+    expect(minimal.headers.etag).toBe((await get(`${BASE}/${s.id}`)).headers.etag);
+    await request(t.http).patch(`${BASE}/5d6c7b8a-0000-4000-8000-000000000000`).set(auth()).send({ name: 'n' }).expect(404);
+    await request(t.http).patch(`${BASE}/${s.id}`).set({ Authorization: `Bearer ${t.tokens.reader}` }).send({ name: 'n' }).expect(403);
+  });
+});
+
+describe('$expand', () => {
+  test('account on payment sources, in lists and records, with nested $select', async () => {
+    const list = await get(`${BASE}?$expand=account&$orderby=code`).expect(200);
+    for (const s of list.body.value) {
+      const account = fixture.accounts.find((a) => a.id === s.accountId)!;
+      expect(s.account).toMatchObject({ id: account.id, code: account.code, type: account.type });
+    }
+    const s = fixture.paymentSources[0]!;
+    const one = await get(`${BASE}/${s.id}?$select=code&$expand=${enc('account($select=code,name)')}`).expect(200);
+    const account = fixture.accounts.find((a) => a.id === s.accountId)!;
+    expect(one.body).toEqual({ code: s.code, account: { code: account.code, name: account.name } });
+    // The ETag is the record's, whatever was expanded or selected.
+    expect(one.headers.etag).toBe((await get(`${BASE}/${s.id}`)).headers.etag);
+  });
+
+  test('prices on articles with nested $orderby and $top; defaultTaxCode; addresses on customers', async () => {
+    const res = await get(`${ROOT}/articles?expand=${enc('prices($orderby=validFrom;$top=1;$select=amount,validFrom),defaultTaxCode')}`).expect(200);
+    for (const a of res.body.value) {
+      const prices = fixture.articlePrices.filter((p) => p.articleId === a.id).sort((x, y) => x.validFrom.localeCompare(y.validFrom));
+      expect(a.prices).toHaveLength(Math.min(1, prices.length));
+      if (prices.length) expect(Date.parse(a.prices[0].validFrom)).toBe(Date.parse(prices[0]!.validFrom));
+      expect(Object.keys(a.prices[0] ?? { amount: 0, validFrom: 0 }).sort()).toEqual(['amount', 'validFrom']);
+      expect(a.defaultTaxCode?.id ?? null).toBe(a.defaultTaxCodeId);
+    }
+    const customers = await get(`${ROOT}/customers?$top=5&$expand=${enc('addresses($top=1)')}`).expect(200);
+    for (const c of customers.body.value) expect(c.addresses.length).toBeLessThanOrEqual(1);
+  });
+
+  test('payments expand paymentSource and customer', async () => {
+    const c = fixture.customers[0]!;
+    await request(t.http).post(`${ROOT}/payments`).set(auth()).send({ customerId: c.id, amount: 12.5 }).expect(201);
+    const res = await get(`${ROOT}/payments?$expand=paymentSource,customer`).expect(200);
+    expect(res.body.value.length).toBeGreaterThan(0);
+    for (const p of res.body.value) {
+      expect(p.paymentSource.id).toBe(p.paymentSourceId);
+      expect(p.customer.id).toBe(p.customerId);
+    }
+  });
+
+  test.each([
+    ['an unknown relation', 'bogus'],
+    ['a relation twice', 'account,account'],
+    ['$top on a single record relation', 'account($top=1)'],
+    ['an unknown field inside', 'account($select=nope)'],
+    ['nested $expand', 'account($expand=x)'],
+    ['unbalanced parentheses', 'account($select=code'],
+  ])('%s is 400', async (_what, expand) => {
+    const res = await get(`${BASE}?$expand=${enc(expand)}`).expect(400);
+    expect(res.body.code).toBe('INVALID_QUERY');
+  });
+});
+
+describe('error bodies follow Accept and OData-Version', () => {
+  const bad = () => request(t.http).get(`${BASE}?$filter=bogus`).set(auth());
+
+  test('no Accept: problem+json', async () => {
+    const res = await bad().expect(400);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.headers['odata-version']).toBe('4.0');
+    expect(res.body.error).toBeUndefined();
+  });
+
+  test.each([
+    ['Accept: application/json', { Accept: 'application/json' }],
+    ['OData-Version', { 'OData-Version': '4.0' }],
+    ['OData-MaxVersion', { 'OData-MaxVersion': '4.01', Accept: '*/*' }],
+  ])('%s: the OData JSON error beside the same problem fields', async (_what, headers) => {
+    const res = await bad().set(headers).expect(400);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toMatchObject({ code: 'INVALID_QUERY', status: 400, error: { code: 'INVALID_QUERY', message: res.body.detail } });
+  });
+
+  test('named fields become details with targets; Accept problem+json still wins', async () => {
+    const res = await request(t.http).post(BASE).set(auth()).set('OData-Version', '4.0').send({ name: 'x' }).expect(400);
+    expect(res.body.error.code).toBe('VALIDATION_FAILED');
+    expect(res.body.error.details).toEqual(res.body.errors.map((e: { field: string; message: string }) => ({ code: 'VALIDATION_FAILED', message: e.message, target: e.field })));
+    const problem = await bad().set({ Accept: 'application/problem+json', 'OData-Version': '4.0' }).expect(400);
+    expect(problem.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+
+  test('a 401 and a 404 too', async () => {
+    const unauth = await request(t.http).get(BASE).set('Accept', 'application/json').expect(401);
+    expect(unauth.body.error.code).toBe('UNAUTHENTICATED');
+    const missing = await get(`${BASE}/5d6c7b8a-0000-4000-8000-000000000000`).set('OData-Version', '4.0').expect(404);
+    expect(missing.body.error.code).toBe('NOT_FOUND');
+  });
+});
+
+test('the OpenAPI document names the OData endpoints', async () => {
+  const doc = (await request(t.http).get('/api/v1/openapi.json').expect(200)).body;
+  for (const p of ['/', '/$metadata', '/payment-sources/$count', '/customers/$count']) expect(doc.paths).toHaveProperty([p]);
+  expect(doc.paths['/payment-sources/{id}'].patch.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PaymentSourcePatch' });
+  expect(doc.paths['/payment-sources'].get.parameters.map((p: { name: string }) => p.name)).toContain('$expand');
+  expect(doc.components.schemas.ODataError).toBeDefined();
+});
