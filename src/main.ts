@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { resolveSecret } from './auth/keys';
 import { createTokenVerifier } from './auth/tokens';
-import { ConfigError, loadConfig, type Config } from './config/config';
+import { ConfigError, loadConfig, readEnvFile, type Config } from './config/config';
 import { openDatabase } from './db/database';
 import { loadDemoDataIfEmpty } from './import/demo-data';
 import { createServices } from './domain/services';
@@ -14,6 +14,7 @@ import { createLogger } from './http/logger';
 async function main(): Promise<void> {
   let config: Config;
   try {
+    readEnvFile();
     config = loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../config/config';
+import { ConfigError, loadConfig, readEnvFile } from '../config/config';
 import { openDatabase, type Database } from '../db/database';
 import {
   IMPORT_SECTIONS,
@@ -115,6 +115,7 @@ export async function main(argv: string[]): Promise<number> {
 
   let config;
   try {
+    readEnvFile();
     config = loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {

@@ -1,7 +1,17 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 
-// Configuration is read once, from the environment, and validated here. Everything else
-// receives a Config; nothing else reads process.env.
+// Configuration is read once, from the environment (and a `.env` file), and validated here.
+// Everything else receives a Config; nothing else reads process.env.
+
+/**
+ * Reads `.env` in the working directory into process.env, when there is one. A variable
+ * already set in the real environment wins over the file (Node's own rule for env files).
+ */
+export function readEnvFile(file = path.resolve('.env')): void {
+  if (fs.existsSync(file)) process.loadEnvFile(file);
+}
 
 const optionalText = z
   .string()
