@@ -10,6 +10,7 @@ import { restRouter } from './rest/router';
 import { healthRoutes } from './http/health';
 import type { Logger } from './http/logger';
 import { sendProblem, toAppError } from './http/problem';
+import { createMetrics, type PoolStats } from './http/metrics';
 import { rateLimiter } from './http/rate-limit';
 import { authenticate, requestContext } from './http/request-context';
 
@@ -22,6 +23,8 @@ export interface AppDeps {
   readonly verify: TokenVerifier;
   readonly logger: Logger;
   readonly ping: () => Promise<void>;
+  /** The database's connection pools, for /metrics. */
+  readonly poolStats?: () => readonly PoolStats[];
 }
 
 export interface App {
@@ -42,15 +45,18 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // Apollo Sandbox (outside production) loads its UI from Apollo's CDN: no CSP on /graphql there.
   const withoutCsp = helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
   app.use((req, res, next) => (!production && req.path === '/graphql' ? withoutCsp : withCsp)(req, res, next));
+  const metrics = deps.config.metrics ? createMetrics({ doors: { rest: REST_BASE, graphql: '/graphql' }, ...(deps.poolStats ? { poolStats: deps.poolStats } : {}) }) : undefined;
+  if (metrics) app.use(metrics.track);
   app.use(requestContext(deps.logger));
 
   app.use(healthRoutes(deps.ping));
+  if (metrics) app.get('/metrics', metrics.endpoint);
   const openApi = JSON.stringify(openApiDocument());
   app.get(`${REST_BASE}/openapi.json`, (_req, res) => {
     res.type('application/json').send(openApi);
   });
 
-  app.use(rateLimiter(deps.config.rateLimitPerMinute));
+  app.use(rateLimiter(deps.config.rateLimitPerMinute, metrics?.rateLimited));
   const json = express.json({ limit: BODY_LIMIT, strict: true });
 
   app.use(REST_BASE, json, authenticate(deps.verify), restRouter(deps.services));
@@ -60,6 +66,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     verify: deps.verify,
     production,
     logger: deps.logger,
+    ...(metrics ? { observe: metrics.graphqlOperation } : {}),
   });
   app.use('/graphql', json, graphql.handler);
 

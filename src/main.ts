@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const secret = resolveSecret(config);
   const verify = createTokenVerifier({ ...config.auth, secret });
   const services = createServices({ prisma: db.prisma });
-  const app = await createApp({ config, services, verify, logger, ping: () => db.ping() });
+  const app = await createApp({ config, services, verify, logger, ping: () => db.ping(), poolStats: () => db.poolStats() });
 
   const server = http.createServer(app.express);
   server.keepAliveTimeout = 65_000;

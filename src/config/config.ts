@@ -41,6 +41,7 @@ const schema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DEMO_DATA: z.enum(['auto', 'off']).default('auto'),
     TRUST_PROXY: optionalText,
+    METRICS: z.enum(['on', 'off']).default('on'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
@@ -73,6 +74,8 @@ export interface Config {
   readonly logLevel: string;
   readonly loadDemoData: boolean;
   readonly trustProxy: string | undefined;
+  /** GET /metrics (Prometheus); METRICS=off turns it off. */
+  readonly metrics: boolean;
 }
 
 export class ConfigError extends Error {
@@ -100,5 +103,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     loadDemoData: e.DEMO_DATA === 'auto',
     trustProxy: e.TRUST_PROXY,
+    metrics: e.METRICS === 'on',
   };
 }

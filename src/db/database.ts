@@ -5,6 +5,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { Pool } from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
+import type { PoolStats } from '../http/metrics';
 import { applyMigrations, type SqlSession } from './migrate';
 
 // Picks the driver adapter: a postgresql:// URL → PostgreSQL through a pg pool;
@@ -30,6 +31,8 @@ export interface Database {
   /** Raw access for migrations and the readiness probe only; domain code uses prisma. */
   readonly session: SqlSession;
   ping(): Promise<void>;
+  /** Connection pools and their use, for metrics; the embedded database has none. */
+  poolStats(): PoolStats[];
   close(): Promise<void>;
 }
 
@@ -67,6 +70,9 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     session,
     async ping() {
       await pool.query('SELECT 1');
+    },
+    poolStats() {
+      return [{ pool: 'primary', max: pool.options.max, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }];
     },
     async close() {
       if (closed) return;
@@ -127,6 +133,9 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
     async ping() {
       if (pg.closed) throw new Error('the embedded database is closed');
       await pg.query('SELECT 1');
+    },
+    poolStats() {
+      return [];
     },
     async close() {
       if (closed) return;

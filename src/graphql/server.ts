@@ -33,6 +33,7 @@ import { PROJECT_ROOT } from '../config/paths';
 import type { Services } from '../domain/services';
 import { AppError, isAppError } from '../errors/catalogue';
 import type { Logger } from '../http/logger';
+import type { GraphqlObservation } from '../http/metrics';
 import type { GraphqlContext } from './context';
 import { createFormatError, httpGraphQLError } from './errors';
 import { checkCost, limitRules } from './limits';
@@ -48,6 +49,8 @@ export interface GraphqlDeps {
   readonly logger: Logger;
   /** Execute with graphql-jit (./jit.ts); default true. False runs graphql-js's own executor. */
   readonly jit?: boolean;
+  /** Told the name, type, duration and outcome of every operation (for /metrics). */
+  readonly observe?: (o: GraphqlObservation) => void;
 }
 
 export const SCHEMA_FILE = path.join(PROJECT_ROOT, 'schema.graphql');
@@ -75,6 +78,22 @@ const guardPlugin: ApolloServerPlugin<GraphqlContext> = {
   },
 };
 
+/** Times each operation; only names of operations that resolved are reported (bounded by the caller). */
+function observePlugin(observe: (o: GraphqlObservation) => void): ApolloServerPlugin<GraphqlContext> {
+  return {
+    async requestDidStart() {
+      const started = process.hrtime.bigint();
+      return {
+        async willSendResponse({ response, operation }) {
+          const errors = response.body.kind === 'single' ? response.body.singleResult.errors : response.body.initialResult.errors;
+          const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+          observe({ name: operation?.name?.value, type: operation?.operation, seconds, ok: !errors?.length });
+        },
+      };
+    },
+  };
+}
+
 export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler: RequestHandler; stop(): Promise<void> }> {
   const typeDefs = readSchema();
   const schema = makeExecutableSchema<GraphqlContext>({ typeDefs, resolvers });
@@ -101,6 +120,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
       ApolloServerPluginSchemaReportingDisabled(),
       deps.production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
       guardPlugin,
+      ...(deps.observe ? [observePlugin(deps.observe)] : []),
     ],
   });
   await server.start();

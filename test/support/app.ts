@@ -29,6 +29,8 @@ export interface TestAppOptions {
   readonly demoData?: boolean;
   readonly rateLimitPerMinute?: number;
   readonly logQueries?: boolean;
+  /** GET /metrics; default on (METRICS=off turns it off). */
+  readonly metrics?: boolean;
 }
 
 export async function token(scope: string, sub = WRITER_ID, extra: { expiresIn?: string | number } = {}): Promise<string> {
@@ -44,6 +46,7 @@ export async function createTestApp(o: TestAppOptions = {}): Promise<TestApp> {
     JWT_SECRET: TEST_SECRET,
     RATE_LIMIT_PER_MINUTE: String(o.rateLimitPerMinute ?? 0),
     DATA_DIR: '/nonexistent',
+    METRICS: o.metrics === false ? 'off' : 'on',
   });
   const services = createServices({ prisma: db.prisma });
   const app = await createApp({
@@ -52,6 +55,7 @@ export async function createTestApp(o: TestAppOptions = {}): Promise<TestApp> {
     verify: createTokenVerifier({ secret: TEST_SECRET }),
     logger: createLogger('silent'),
     ping: () => db.ping(),
+    poolStats: () => db.poolStats(),
   });
   const tokens = {
     writer: await token('billing.read billing.write', WRITER_ID),
