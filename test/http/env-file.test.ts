@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { signToken } from '../../src/auth/tokens';
 const TSX = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');
 const FILE_SECRET = 'secret-from-the-env-file-0123456789abcdef';
 let dir: string;
+let service: { child: ChildProcess; exited: Promise<unknown> } | undefined;
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'env-file-'));
@@ -20,7 +21,13 @@ beforeAll(() => {
     [`JWT_SECRET=${FILE_SECRET}`, `DATA_DIR=${path.join(dir, 'data')}`, 'PORT=not-a-port # the real environment overrides it', 'DEMO_DATA=off'].join('\n'),
   );
 });
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  if (service) {
+    service.child.kill('SIGTERM');
+    await service.exited;
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
 function cleanEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, ...extra };
@@ -53,7 +60,7 @@ it('the service reads .env at start (and the environment wins)', async () => {
     child.stderr.on('data', look);
     child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
   });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  service = { child, exited: new Promise((resolve) => child.once('exit', resolve)) };
   try {
     const port = await listening;
     const token = await signToken(FILE_SECRET, { sub: '00000000-0000-4000-8000-000000000001', scope: 'billing.read' });
@@ -62,6 +69,7 @@ it('the service reads .env at start (and the environment wins)', async () => {
     expect(((await res.json()) as { value: unknown[] }).value).toEqual([]); // DEMO_DATA=off from the file
   } finally {
     child.kill('SIGTERM');
-    await exited;
+    await service.exited;
+    service = undefined;
   }
-}, 120_000);
+}, 300_000);
