@@ -207,14 +207,15 @@ const VERBS: Record<string, (item: boolean) => string> = {
   patch: () => 'update',
   delete: () => 'delete',
 };
-const pascal = (s: string) => s.replace(/^\$/, '').split(/[-_]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+const pascal = (s: string) => s.split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 const singular = (s: string) => s.replace(/ies$/, 'y').replace(/s$/, '');
 
 /** `listPaymentSources`, `getPaymentSource`, `createPayment`: verb and the path's nouns. */
 export function operationIdOf(method: string, path: string): string {
   const segments = path.split('/').filter(Boolean);
-  const item = segments.at(-1)?.startsWith('{') ?? false;
-  const nouns = segments.filter((s) => !s.startsWith('{')).map(pascal);
+  // `/payment-sources/{id}` and the OData key form `/payment-sources({id})` address one record.
+  const item = segments.at(-1)?.includes('{') ?? false;
+  const nouns = segments.map((s) => pascal(s.replace(/\{[^}]*\}/g, ''))).filter(Boolean);
   const verb = VERBS[method]?.(item) ?? method;
   if (nouns.length > 0 && (item || method === 'post')) nouns[nouns.length - 1] = singular(nouns.at(-1)!);
   return `${verb}${nouns.join('') || 'Root'}`;
