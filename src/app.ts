@@ -7,14 +7,16 @@ import { AppError } from './errors/catalogue';
 import { createGraphqlHandler } from './graphql/server';
 import { openApiDocument } from './rest/openapi';
 import { restRouter } from './rest/router';
-import { healthRoutes } from './http/health';
+import { jsonBody } from './http/body';
+import { healthRoutes, primaryOnly, type DatabaseState } from './http/health';
 import type { Logger } from './http/logger';
-import { sendProblem, toAppError } from './http/problem';
+import { sendProblem, toAppError, type ErrorClassifier } from './http/problem';
 import { createMetrics, type PoolStats } from './http/metrics';
 import { rateLimiter } from './http/rate-limit';
+import type { ReadRouting } from './http/read-routing';
+import type { Redis } from 'ioredis';
 import { authenticate, requestContext } from './http/request-context';
 
-export const BODY_LIMIT = '100kb';
 export const REST_BASE = '/api/v1';
 
 export interface AppDeps {
@@ -23,6 +25,14 @@ export interface AppDeps {
   readonly verify: TokenVerifier;
   readonly logger: Logger;
   readonly ping: () => Promise<void>;
+  /** Each database for /readyz (primary and replicas); default: the primary through ping. */
+  readonly databases?: () => Promise<readonly DatabaseState[]>;
+  /** Recognises database failures (down, stalled, timing out) as SERVICE_UNAVAILABLE. */
+  readonly classifyError?: ErrorClassifier;
+  /** With read replicas: opens each request's read scope (read-your-writes). */
+  readonly readRouting?: ReadRouting | undefined;
+  /** Shared state across instances (the rate-limit budget). */
+  readonly redis?: { readonly client: Redis; readonly keyPrefix: string } | undefined;
   /** The database's connection pools, for /metrics. */
   readonly poolStats?: () => readonly PoolStats[];
 }
@@ -49,33 +59,37 @@ export async function createApp(deps: AppDeps): Promise<App> {
   if (metrics) app.use(metrics.track);
   app.use(requestContext(deps.logger));
 
-  app.use(healthRoutes(deps.ping));
+  app.use(healthRoutes(deps.databases ?? primaryOnly(deps.ping)));
   if (metrics) app.get('/metrics', metrics.endpoint);
   const openApi = JSON.stringify(openApiDocument());
   app.get(`${REST_BASE}/openapi.json`, (_req, res) => {
     res.type('application/json').send(openApi);
   });
 
-  app.use(rateLimiter(deps.config.rateLimitPerMinute, metrics?.rateLimited));
-  const json = express.json({ limit: BODY_LIMIT, strict: true });
-
-  app.use(REST_BASE, json, authenticate(deps.verify), restRouter(deps.services));
+  app.use(rateLimiter(deps.config.rateLimitPerMinute, { redis: deps.redis, logger: deps.logger, onRefusal: metrics?.rateLimited }));
+  const readScope = deps.readRouting ? [deps.readRouting.scope()] : [];
+  // The token first: an unauthenticated request never costs a body read or a JSON parse.
+  // The read scope (replicas) opens after the body is read: stream callbacks run outside it.
+  app.use(REST_BASE, authenticate(deps.verify), jsonBody(), ...readScope, restRouter(deps.services));
 
   const graphql = await createGraphqlHandler({
     services: deps.services,
     verify: deps.verify,
     production,
     logger: deps.logger,
+    classifyError: deps.classifyError,
+    readRouting: deps.readRouting,
     ...(metrics ? { observe: metrics.graphqlOperation } : {}),
   });
-  app.use('/graphql', json, graphql.handler);
+  // The GraphQL handler checks the token before it reads the body, then opens the read scope (./graphql/server.ts).
+  app.use('/graphql', graphql.handler);
 
   app.use(() => {
     throw new AppError('NOT_FOUND', 'No such path');
   });
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     const log = res.locals.log ?? deps.logger;
-    const e = toAppError(err, log);
+    const e = toAppError(err, log, deps.classifyError);
     if (res.headersSent) return;
     sendProblem(res, e, req.originalUrl.split('?')[0]);
   });

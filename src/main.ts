@@ -1,15 +1,23 @@
+import cluster from 'node:cluster';
 import http from 'node:http';
+import { ClusterMemoryStorePrimary } from '@express-rate-limit/cluster-memory-store';
 import { resolveSecret } from './auth/keys';
 import { createTokenVerifier } from './auth/tokens';
 import { ConfigError, loadConfig, readEnvFile, type Config } from './config/config';
 import { openDatabase } from './db/database';
+import { databaseFailure } from './db/errors';
 import { loadDemoDataIfEmpty } from './import/demo-data';
 import { createServices } from './domain/services';
 import { createApp } from './app';
-import { createLogger } from './http/logger';
+import { createLogger, type Logger } from './http/logger';
+import { ReadRouting } from './http/read-routing';
+import { connectRedis } from './http/redis';
 
-// Start-up: configuration, database (migrations applied), demo data on an empty embedded
-// database, the app, and a graceful shutdown on SIGTERM/SIGINT.
+// Start-up: configuration, database (waited for, migrations applied), demo data on an
+// empty embedded database, the app, and a graceful shutdown on SIGTERM/SIGINT. With
+// WORKERS=N the process is the cluster's primary: it forks N workers that share the port
+// (Node's cluster hands connections round robin), replaces a worker that dies, and on
+// SIGTERM/SIGINT stops every worker gracefully before it exits.
 
 async function main(): Promise<void> {
   let config: Config;
@@ -24,16 +32,43 @@ async function main(): Promise<void> {
     throw e;
   }
   const logger = createLogger(config.logLevel);
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
   const started = Date.now();
-  const db = await openDatabase({ url: config.database.url, dataDir: config.database.dataDir, poolMax: config.database.poolMax });
-  logger.info({ database: db.kind }, 'database ready, migrations applied');
+  const d = config.database;
+  const db = await openDatabase({
+    url: d.url,
+    dataDir: d.dataDir,
+    poolMax: d.poolMax,
+    statementTimeoutMs: d.statementTimeoutMs,
+    connectTimeoutMs: d.connectTimeoutMs,
+    startupTimeoutMs: d.startupTimeoutMs,
+    onWait: ({ attempt, retryInMs, reason }) => logger.warn({ attempt, retryInMs, reason }, 'database not reachable yet; waiting'),
+    replicaUrls: d.replicaUrls,
+    replicaMaxLagMs: d.replicaMaxLagMs,
+    onReplicaChange: (h) => logger[h.state === 'up' ? 'info' : 'warn']({ replica: h.name, state: h.state, lagMs: h.lagMs }, `read replica ${h.state}`),
+  });
+  logger.info({ database: db.kind, replicas: d.replicaUrls.length }, 'database ready, migrations applied');
   if (db.kind === 'pglite' && config.loadDemoData && (await loadDemoDataIfEmpty(db))) {
     logger.info('empty embedded database: demo dataset loaded');
   }
   const secret = resolveSecret(config);
   const verify = createTokenVerifier({ ...config.auth, secret });
   const services = createServices({ prisma: db.prisma });
-  const app = await createApp({ config, services, verify, logger, ping: () => db.ping(), poolStats: () => db.poolStats() });
+  const redis = config.redis.url ? connectRedis(config.redis.url, logger) : undefined;
+  const readRouting = d.replicaUrls.length > 0 ? new ReadRouting(d.readYourWritesMs) : undefined;
+  const stopSharing = redis && readRouting ? readRouting.share(redis, config.redis.keyPrefix, logger) : undefined;
+  const app = await createApp({
+    config,
+    services,
+    verify,
+    logger,
+    ping: () => db.ping(),
+    databases: () => db.health(),
+    classifyError: databaseFailure,
+    readRouting,
+    redis: redis ? { client: redis, keyPrefix: config.redis.keyPrefix } : undefined,
+    poolStats: () => db.poolStats(),
+  });
 
   const server = http.createServer(app.express);
   server.keepAliveTimeout = 65_000;
@@ -61,6 +96,8 @@ async function main(): Promise<void> {
     server.close(async () => {
       try {
         await app.stop();
+        await stopSharing?.();
+        redis?.disconnect();
         await db.close();
         logger.info('stopped');
       } finally {
@@ -68,6 +105,42 @@ async function main(): Promise<void> {
       }
     });
     server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+/** The cluster's primary: forks the workers, replaces one that dies, stops them all on a signal. */
+function runPrimary(config: Config, logger: Logger): void {
+  // The rate-limit count of all workers when there is no Redis (src/http/rate-limit.ts).
+  new ClusterMemoryStorePrimary().init();
+  let stopping = false;
+  const fork = () => cluster.fork();
+  for (let i = 0; i < config.workers; i++) fork();
+  logger.info({ workers: config.workers }, 'cluster primary: workers forked');
+  let restarts = 0;
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) {
+        logger.info('stopped');
+        process.exit(0);
+      }
+      return;
+    }
+    // A worker that cannot start (bad database, port taken) would die again at once.
+    if (++restarts > config.workers * 5) {
+      logger.fatal({ code, signal }, 'workers keep dying; giving up');
+      process.exit(1);
+    }
+    logger.error({ pid: worker.process.pid, code, signal }, 'worker died; starting another');
+    fork();
+  });
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down every worker');
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

@@ -1,5 +1,6 @@
+import { createSecretKey, KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import { isUuid } from '../domain/common/schemas';
+import { isUuid, NIL_UUID } from '../domain/common/schemas';
 import { AppError } from '../errors/catalogue';
 import type { Principal } from './principal';
 
@@ -8,21 +9,32 @@ export interface VerifierOptions {
   readonly jwksUrl?: string | undefined;
   readonly issuer?: string | undefined;
   readonly audience?: string | undefined;
+  /** Longest accepted lifetime in seconds: `exp − iat`, or `exp − now` without `iat`. */
+  readonly maxTtlSeconds?: number | undefined;
 }
+
+/** JWT_MAX_TTL's default: a day. */
+export const DEFAULT_MAX_TTL_SECONDS = 86_400;
 
 export type TokenVerifier = (authorization: string | undefined) => Promise<Principal>;
 
 const unauthenticated = (detail: string) => new AppError('UNAUTHENTICATED', detail);
 
-/** Verifies `Authorization: Bearer <JWT>`: signature, exp, nbf, and iss/aud when configured. */
+/**
+ * Verifies `Authorization: Bearer <JWT>`: signature, exp, nbf, and iss/aud when configured.
+ * A token must expire, within maxTtlSeconds of being issued (a stolen token is useful for a
+ * bounded time), and may not speak for the nil UUID, which stands for the system (the import).
+ */
 export function createTokenVerifier(o: VerifierOptions): TokenVerifier {
   const key = o.jwksUrl
     ? createRemoteJWKSet(new URL(o.jwksUrl))
     : o.secret
-      ? new TextEncoder().encode(o.secret)
+      ? // A KeyObject made once: jose would otherwise make one from the bytes on every request.
+        createSecretKey(Buffer.from(o.secret, 'utf8'))
       : undefined;
   if (!key) throw new Error('no key source configured for token verification');
   const algorithms = o.jwksUrl ? ['RS256', 'ES256', 'PS256', 'EdDSA'] : ['HS256'];
+  const maxTtl = o.maxTtlSeconds ?? DEFAULT_MAX_TTL_SECONDS;
 
   return async (authorization) => {
     const match = /^Bearer\s+([A-Za-z0-9_\-.=]+)\s*$/i.exec(authorization ?? '');
@@ -31,7 +43,7 @@ export function createTokenVerifier(o: VerifierOptions): TokenVerifier {
     try {
       const options = { algorithms, issuer: o.issuer, audience: o.audience, clockTolerance: 5 };
       payload =
-        key instanceof Uint8Array
+        key instanceof KeyObject
           ? (await jwtVerify(match[1], key, options)).payload
           : (await jwtVerify(match[1], key, options)).payload;
     } catch (e) {
@@ -40,8 +52,12 @@ export function createTokenVerifier(o: VerifierOptions): TokenVerifier {
         throw unauthenticated(`The token's ${e.claim} claim is not valid`);
       throw unauthenticated('The token is not valid');
     }
+    if (typeof payload.exp !== 'number') throw unauthenticated('The token has no expiry (exp); tokens must expire');
+    const issued = typeof payload.iat === 'number' ? payload.iat : Math.floor(Date.now() / 1000);
+    if (payload.exp - issued > maxTtl) throw unauthenticated(`The token lives longer than the ${maxTtl} seconds allowed`);
     if (typeof payload.sub !== 'string' || !isUuid(payload.sub))
       throw unauthenticated('The token has no subject (sub) that is a UUID');
+    if (payload.sub === NIL_UUID) throw unauthenticated('The token\'s subject is reserved for the system');
     const scope = (payload as { scope?: unknown }).scope;
     const scopes = new Set(typeof scope === 'string' ? scope.split(' ').filter(Boolean) : []);
     return { userId: payload.sub.toLowerCase(), scopes };

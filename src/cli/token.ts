@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { decodeJwt } from 'jose';
 import { resolveSecret } from '../auth/keys';
 import { signToken } from '../auth/tokens';
 import { ConfigError, loadConfig, readEnvFile } from '../config/config';
@@ -33,6 +34,10 @@ async function main(): Promise<void> {
     issuer: config.auth.issuer,
     audience: config.auth.audience,
   });
+  // The service refuses tokens that live longer than JWT_MAX_TTL: say so now, not at the first request.
+  const { exp, iat } = decodeJwt(token);
+  if (exp !== undefined && iat !== undefined && exp - iat > config.auth.maxTtlSeconds)
+    throw new Error(`--expires ${values.expires!} is longer than JWT_MAX_TTL (${config.auth.maxTtlSeconds} seconds); the service would refuse the token`);
   process.stdout.write(`${token}\n`);
 }
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -29,11 +30,28 @@ const schema = z
     }),
     DATA_DIR: z.string().min(1).default('./data'),
     DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
+    DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(3000),
+    DB_STARTUP_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+    DATABASE_REPLICA_URLS: optionalText
+      .transform((v) => (v === undefined ? [] : v.split(',').map((u) => u.trim()).filter((u) => u !== '')))
+      .refine((urls) => urls.every((u) => /^postgres(ql)?:\/\//.test(u)), { message: 'must be comma-separated postgresql:// URLs' }),
+    DB_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).max(3_600_000).default(2000),
+    READ_YOUR_WRITES_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
+    REDIS_URL: optionalText.refine((v) => v === undefined || /^rediss?:\/\//.test(v), { message: 'must be a redis:// or rediss:// URL' }),
+    REDIS_KEY_PREFIX: z.string().min(1).max(100).default('billing:'),
+    WORKERS: z
+      .string()
+      .trim()
+      .default('1')
+      .refine((v) => v === 'auto' || /^[1-9][0-9]{0,2}$/.test(v), { message: 'must be a whole number from 1, or auto (one per core)' })
+      .transform((v) => (v === 'auto' ? os.availableParallelism() : Number(v))),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
     JWT_SECRET: optionalText.refine((v) => v === undefined || Buffer.byteLength(v, 'utf8') >= 32, {
       message: 'must be at least 32 bytes',
     }),
     JWT_ISSUER: optionalText,
+    JWT_MAX_TTL: z.coerce.number().int().min(1).default(86_400),
     JWT_AUDIENCE: optionalText,
     JWT_JWKS_URL: optionalText.refine((v) => v === undefined || /^https?:\/\//.test(v), {
       message: 'must be an http(s) URL',
@@ -44,6 +62,10 @@ const schema = z
     METRICS: z.enum(['on', 'off']).default('on'),
   })
   .superRefine((env, ctx) => {
+    if (!env.DATABASE_URL && env.DATABASE_REPLICA_URLS.length > 0)
+      ctx.addIssue({ code: 'custom', path: ['DATABASE_REPLICA_URLS'], message: 'needs DATABASE_URL (replicas of the embedded database do not exist)' });
+    if (!env.DATABASE_URL && env.WORKERS > 1)
+      ctx.addIssue({ code: 'custom', path: ['WORKERS'], message: 'above 1 needs DATABASE_URL (the embedded database belongs to one process)' });
     if (env.NODE_ENV !== 'production') return;
     if (!env.JWT_SECRET && !env.JWT_JWKS_URL)
       ctx.addIssue({
@@ -63,13 +85,27 @@ export interface Config {
   readonly env: 'development' | 'test' | 'production';
   readonly port: number;
   readonly host: string;
-  readonly database: { readonly url: string | undefined; readonly dataDir: string; readonly poolMax: number };
+  readonly database: {
+    readonly url: string | undefined;
+    readonly dataDir: string;
+    readonly poolMax: number;
+    readonly statementTimeoutMs: number;
+    readonly connectTimeoutMs: number;
+    readonly startupTimeoutMs: number;
+    readonly replicaUrls: readonly string[];
+    readonly replicaMaxLagMs: number;
+    readonly readYourWritesMs: number;
+  };
   readonly rateLimitPerMinute: number;
+  readonly redis: { readonly url: string | undefined; readonly keyPrefix: string };
+  readonly workers: number;
   readonly auth: {
     readonly secret: string | undefined;
     readonly issuer: string | undefined;
     readonly audience: string | undefined;
     readonly jwksUrl: string | undefined;
+    /** Longest accepted token lifetime, seconds. */
+    readonly maxTtlSeconds: number;
   };
   readonly logLevel: string;
   readonly loadDemoData: boolean;
@@ -97,9 +133,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
-    database: { url: e.DATABASE_URL, dataDir: e.DATA_DIR, poolMax: e.DB_POOL_MAX },
+    database: {
+      url: e.DATABASE_URL,
+      dataDir: e.DATA_DIR,
+      poolMax: e.DB_POOL_MAX,
+      statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+      connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+      startupTimeoutMs: e.DB_STARTUP_TIMEOUT_MS,
+      replicaUrls: e.DATABASE_REPLICA_URLS,
+      replicaMaxLagMs: e.DB_REPLICA_MAX_LAG_MS,
+      readYourWritesMs: e.READ_YOUR_WRITES_MS,
+    },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
-    auth: { secret: e.JWT_SECRET, issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE, jwksUrl: e.JWT_JWKS_URL },
+    redis: { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX },
+    workers: e.WORKERS,
+    auth: { secret: e.JWT_SECRET, issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE, jwksUrl: e.JWT_JWKS_URL, maxTtlSeconds: e.JWT_MAX_TTL },
     logLevel: e.LOG_LEVEL,
     loadDemoData: e.DEMO_DATA === 'auto',
     trustProxy: e.TRUST_PROXY,

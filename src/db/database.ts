@@ -3,10 +3,11 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { Pool } from 'pg';
+import { Client, Pool, type PoolConfig } from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
-import type { PoolStats } from '../http/metrics';
+import { isDatabaseUnavailable } from './errors';
 import { applyMigrations, type SqlSession } from './migrate';
+import { ReplicaReadsPrismaPg, ReplicaSet, routeReads, type ReplicaHealth } from './replicas';
 
 // Picks the driver adapter: a postgresql:// URL → PostgreSQL through a pg pool;
 // otherwise embedded PGlite (real Postgres compiled to WASM) in <dataDir>/pglite, or in
@@ -23,6 +24,35 @@ export interface DatabaseOptions {
   /** Emit Prisma query events (tests count SQL statements with them). */
   readonly logQueries?: boolean;
   readonly migrate?: boolean;
+  /**
+   * PostgreSQL: time limit of one statement (server-side statement_timeout, and a client-side
+   * read timeout a little later for a server that stalls). Absent: no limit (the import).
+   */
+  readonly statementTimeoutMs?: number;
+  /** PostgreSQL: longest wait for a pool connection (default 5 s). */
+  readonly connectTimeoutMs?: number;
+  /** PostgreSQL: how long opening waits for a server that is not up yet (default 0: fail at once). */
+  readonly startupTimeoutMs?: number;
+  /** Told about each failed attempt while waiting for the server (for the log). */
+  readonly onWait?: (info: { attempt: number; retryInMs: number; reason: string }) => void;
+  /** postgresql:// URLs of streaming replicas for reads (see ./replicas.ts). */
+  readonly replicaUrls?: readonly string[];
+  /** A replica further behind than this is skipped (default 2 s). */
+  readonly replicaMaxLagMs?: number;
+  /** Told when a replica goes up, down or lagging (for the log). */
+  readonly onReplicaChange?: (health: ReplicaHealth) => void;
+}
+
+/** One database as /readyz reports it. */
+export type DatabaseHealth = { readonly name: 'primary'; readonly role: 'primary'; readonly state: 'up' | 'down' } | ReplicaHealth;
+
+/** Connections of one pool: in use, idle, and callers waiting for one. */
+export interface PoolFigures {
+  readonly name: string;
+  readonly inUse: number;
+  readonly idle: number;
+  readonly waiting: number;
+  readonly max: number;
 }
 
 export interface Database {
@@ -31,8 +61,10 @@ export interface Database {
   /** Raw access for migrations and the readiness probe only; domain code uses prisma. */
   readonly session: SqlSession;
   ping(): Promise<void>;
-  /** Connection pools and their use, for metrics; the embedded database has none. */
-  poolStats(): PoolStats[];
+  /** Each database: the primary (asked now) and every replica (as last measured). */
+  health(): Promise<DatabaseHealth[]>;
+  /** Pool figures per database (PostgreSQL; empty for the embedded database). */
+  poolStats(): PoolFigures[];
   close(): Promise<void>;
 }
 
@@ -45,15 +77,91 @@ function prismaClient(adapter: AdapterFactory, logQueries: boolean): PrismaClien
   });
 }
 
-async function openPostgres(url: string, opts: DatabaseOptions): Promise<Database> {
-  const pool = new Pool({
+/** Most distinct statements each connection keeps prepared; the rest are parsed and planned per use. */
+const MAX_PREPARED = 300;
+const LIKE = /\bI?LIKE\b/i;
+
+/**
+ * Names for the statements Prisma sends, so that each pooled connection parses and plans a
+ * statement once and afterwards only binds and executes it (a list page's planning cost
+ * about as much PostgreSQL CPU as its execution). The same SQL text always gets the same
+ * name. Filters can produce many distinct texts (an `in` list of each length), so only the
+ * first MAX_PREPARED texts are named; an empty name is node-postgres's unnamed statement.
+ * Statements with LIKE stay unnamed: after a few executions PostgreSQL may switch a
+ * prepared statement to a generic plan, and only a plan made for the actual pattern turns
+ * `LIKE 'M%'` into an index range.
+ */
+export function statementNames(max = MAX_PREPARED): (query: { readonly sql: string }) => string {
+  const names = new Map<string, string>();
+  return ({ sql }) => {
+    let name = names.get(sql);
+    if (name === undefined) {
+      if (names.size >= max || LIKE.test(sql)) return '';
+      names.set(sql, (name = `prisma_${names.size}`));
+    }
+    return name;
+  };
+}
+
+function poolConfig(url: string, opts: DatabaseOptions): PoolConfig {
+  const timeout = opts.statementTimeoutMs;
+  return {
     connectionString: url,
     max: opts.poolMax ?? 10,
     idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: 5_000,
-  });
+    // Acquisition is bounded: with the server gone, a request fails (503) instead of queueing.
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
+    // A dead peer (cable, frozen VM) is noticed by the kernel, not only at the next query.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    ...(timeout
+      ? {
+          statement_timeout: timeout,
+          // A stalled server never cancels anything: the client gives up a little later.
+          query_timeout: timeout + 2_000,
+          idle_in_transaction_session_timeout: timeout * 2,
+        }
+      : {}),
+  };
+}
+
+function poolFigures(name: string, pool: Pool, max: number): PoolFigures {
+  return { name, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount, max };
+}
+
+/** Waits for the server with capped exponential backoff, up to startupTimeoutMs. */
+async function waitForServer(url: string, opts: DatabaseOptions): Promise<void> {
+  const deadline = Date.now() + (opts.startupTimeoutMs ?? 0);
+  for (let attempt = 1; ; attempt++) {
+    const c = new Client({ connectionString: url, connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000 });
+    c.on('error', () => undefined);
+    try {
+      await c.connect();
+      await c.query('SELECT 1');
+      return;
+    } catch (e) {
+      const retryInMs = Math.min(250 * 2 ** (attempt - 1), 5_000);
+      if (!isDatabaseUnavailable(e) || Date.now() + retryInMs > deadline) throw e;
+      opts.onWait?.({ attempt, retryInMs, reason: e instanceof Error ? e.message : String(e) });
+      await new Promise((r) => setTimeout(r, retryInMs));
+    } finally {
+      await c.end().catch(() => undefined);
+    }
+  }
+}
+
+async function openPostgres(url: string, opts: DatabaseOptions): Promise<Database> {
+  await waitForServer(url, opts);
+  const max = opts.poolMax ?? 10;
+  const pool = new Pool(poolConfig(url, opts));
   // A dropped server connection surfaces on the pool; readiness reports it, the process lives on.
   pool.on('error', () => undefined);
+  const replicaPools = (opts.replicaUrls ?? []).map((u) => {
+    const p = new Pool(poolConfig(u, opts));
+    p.on('error', () => undefined);
+    return p;
+  });
+  const replicas = replicaPools.length > 0 ? new ReplicaSet(replicaPools, { maxLagMs: opts.replicaMaxLagMs ?? 2_000, onStateChange: opts.onReplicaChange }) : undefined;
   const session: SqlSession = {
     async exec(sql) {
       await pool.query(sql);
@@ -62,28 +170,11 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
       return (await pool.query(sql, params)).rows as T[];
     },
   };
-  let closed = false;
-  const prisma = prismaClient(new PrismaPg(pool), opts.logQueries ?? false);
-  const db: Database = {
-    kind: 'postgres',
-    prisma,
-    session,
-    async ping() {
-      await pool.query('SELECT 1');
-    },
-    poolStats() {
-      return [{ pool: 'primary', max: pool.options.max, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }];
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await prisma.$disconnect();
-      await pool.end();
-    },
-  };
   if (opts.migrate !== false) {
-    // Advisory locks are per connection: migrate on one dedicated client.
-    const client = await pool.connect();
+    // Advisory locks are per connection: migrate on one dedicated connection, without the
+    // statement timeout (a migration may rewrite a large table).
+    const client = new Client({ connectionString: url });
+    await client.connect();
     try {
       await applyMigrations({
         async exec(sql) {
@@ -94,10 +185,41 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
         },
       });
     } finally {
-      client.release();
+      await client.end();
     }
   }
-  return db;
+  const primary = prismaClient(new PrismaPg(pool, { statementNameGenerator: statementNames() }), opts.logQueries ?? false);
+  const reader = replicas ? prismaClient(new ReplicaReadsPrismaPg(pool, replicas), opts.logQueries ?? false) : undefined;
+  await replicas?.start();
+  let closed = false;
+  return {
+    kind: 'postgres',
+    prisma: reader ? routeReads(primary, reader) : primary,
+    session,
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async health() {
+      let state: 'up' | 'down' = 'up';
+      try {
+        await pool.query('SELECT 1');
+      } catch {
+        state = 'down';
+      }
+      return [{ name: 'primary', role: 'primary', state }, ...(replicas?.health() ?? [])];
+    },
+    poolStats() {
+      return [poolFigures('primary', pool, max), ...replicaPools.map((p, i) => poolFigures(`replica ${i + 1}`, p, max))];
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      replicas?.stop();
+      await primary.$disconnect();
+      await reader?.$disconnect();
+      await Promise.all([pool.end(), ...replicaPools.map((p) => p.end())]);
+    },
+  };
 }
 
 async function openPGlite(opts: DatabaseOptions): Promise<Database> {
@@ -133,6 +255,10 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
     async ping() {
       if (pg.closed) throw new Error('the embedded database is closed');
       await pg.query('SELECT 1');
+    },
+    async health() {
+      const up = !pg.closed && (await pg.query('SELECT 1').then(() => true, () => false));
+      return [{ name: 'primary', role: 'primary', state: up ? 'up' : 'down' }];
     },
     poolStats() {
       return [];

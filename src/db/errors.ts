@@ -3,12 +3,16 @@
 // them differently: @prisma/adapter-pg as Prisma's known errors (P2002, P2003), the PGlite
 // adapter as a DriverAdapterError carrying the PostgreSQL SQLSTATE in `cause.code`.
 
+import { serviceUnavailable, type AppError } from '../errors/catalogue';
+
 interface Cause {
   code?: unknown;
   originalCode?: unknown;
+  kind?: unknown;
 }
 interface MaybeDbError {
   code?: unknown;
+  message?: unknown;
   cause?: Cause;
   meta?: { driverAdapterError?: { cause?: Cause } };
 }
@@ -18,9 +22,13 @@ function prismaCode(e: unknown): string | undefined {
   return typeof c === 'string' ? c : undefined;
 }
 
-function sqlState(e: unknown): string | undefined {
+function causeOf(e: unknown): Cause | undefined {
   const err = e as MaybeDbError | null;
-  const cause = err?.cause ?? err?.meta?.driverAdapterError?.cause;
+  return err?.cause ?? err?.meta?.driverAdapterError?.cause;
+}
+
+function sqlState(e: unknown): string | undefined {
+  const cause = causeOf(e);
   const c = cause?.originalCode ?? cause?.code;
   return typeof c === 'string' ? c : undefined;
 }
@@ -34,3 +42,35 @@ export const isForeignKeyViolation = (e: unknown): boolean =>
 export const isCheckViolation = (e: unknown): boolean => sqlState(e) === '23514' || /check constraint/i.test(String((e as Error)?.message));
 /** The record to update or delete was not there (P2025). */
 export const isRecordNotFound = (e: unknown): boolean => prismaCode(e) === 'P2025';
+
+// The database is down, stalled or timing out: what a client may retry (503), as opposed to
+// a fault of ours (500). Reported by Prisma (P1001 cannot reach, P1002/P1008 timed out,
+// P1017 connection closed, P2024 no pool connection in time), by the driver adapters (kinds
+// below), by PostgreSQL (SQLSTATE class 08 connection exception, class 57 operator
+// intervention: statement timeout 57014, shutdown 57P01-57P03; 53300 too many connections;
+// 55P03 lock timeout), or by node-postgres itself, whose own errors carry only a message.
+const UNAVAILABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
+const UNAVAILABLE_MESSAGES =
+  /timeout exceeded when trying to connect|Connection terminated|Query read timeout|Client has encountered a connection error|Connection ended unexpectedly|the database system is (starting up|shutting down|in recovery mode)/i;
+
+export function isDatabaseUnavailable(e: unknown): boolean {
+  for (let err: unknown = e, depth = 0; err && depth < 5; err = (err as MaybeDbError).cause, depth++) {
+    const code = prismaCode(err);
+    if (code && (UNAVAILABLE_PRISMA_CODES.has(code) || UNAVAILABLE_NODE_CODES.has(code))) return true;
+    const kind = causeOf(err)?.kind;
+    if (typeof kind === 'string' && UNAVAILABLE_KINDS.has(kind)) return true;
+    const state = sqlState(err) ?? (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined);
+    if (state && (state.startsWith('08') || state.startsWith('57') || state === '53300' || state === '55P03')) return true;
+    const message = (err as MaybeDbError).message;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+  }
+  return false;
+}
+
+/** PostgreSQL cancelled the statement after the statement timeout (57014). */
+export const isStatementTimeout = (e: unknown): boolean => sqlState(e) === '57014' || prismaCode(e) === '57014';
+
+/** The catalogue's answer to a database failure, or undefined when it is not one. */
+export const databaseFailure = (e: unknown): AppError | undefined => (isDatabaseUnavailable(e) ? serviceUnavailable() : undefined);

@@ -20,6 +20,7 @@ export const ERRORS = {
   NO_TAX_CODE: { status: 422, title: 'No tax code applies on the reference date' },
   QUERY_TOO_COMPLEX: { status: 400, title: 'The query is too deep or too costly' },
   RATE_LIMITED: { status: 429, title: 'Too many requests' },
+  SERVICE_UNAVAILABLE: { status: 503, title: 'The service is temporarily unavailable' },
   INTERNAL: { status: 500, title: 'Internal error' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
@@ -37,8 +38,10 @@ export class AppError extends Error {
   readonly title: string;
   readonly detail: string;
   readonly errors: readonly FieldError[] | undefined;
+  /** Seconds after which a retry may succeed; the doors send it as Retry-After. */
+  readonly retryAfter: number | undefined;
 
-  constructor(code: ErrorCode, detail?: string, errors?: readonly FieldError[]) {
+  constructor(code: ErrorCode, detail?: string, errors?: readonly FieldError[], retryAfter?: number) {
     const { status, title } = ERRORS[code];
     super(detail ?? title);
     this.name = 'AppError';
@@ -47,6 +50,7 @@ export class AppError extends Error {
     this.title = title;
     this.detail = detail ?? title;
     this.errors = errors && errors.length > 0 ? errors : undefined;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -60,6 +64,18 @@ export const validationFailed = (errors: readonly FieldError[], detail?: string)
     'VALIDATION_FAILED',
     detail ?? errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; '),
     errors,
+  );
+
+/** Seconds a client should wait before retrying while the database is unavailable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** The database is down, stalled or did not answer in time: retryable, with Retry-After. */
+export const serviceUnavailable = (): AppError =>
+  new AppError(
+    'SERVICE_UNAVAILABLE',
+    `The database is unavailable or did not answer in time; retry after ${UNAVAILABLE_RETRY_AFTER_SECONDS} s`,
+    undefined,
+    UNAVAILABLE_RETRY_AFTER_SECONDS,
   );
 
 /** A fault in a query option; `position` is the 0-based character offset of the fault. */

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal';
 import type { Services } from '../domain/services';
+import type { Logger } from '../http/logger';
 import type { Loaders } from './loaders';
 
 /** What every resolver gets: the caller, the one service layer, this request's DataLoaders. */
@@ -7,4 +8,6 @@ export interface GraphqlContext {
   readonly principal: Principal;
   readonly services: Services;
   readonly loaders: Loaders;
+  /** This request's logger (it carries the request id). */
+  readonly log: Logger;
 }

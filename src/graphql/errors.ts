@@ -11,12 +11,18 @@
 //    the code of every validation-rule error to GRAPHQL_VALIDATION_FAILED.
 //  - Variable values that do not fit their type (Apollo's BAD_USER_INPUT): VALIDATION_FAILED,
 //    the catalogue's code for an argument value that is invalid.
-//  - Anything else: INTERNAL, logged, with a fixed message (the original may hold SQL).
+//  - Anything else: INTERNAL with a fixed message (the original may hold SQL); server.ts logs
+//    it with the request id (logInternalErrors).
+//  - Under NODE_ENV=production no message suggests a field, type or value name: graphql-js's
+//    "Did you mean ...?" is cut from every message, variable coercion errors included
+//    (Apollo's hideSchemaDetailsFromClientErrors covers validation errors only).
 
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { AppError, ERRORS, isAppError, type ErrorCode } from '../errors/catalogue';
 import { describeError, type Logger } from '../http/logger';
+import type { ErrorClassifier } from '../http/problem';
+import { isTokenLimitMessage } from './limits';
 import { ScalarInputError } from './scalars';
 
 const CATALOGUE_CODES = new Set<string>(Object.keys(ERRORS));
@@ -55,60 +61,84 @@ function catalogueCodeOf(error: unknown): ErrorCode | undefined {
 }
 
 export interface FormatErrorOptions {
-  readonly logger: Logger;
+  /** Cut name suggestions ("Did you mean ...?") from every message. */
+  readonly production?: boolean;
+  /** Recognises database failures as SERVICE_UNAVAILABLE (the HTTP status is set in server.ts). */
+  readonly classifyError?: ErrorClassifier | undefined;
 }
+
+/** graphql-js's suggestions: `Did you mean "isActive"?`, `Did you mean the enum value "Cash"?`. */
+const SUGGESTION = /\s*Did you mean [^?]*\?/g;
 
 /** Apollo's formatError: see the comment at the top of this file. */
-export function createFormatError(o: FormatErrorOptions) {
-  const format = formatter(o);
+export function createFormatError(o: FormatErrorOptions = {}) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const out = format(formatted, error);
+    const out = format(formatted, error, o.classifyError);
     // Messages may quote input; a NUL in them could pass for a decimal mark (scalars.ts).
-    const json = JSON.stringify(out);
-    return json.includes('\\u0000') ? (JSON.parse(json.replace(/\\u0000/g, '\\ufffd')) as GraphQLFormattedError) : out;
+    let json = JSON.stringify(out);
+    const hasNul = json.includes('\\u0000');
+    const hasSuggestion = o.production === true && json.includes('Did you mean');
+    if (!hasNul && !hasSuggestion) return out;
+    if (hasNul) json = json.replace(/\\u0000/g, '\\ufffd');
+    if (hasSuggestion) json = json.replace(SUGGESTION, '');
+    return JSON.parse(json) as GraphQLFormattedError;
   };
 }
 
-function formatter(o: FormatErrorOptions) {
-  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const base = { message: formatted.message, ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}) };
+/** Whether Apollo's error is a fault of the service (INTERNAL once formatted). */
+export const isInternalError = (error: GraphQLError, classify?: ErrorClassifier): boolean =>
+  format(error.toJSON(), error, classify).extensions?.code === 'INTERNAL';
+
+/** Logs the service's own faults among a request's errors, with the request's logger (and so its id). */
+export function logInternalErrors(errors: readonly GraphQLError[], log: Logger, classify?: ErrorClassifier): void {
+  for (const error of errors) {
+    if (!isInternalError(error, classify)) continue;
     const original = unwrapResolverError(error);
-    // Thrown by a resolver (unwrapped above), or wrapped by us for the context or the scope check.
-    const app = isAppError(original) ? original : error instanceof GraphQLError && isAppError(error.originalError) ? error.originalError : undefined;
-    if (app) {
-      if (app.code === 'INTERNAL') o.logger.error({ error: describeError(app) }, 'internal error in a GraphQL operation');
-      return { ...base, message: app.detail, extensions: appErrorExtensions(app) };
-    }
-    const code = formatted.extensions?.code;
-    // The error Apollo wrapped (validation errors keep the rule's error as originalError).
-    const inner = error instanceof GraphQLError ? error.originalError : undefined;
-    const marked = inner instanceof ScalarInputError ? inner.code : (catalogueCodeOf(inner) ?? catalogueCodeOf(error));
-    if (marked && marked !== 'INTERNAL') {
-      const extensions: Record<string, unknown> = { code: marked };
-      if (marked === 'VALIDATION_FAILED') {
-        const field = fieldOf(formatted);
-        if (field) {
-          extensions.field = field;
-          extensions.errors = [{ field, message: innerMessage(inner, formatted.message) }];
-        }
-      }
-      return { ...base, extensions };
-    }
-    if (code === 'BAD_USER_INPUT') {
+    log.error({ error: describeError(original instanceof Error ? original : error) }, 'internal error in a GraphQL operation');
+  }
+}
+
+function format(formatted: GraphQLFormattedError, error: unknown, classify?: ErrorClassifier): GraphQLFormattedError {
+  const base = { message: formatted.message, ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}) };
+  const original = unwrapResolverError(error);
+  // Thrown by a resolver (unwrapped above), or wrapped by us for the context or the scope check.
+  const app = isAppError(original) ? original : error instanceof GraphQLError && isAppError(error.originalError) ? error.originalError : undefined;
+  if (app) {
+    return { ...base, message: app.detail, extensions: appErrorExtensions(app) };
+  }
+  const code = formatted.extensions?.code;
+  // The error Apollo wrapped (validation errors keep the rule's error as originalError).
+  const inner = error instanceof GraphQLError ? error.originalError : undefined;
+  const marked = inner instanceof ScalarInputError ? inner.code : (catalogueCodeOf(inner) ?? catalogueCodeOf(error));
+  if (marked && marked !== 'INTERNAL') {
+    const extensions: Record<string, unknown> = { code: marked };
+    if (marked === 'VALIDATION_FAILED') {
       const field = fieldOf(formatted);
-      const extensions: Record<string, unknown> = { code: 'VALIDATION_FAILED' };
       if (field) {
         extensions.field = field;
-        extensions.errors = [{ field, message: formatted.message }];
+        extensions.errors = [{ field, message: innerMessage(inner, formatted.message) }];
       }
-      return { ...base, extensions };
     }
-    if (typeof code === 'string' && PROTOCOL_CODES.has(code)) return { ...base, extensions: { code } };
-    // Anything else is a fault of ours.
-    o.logger.error({ error: describeError(original instanceof Error ? original : error) }, 'internal error in a GraphQL operation');
-    // The message may hold SQL or driver text (CONTRACT.md: never in the body); it is in the log.
-    return { ...base, message: INTERNAL_MESSAGE, extensions: { code: 'INTERNAL' } };
-  };
+    return { ...base, extensions };
+  }
+  if (code === 'BAD_USER_INPUT') {
+    const field = fieldOf(formatted);
+    const extensions: Record<string, unknown> = { code: 'VALIDATION_FAILED' };
+    if (field) {
+      extensions.field = field;
+      extensions.errors = [{ field, message: formatted.message }];
+    }
+    return { ...base, extensions };
+  }
+  // The parser stopped at the token limit (limits.ts): a limit, not a syntax fault.
+  if (code === 'GRAPHQL_PARSE_FAILED' && isTokenLimitMessage(formatted.message)) return { ...base, extensions: { code: 'QUERY_TOO_COMPLEX' } };
+  if (typeof code === 'string' && PROTOCOL_CODES.has(code)) return { ...base, extensions: { code } };
+  // A database outage or time-out: retryable, not a fault of ours.
+  const known = classify?.(original);
+  if (known) return { ...base, message: known.detail, extensions: appErrorExtensions(known) };
+  // Anything else is a fault of ours. The message may hold SQL or driver text (never in
+  // the body); logInternalErrors puts it in the log.
+  return { ...base, message: INTERNAL_MESSAGE, extensions: { code: 'INTERNAL' } };
 }
 
 /**

@@ -2,7 +2,10 @@
 // (the parsed document is cached by Apollo, and the compiled query with it), which runs a
 // page of 100 customers with their addresses about 15 times faster than graphql-js's
 // interpreter (0.14 ms instead of 2.4 ms CPU, measured; graphql-js was a quarter of the
-// request's CPU time). Results are the same: same resolvers, same scalars, same errors.
+// request's CPU time). Measured again through HTTP with the pages read as one statement:
+// the whole request costs 0.6-1.0 ms less server CPU with it (customers with addresses,
+// articles with prices; about a sixth). Results are the same: same resolvers, same
+// scalars, same errors.
 //
 // Apollo Server runs a custom executor only through its gateway interface, which is what
 // this is: a "gateway" that hands Apollo the local schema once and executes operations on

@@ -1,18 +1,28 @@
 // Limits on what one GraphQL request may ask for (CONTRACT.md: "Query depth and cost are
-// limited"). Every limit fails with extensions.code QUERY_TOO_COMPLEX and HTTP 400.
+// limited"). Every limit fails with extensions.code QUERY_TOO_COMPLEX and HTTP 400, and
+// holds before the work it limits:
 //
-//  - Depth (a validation rule, so it is checked once per distinct document and cached by
-//    Apollo with the parsed document): fields nested more than MAX_DEPTH deep.
-//  - Breadth (validation rule): more than MAX_ROOT_FIELDS fields at the root of an
-//    operation, or more than MAX_ALIASES aliases in the document.
-//  - Cost (checked per request once the operation is known, because `first:` may come from
-//    a variable): every object a query can return counts 1, multiplied by the sizes of the
-//    lists around it. A list field with `first` counts `first` (default 100, capped at
-//    1000); a relation list without paging (Customer.addresses, Article.prices, ...) counts
-//    RELATION_FANOUT; `nodes` and `edges` of a connection count once more per record.
-//    Scalars are free: their cost is in the rows already counted.
-// Introspection fields (__schema, __type) are left out: introspection is off in production,
-// and the Sandbox's own introspection query is deeper than any data query needs to be.
+//  - Tokens (graphql-js's own `maxTokens` parse option, server.ts): a document longer than
+//    MAX_TOKENS is refused while it is parsed, after reading at most MAX_TOKENS tokens. A
+//    1,000-alias document is therefore never parsed whole, validated or walked.
+//  - Variables (checkVariables): JSON nested deeper than MAX_VARIABLE_DEPTH is refused before
+//    graphql-js coerces it (its coercion recurses once per level, and a `where` nested a
+//    thousand deep overflowed the stack).
+//  - Depth, root fields, aliases and cost: ONE walk of the operation (measure), checked once
+//    the operation is known and before anything runs. Fragments are expanded; each fragment
+//    is measured once per request (memo), so fragments spreading into fragments many times
+//    over cost linear, not exponential, time.
+//      depth: fields nested more than MAX_DEPTH deep;
+//      breadth: more than MAX_ROOT_FIELDS fields at the root, more than MAX_ALIASES aliases;
+//      cost: every object a query can return counts 1, multiplied by the sizes of the lists
+//        around it. A list field with `first` counts `first` (default 100, capped at 1000; it
+//        may come from a variable, so cost is per request); a relation list without paging
+//        (Customer.addresses, Article.prices, ...) counts RELATION_FANOUT; `nodes` and
+//        `edges` of a connection count once more per record. Scalars are free: their cost is
+//        in the rows already counted.
+// Introspection fields (__schema, __type) are left out of depth and cost: introspection is
+// off in production, and the Sandbox's own introspection query is deeper than any data
+// query needs to be.
 
 import {
   getNamedType,
@@ -21,7 +31,6 @@ import {
   isCompositeType,
   isListType,
   Kind,
-  type ASTVisitor,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -29,10 +38,12 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
-  type ValidationContext,
-  type ValidationRule,
 } from 'graphql';
 
+/** Tokens in one document: the Sandbox's introspection query has 163, the alias attack 6,000. */
+export const MAX_TOKENS = 2000;
+/** Nesting of objects and lists in the variables: a `where` 50 levels deep (its own limit) is 101. */
+export const MAX_VARIABLE_DEPTH = 128;
 export const MAX_DEPTH = 10;
 export const MAX_COST = 50_000;
 export const MAX_ROOT_FIELDS = 20;
@@ -45,112 +56,55 @@ export const MAX_FIRST = 1000;
 const tooComplex = (message: string, nodes?: FieldNode | OperationDefinitionNode): GraphQLError =>
   new GraphQLError(message, { ...(nodes ? { nodes } : {}), extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } } });
 
+/**
+ * The message graphql-js's parser stops with at maxTokens (reported as QUERY_TOO_COMPLEX by
+ * errors.ts). graphql 16 writes "more that"; later versions may fix the typo.
+ */
+export const isTokenLimitMessage = (message: string): boolean => /Document contains more th(?:an|at) \d+ tokens\. Parsing aborted\./.test(message);
+
 const isIntrospection = (name: string): boolean => name === '__schema' || name === '__type';
 
-type Fragments = (name: string) => FragmentDefinitionNode | undefined;
+// ---------------------------------------------------------------------------------------
+// Variables
 
 /**
- * Depth of a selection set: 1 for a set of leaves; fragments are expanded (cycles are
- * another rule's fault). A fragment's depth does not depend on where it is spread, so it is
- * computed once (`memo`): a document spreading fragments into fragments many times over
- * costs linear, not exponential, time.
+ * Throws QUERY_TOO_COMPLEX when the variables nest objects and lists deeper than `max`.
+ * Iterative, so that the check itself cannot overflow the stack.
  */
-function depthOf(set: SelectionSetNode, fragments: Fragments, seen: ReadonlySet<string>, memo: Map<string, number>): number {
-  let deepest = 0;
-  for (const sel of set.selections) {
-    let d = 0;
-    if (sel.kind === Kind.FIELD) {
-      if (isIntrospection(sel.name.value)) continue;
-      d = 1 + (sel.selectionSet ? depthOf(sel.selectionSet, fragments, seen, memo) : 0);
-    } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-      d = depthOf(sel.selectionSet, fragments, seen, memo);
-    } else {
-      const name = sel.name.value;
-      const known = memo.get(name);
-      if (known !== undefined) d = known;
-      else {
-        const fragment = seen.has(name) ? undefined : fragments(name);
-        if (fragment) {
-          d = depthOf(fragment.selectionSet, fragments, new Set([...seen, name]), memo);
-          memo.set(name, d);
-        }
-      }
-    }
-    if (d > deepest) deepest = d;
+export function checkVariables(variables: unknown, max = MAX_VARIABLE_DEPTH): void {
+  const stack: Array<[unknown, number]> = [[variables, 0]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > max) throw tooComplex(`The variables are nested more than ${max} levels deep`);
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
   }
-  return deepest;
 }
-
-/** Validation rule: no field nested deeper than `max`. */
-export function depthLimitRule(max = MAX_DEPTH): ValidationRule {
-  return (context: ValidationContext): ASTVisitor => ({
-    OperationDefinition(node) {
-      const depth = depthOf(node.selectionSet, (n) => context.getFragment(n) ?? undefined, new Set(), new Map());
-      if (depth > max) context.reportError(tooComplex(`The query is nested ${depth} levels deep; at most ${max} are allowed`, node));
-    },
-  });
-}
-
-/** Fields at the root of a selection set, fragments expanded (each fragment counted once, see depthOf). */
-function rootFieldCount(set: SelectionSetNode, fragments: Fragments, seen: ReadonlySet<string>, memo: Map<string, number>): number {
-  let n = 0;
-  for (const sel of set.selections) {
-    if (sel.kind === Kind.FIELD) n += 1;
-    else if (sel.kind === Kind.INLINE_FRAGMENT) n += rootFieldCount(sel.selectionSet, fragments, seen, memo);
-    else {
-      const name = sel.name.value;
-      let count = memo.get(name);
-      if (count === undefined && !seen.has(name)) {
-        const fragment = fragments(name);
-        count = fragment ? rootFieldCount(fragment.selectionSet, fragments, new Set([...seen, name]), memo) : 0;
-        memo.set(name, count);
-      }
-      n += count ?? 0;
-    }
-  }
-  return n;
-}
-
-/** Validation rule: at most `maxRoot` root fields per operation and `maxAliases` aliases per document. */
-export function breadthLimitRule(maxRoot = MAX_ROOT_FIELDS, maxAliases = MAX_ALIASES): ValidationRule {
-  return (context: ValidationContext): ASTVisitor => {
-    let aliases = 0;
-    let reported = false;
-    return {
-      OperationDefinition(node) {
-        const roots = rootFieldCount(node.selectionSet, (n) => context.getFragment(n) ?? undefined, new Set(), new Map());
-        if (roots > maxRoot) context.reportError(tooComplex(`The operation has ${roots} root fields; at most ${maxRoot} are allowed`, node));
-      },
-      Field(node) {
-        if (!node.alias) return;
-        aliases += 1;
-        if (aliases > maxAliases && !reported) {
-          reported = true;
-          context.reportError(tooComplex(`The query uses more than ${maxAliases} aliases`, node));
-        }
-      },
-    };
-  };
-}
-
-export const limitRules: ValidationRule[] = [depthLimitRule(), breadthLimitRule()];
 
 // ---------------------------------------------------------------------------------------
-// Cost
+// One walk: depth, root fields, aliases, cost
 
-interface CostWalk {
+/** What a selection set asks for. Cost is at multiplier 1: every term is a multiple of the multiplier. */
+interface Shape {
+  depth: number;
+  /** Fields directly in the set, fragments expanded. */
+  fields: number;
+  aliases: number;
+  cost: number;
+}
+
+interface Walk {
   readonly schema: GraphQLSchema;
   readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
   readonly operation: OperationDefinitionNode;
   readonly variables: Readonly<Record<string, unknown>> | undefined;
-  /** Whether a variable decided some `first`: then the cost cannot be cached with the document. */
+  /** Whether a variable decided some `first`: then the measure cannot be cached with the document. */
   usedVariables: boolean;
-  /** Cost of each fragment at multiplier 1 (every term is a multiple of the multiplier). */
-  readonly fragmentCosts: Map<string, number>;
+  readonly memo: Map<string, Shape>;
 }
 
 /** The `first` a list field will use: its argument, variable or default, within 0..MAX_FIRST. */
-function firstOf(node: FieldNode, walk: CostWalk): number {
+function firstOf(node: FieldNode, walk: Walk): number {
   const arg = node.arguments?.find((a) => a.name.value === 'first');
   let value: unknown = DEFAULT_FIRST;
   if (arg) {
@@ -168,51 +122,67 @@ function firstOf(node: FieldNode, walk: CostWalk): number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? Math.min(value, MAX_FIRST) : MAX_FIRST;
 }
 
-function costOf(set: SelectionSetNode, parent: GraphQLCompositeType, multiplier: number, walk: CostWalk, seen: ReadonlySet<string>): number {
-  let total = 0;
+const add = (into: Shape, part: Shape): void => {
+  if (part.depth > into.depth) into.depth = part.depth;
+  into.fields += part.fields;
+  into.aliases += part.aliases;
+  into.cost += part.cost;
+};
+
+function measureSet(set: SelectionSetNode, parent: GraphQLCompositeType | undefined, walk: Walk, seen: ReadonlySet<string>): Shape {
+  const shape: Shape = { depth: 0, fields: 0, aliases: 0, cost: 0 };
   for (const sel of set.selections) {
     if (sel.kind === Kind.FIELD) {
+      shape.fields += 1;
+      if (sel.alias) shape.aliases += 1;
       const name = sel.name.value;
-      if (name.startsWith('__') || !sel.selectionSet || !('getFields' in parent)) continue;
-      const field = parent.getFields()[name];
-      if (!field) continue;
-      const type = getNamedType(field.type);
-      if (!isCompositeType(type)) continue;
+      if (isIntrospection(name)) continue;
+      const field = parent && 'getFields' in parent ? parent.getFields()[name] : undefined;
+      const type = field ? getNamedType(field.type) : undefined;
+      if (!sel.selectionSet) {
+        if (shape.depth < 1) shape.depth = 1;
+        continue;
+      }
+      const child = measureSet(sel.selectionSet, type && isCompositeType(type) ? type : undefined, walk, seen);
+      if (1 + child.depth > shape.depth) shape.depth = 1 + child.depth;
+      shape.aliases += child.aliases;
+      if (!field || !parent) continue;
       let factor = 1;
       if (field.args.some((a) => a.name === 'first')) factor = firstOf(sel, walk);
       else if (isListType(getNullableType(field.type)) && !parent.name.endsWith('Connection')) factor = RELATION_FANOUT;
-      const n = multiplier * factor;
-      total += n + costOf(sel.selectionSet, type, n, walk, seen);
+      shape.cost += factor + factor * child.cost;
     } else if (sel.kind === Kind.INLINE_FRAGMENT) {
       const type = sel.typeCondition ? walk.schema.getType(sel.typeCondition.name.value) : parent;
-      if (type && isCompositeType(type)) total += costOf(sel.selectionSet, type, multiplier, walk, seen);
+      add(shape, measureSet(sel.selectionSet, type && isCompositeType(type) ? type : undefined, walk, seen));
     } else {
-      const fragmentName = sel.name.value;
-      let unit = walk.fragmentCosts.get(fragmentName);
-      if (unit === undefined && !seen.has(fragmentName)) {
-        const fragment = walk.fragments.get(fragmentName);
+      const name = sel.name.value;
+      let part = walk.memo.get(name);
+      if (part === undefined && !seen.has(name)) {
+        const fragment = walk.fragments.get(name);
         const type = fragment ? walk.schema.getType(fragment.typeCondition.name.value) : undefined;
-        unit = fragment && type && isCompositeType(type) ? costOf(fragment.selectionSet, type, 1, walk, new Set([...seen, fragmentName])) : 0;
-        walk.fragmentCosts.set(fragmentName, unit);
+        part = fragment
+          ? measureSet(fragment.selectionSet, type && isCompositeType(type) ? type : undefined, walk, new Set([...seen, name]))
+          : { depth: 0, fields: 0, aliases: 0, cost: 0 };
+        walk.memo.set(name, part);
       }
-      total += multiplier * (unit ?? 0);
+      if (part) add(shape, part);
     }
   }
-  return total;
+  return shape;
 }
 
-/** Costs of operations whose cost does not depend on variables (the document objects are cached by Apollo). */
-const staticCosts = new WeakMap<OperationDefinitionNode, number>();
+/** Measures of operations that do not depend on variables (the document objects are cached by Apollo). */
+const staticShapes = new WeakMap<OperationDefinitionNode, Shape>();
 const fragmentMaps = new WeakMap<DocumentNode, Map<string, FragmentDefinitionNode>>();
 
-/** The cost of running `operation` of `document` with these variables. */
-export function operationCost(
+/** Depth, root fields, aliases and cost of running `operation` of `document` with these variables. */
+export function measure(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Readonly<Record<string, unknown>> | undefined,
-): number {
-  const cached = staticCosts.get(operation);
+): Readonly<Shape> {
+  const cached = staticShapes.get(operation);
   if (cached !== undefined) return cached;
   let fragments = fragmentMaps.get(document);
   if (!fragments) {
@@ -221,22 +191,24 @@ export function operationCost(
     );
     fragmentMaps.set(document, fragments);
   }
-  const root = schema.getRootType(operation.operation);
-  if (!root) return 0;
-  const walk: CostWalk = { schema, fragments, operation, variables, usedVariables: false, fragmentCosts: new Map() };
-  const cost = costOf(operation.selectionSet, root, 1, walk, new Set());
-  if (!walk.usedVariables) staticCosts.set(operation, cost);
-  return cost;
+  const root = schema.getRootType(operation.operation) ?? undefined;
+  const walk: Walk = { schema, fragments, operation, variables, usedVariables: false, memo: new Map() };
+  const shape = measureSet(operation.selectionSet, root, walk, new Set());
+  if (!walk.usedVariables) staticShapes.set(operation, shape);
+  return shape;
 }
 
-/** Throws QUERY_TOO_COMPLEX (HTTP 400) when the operation costs more than `max`. */
-export function checkCost(
+/** Throws QUERY_TOO_COMPLEX (HTTP 400) when the operation is over any limit. */
+export function checkLimits(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Readonly<Record<string, unknown>> | undefined,
   max = MAX_COST,
 ): void {
-  const cost = operationCost(schema, document, operation, variables);
+  const { depth, fields, aliases, cost } = measure(schema, document, operation, variables);
+  if (depth > MAX_DEPTH) throw tooComplex(`The query is nested ${depth} levels deep; at most ${MAX_DEPTH} are allowed`, operation);
+  if (fields > MAX_ROOT_FIELDS) throw tooComplex(`The operation has ${fields} root fields; at most ${MAX_ROOT_FIELDS} are allowed`, operation);
+  if (aliases > MAX_ALIASES) throw tooComplex(`The query uses ${aliases} aliases; at most ${MAX_ALIASES} are allowed`, operation);
   if (cost > max) throw tooComplex(`The query could return about ${cost} objects; at most ${max} are allowed (ask for smaller pages with first:)`);
 }

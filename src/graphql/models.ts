@@ -21,7 +21,8 @@ export interface DecimalValue {
 export type PaymentSourceModel = PaymentSource;
 export type PaymentModel = Payment;
 export type AccountModel = Account;
-export type ArticleModel = Article;
+/** An article; `prices` is present when the list already loaded them with the article. */
+export type ArticleModel = Article & { prices?: ArticlePrice[] };
 /** A stored price, or the one the pricing service picked (its amount a decimal.js Decimal). */
 export type ArticlePriceModel = ArticlePrice | { id: string; articleId: string; amount: DecimalValue; validFrom: Date };
 /** A customer; `addresses` is present when the list already loaded them with the customer. */

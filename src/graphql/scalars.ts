@@ -5,7 +5,7 @@
 
 import Decimal from 'decimal.js';
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
-import { DATE_PATTERN, GUID_PATTERN, parseDate, parseDateTime } from '../query/values';
+import { GUID_PATTERN, parseInstant as parseInstantText, plainDecimal } from '../query/values';
 
 /**
  * A scalar input that does not parse: VALIDATION_FAILED (src/graphql/errors.ts). A plain
@@ -48,7 +48,7 @@ export const UUIDScalar = new GraphQLScalarType<string, string>({
 
 function parseInstant(value: unknown): Date {
   if (typeof value !== 'string') throw new ScalarInputError(`must be an ISO 8601 date-time string; got ${describe(value)}`);
-  const parsed = DATE_PATTERN.test(value) ? parseDate(value) : parseDateTime(value);
+  const parsed = parseInstantText(value);
   if (typeof parsed === 'string') throw new ScalarInputError(`must be an ISO 8601 date-time with a time zone, e.g. 2026-01-01T00:00:00Z: ${parsed}`);
   return parsed;
 }
@@ -95,6 +95,13 @@ function decimalText(text: string): string {
   return d.toFixed();
 }
 
+/** A decimal given as a string: plain decimal notation only (src/query/values.ts). */
+function decimalString(text: string): string {
+  const plain = plainDecimal(text);
+  if (plain === undefined) throw new ScalarInputError(`must be a decimal number in plain notation (12.50); got ${describe(text)}`);
+  return decimalText(plain);
+}
+
 function parseDecimal(value: unknown): string {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new ScalarInputError('must be a finite number');
@@ -102,7 +109,7 @@ function parseDecimal(value: unknown): string {
     // every value with at most 15 significant digits.
     return decimalText(String(value));
   }
-  if (typeof value === 'string') return decimalText(value);
+  if (typeof value === 'string') return decimalString(value);
   throw new ScalarInputError(`must be a number or a numeric string; got ${describe(value)}`);
 }
 
@@ -149,7 +156,7 @@ export const DecimalScalar = new GraphQLScalarType<string, ExactDecimal>({
   parseValue: parseDecimal,
   parseLiteral: (ast: ValueNode) => {
     if (ast.kind === Kind.INT || ast.kind === Kind.FLOAT) return decimalText(ast.value);
-    if (ast.kind === Kind.STRING) return decimalText(ast.value);
+    if (ast.kind === Kind.STRING) return decimalString(ast.value);
     return notAString(ast, 'a number or a numeric string');
   },
 });

@@ -5,7 +5,8 @@
 //    UNAUTHENTICATED. Queries need billing.read, mutations billing.write → HTTP 403 FORBIDDEN.
 //    The Sandbox landing page (a GET asking for HTML, outside production) needs none.
 //  - Introspection and the Sandbox only outside production; never stack traces.
-//  - Limits (./limits.ts): depth and breadth as validation rules, cost per request.
+//  - Limits (./limits.ts): tokens while parsing (graphql-js maxTokens), then variables
+//    nesting, depth, breadth and cost once the operation is known, before anything runs.
 //  - Decimal values leave as exact JSON numbers (scalars.ts: ExactDecimal, stringifyResult),
 //    never through a binary float.
 //  - Speed: operations run compiled by graphql-jit (./jit.ts); Apollo's cache-control,
@@ -26,17 +27,20 @@ import {
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import type { RequestHandler } from 'express';
-import { requireScope, SCOPES } from '../auth/principal';
+import type { Request, RequestHandler } from 'express';
+import { requireScope, SCOPES, type Principal } from '../auth/principal';
 import type { TokenVerifier } from '../auth/tokens';
 import { PROJECT_ROOT } from '../config/paths';
 import type { Services } from '../domain/services';
-import { AppError, isAppError } from '../errors/catalogue';
+import { AppError, ERRORS, isAppError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../errors/catalogue';
+import { jsonBody } from '../http/body';
 import type { Logger } from '../http/logger';
+import type { ErrorClassifier } from '../http/problem';
+import type { ReadRouting } from '../http/read-routing';
 import type { GraphqlObservation } from '../http/metrics';
 import type { GraphqlContext } from './context';
-import { createFormatError, httpGraphQLError } from './errors';
-import { checkCost, limitRules } from './limits';
+import { createFormatError, httpGraphQLError, logInternalErrors } from './errors';
+import { checkLimits, checkVariables, MAX_TOKENS } from './limits';
 import { jitGateway } from './jit';
 import { Loaders } from './loaders';
 import { resolvers } from './resolvers';
@@ -47,6 +51,10 @@ export interface GraphqlDeps {
   readonly verify: TokenVerifier;
   readonly production: boolean;
   readonly logger: Logger;
+  /** Recognises database failures (down, stalled, timing out) as SERVICE_UNAVAILABLE. */
+  readonly classifyError?: ErrorClassifier | undefined;
+  /** With read replicas: a mutation and a recent writer's queries read from the primary. */
+  readonly readRouting?: ReadRouting | undefined;
   /** Execute with graphql-jit (./jit.ts); default true. False runs graphql-js's own executor. */
   readonly jit?: boolean;
   /** Told the name, type, duration and outcome of every operation (for /metrics). */
@@ -59,7 +67,7 @@ export function readSchema(): string {
   return fs.readFileSync(SCHEMA_FILE, 'utf8');
 }
 
-/** Scope and cost checks, once the operation is known (before anything runs). */
+/** Scope and limit checks, once the operation is known (before variables are coerced or anything runs). */
 const guard: GraphQLRequestListener<GraphqlContext> = {
   async didResolveOperation({ operation, contextValue, document, schema, request }) {
     if (!operation) return;
@@ -68,7 +76,8 @@ const guard: GraphQLRequestListener<GraphqlContext> = {
     } catch (e) {
       throw isAppError(e) ? httpGraphQLError(e) : e;
     }
-    checkCost(schema, document, operation, request.variables);
+    checkVariables(request.variables);
+    checkLimits(schema, document, operation, request.variables);
   },
 };
 
@@ -93,6 +102,46 @@ function observePlugin(observe: (o: GraphqlObservation) => void): ApolloServerPl
     },
   };
 }
+/**
+ * A retryable outage is told apart from a fault by HTTP status too: any SERVICE_UNAVAILABLE
+ * error (the database down or timing out) makes the response a 503 with Retry-After.
+ */
+const unavailablePlugin: ApolloServerPlugin<GraphqlContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        if (response.body.kind !== 'single') return;
+        const failed = response.body.singleResult.errors?.some((e) => e.extensions?.code === 'SERVICE_UNAVAILABLE');
+        if (!failed) return;
+        response.http.status = ERRORS.SERVICE_UNAVAILABLE.status;
+        response.http.headers.set('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      },
+    };
+  },
+};
+
+/** A mutation writes: it and the caller's reads for a while go to the primary. */
+const readRoutingPlugin = (routing: ReadRouting): ApolloServerPlugin<GraphqlContext> => ({
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation, contextValue }) {
+        if (operation?.operation === 'mutation') routing.wrote(contextValue.principal.userId);
+      },
+    };
+  },
+});
+
+/** The service's own faults are logged with the request's logger, so with its request id. */
+const logPlugin = (fallback: Logger, classify: ErrorClassifier | undefined): ApolloServerPlugin<GraphqlContext> => ({
+  async requestDidStart() {
+    return {
+      async didEncounterErrors({ errors, contextValue }) {
+        // The context exists for every request that reaches the pipeline; the fallback is a belt.
+        logInternalErrors(errors, (contextValue as GraphqlContext | undefined)?.log ?? fallback, classify);
+      },
+    };
+  },
+});
 
 export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler: RequestHandler; stop(): Promise<void> }> {
   const typeDefs = readSchema();
@@ -104,8 +153,9 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
     hideSchemaDetailsFromClientErrors: deps.production,
     nodeEnv: deps.production ? 'production' : 'development',
     stringifyResult,
-    formatError: createFormatError({ logger: deps.logger }),
-    validationRules: limitRules,
+    formatError: createFormatError({ production: deps.production, classifyError: deps.classifyError }),
+    // Refused while parsing: a document over the limit is never parsed whole, validated or walked.
+    parseOptions: { maxTokens: MAX_TOKENS },
     // Apollo's own guard against documents whose fragments multiply into millions of selections.
     maxRecursiveSelections: true,
     persistedQueries: false,
@@ -121,28 +171,50 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
       deps.production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
       guardPlugin,
       ...(deps.observe ? [observePlugin(deps.observe)] : []),
+      logPlugin(deps.logger, deps.classifyError),
+      unavailablePlugin,
+      ...(deps.readRouting ? [readRoutingPlugin(deps.readRouting)] : []),
     ],
   });
   await server.start();
 
+  // The outcome of the token check, made before the body is read (handler below).
+  const verified = new WeakMap<Request, Principal | AppError>();
+
   const middleware = expressMiddleware(server, {
     context: async ({ req, res }): Promise<GraphqlContext> => {
-      let principal;
-      try {
-        principal = await deps.verify(req.get('authorization'));
-      } catch (e) {
-        throw httpGraphQLError(isAppError(e) ? e : new AppError('UNAUTHENTICATED', 'The token is not valid'));
+      const principal = verified.get(req);
+      if (principal === undefined || principal instanceof AppError) {
+        throw httpGraphQLError(principal ?? new AppError('UNAUTHENTICATED', 'The token is not valid'));
       }
       // For the request log line (src/http/request-context.ts).
       res.locals.principal = principal;
-      return { principal, services: deps.services, loaders: new Loaders(deps.services) };
+      deps.readRouting?.caller(principal.userId);
+      return { principal, services: deps.services, loaders: new Loaders(deps.services), log: res.locals.log ?? deps.logger };
     },
   });
 
-  const handler: RequestHandler = (req, res, next) => {
-    // express.json leaves req.body unset on a GET; Apollo's integration wants it present.
+  const readBody = jsonBody();
+  const readScope: RequestHandler = deps.readRouting ? deps.readRouting.scope() : (_req, _res, next) => next();
+  const run: RequestHandler = (req, res, next) => {
+    // The body reader leaves req.body unset on a GET; Apollo's integration wants it present.
     if (!('body' in req) || req.body === undefined) (req as { body?: unknown }).body = {};
     return middleware(req, res, next);
+  };
+
+  // The token is checked first; without a valid one the body is never read or parsed, and
+  // Apollo answers 401 from the context function (the Sandbox page, served before the
+  // context is built, still needs none).
+  const handler: RequestHandler = async (req, res, next) => {
+    try {
+      verified.set(req, await deps.verify(req.get('authorization')));
+    } catch (e) {
+      verified.set(req, isAppError(e) ? e : new AppError('UNAUTHENTICATED', 'The token is not valid'));
+      (req as { body?: unknown }).body = {};
+      return run(req, res, next);
+    }
+    // The read scope (replicas) opens once the body is read: stream callbacks run outside it.
+    return readBody(req, res, (err?: unknown) => (err ? next(err) : readScope(req, res, () => run(req, res, next))));
   };
 
   return { handler, stop: () => server.stop() };

@@ -1,21 +1,42 @@
 import { Router } from 'express';
 
-/** /healthz: the process is up. /readyz: the database answers (503 otherwise). */
-export function healthRoutes(ping: () => Promise<void>): Router {
+/** One database as the readiness probe reports it (no address: the probe needs no token). */
+export interface DatabaseState {
+  readonly name: string;
+  readonly role: 'primary' | 'replica';
+  readonly state: 'up' | 'down' | 'lagging';
+  readonly lagMs?: number;
+}
+
+/**
+ * /healthz: the process is up. /readyz: the primary database answers (503 otherwise), with
+ * the state of each database; a replica that is down or lagging does not make the service
+ * unready, because reads then go to the primary.
+ */
+export function healthRoutes(databases: () => Promise<readonly DatabaseState[]>): Router {
   const r = Router();
   r.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   r.get('/readyz', async (_req, res) => {
+    let list: readonly DatabaseState[];
     try {
-      await withTimeout(ping(), 2000);
-      res.json({ status: 'ready', database: 'up' });
+      list = await withTimeout(databases(), 2000);
     } catch {
-      res.status(503).json({ status: 'unavailable', database: 'down' });
+      list = [{ name: 'primary', role: 'primary', state: 'down' }];
     }
+    const ready = list.some((d) => d.role === 'primary' && d.state === 'up');
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', database: ready ? 'up' : 'down', databases: list });
   });
   return r;
 }
+
+/** The probe for a deployment with one database and no replicas. */
+export const primaryOnly =
+  (ping: () => Promise<void>) =>
+  async (): Promise<DatabaseState[]> => [
+    { name: 'primary', role: 'primary', state: await ping().then(() => 'up' as const, () => 'down' as const) },
+  ];
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -5,7 +5,8 @@ import pino, { type Logger } from 'pino';
 export function createLogger(level: string): Logger {
   return pino({
     level,
-    base: { service: 'billing-reference-data' },
+    // pid tells the workers of WORKERS=N apart.
+    base: { service: 'billing-reference-data', pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.password', '*.secret'], censor: '[redacted]' },
   });

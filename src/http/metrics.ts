@@ -8,7 +8,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 
 /** One connection pool of the database (the embedded database has none). */
 export interface PoolStats {
-  readonly pool: string;
+  readonly name: string;
   readonly max: number;
   readonly inUse: number;
   readonly idle: number;
@@ -119,7 +119,7 @@ export function createMetrics(o: MetricsOptions): Metrics {
         registers: [registry],
         collect() {
           this.reset();
-          for (const s of poolStats()) this.set({ pool: s.pool }, pick(s));
+          for (const s of poolStats()) this.set({ pool: s.name }, pick(s));
         },
       });
     gauge('db_pool_connections_in_use', 'Database connections lent out to a query or transaction', (s) => s.inUse);

@@ -2,9 +2,20 @@ import type { Response } from 'express';
 import { AppError, isAppError } from '../errors/catalogue';
 import { describeError, type Logger } from './logger';
 
+/**
+ * Recognises failures of the infrastructure (the database down or timing out) and answers
+ * them from the catalogue; injected, because the doors do not know the database.
+ */
+export type ErrorClassifier = (e: unknown) => AppError | undefined;
+
 /** Maps what a handler threw to the catalogue; anything unknown is INTERNAL and logged. */
-export function toAppError(e: unknown, log?: Logger): AppError {
+export function toAppError(e: unknown, log?: Logger, classify?: ErrorClassifier): AppError {
   if (isAppError(e)) return e;
+  const known = classify?.(e);
+  if (known) {
+    log?.warn({ code: known.code }, 'database unavailable');
+    return known;
+  }
   const err = e as { type?: string; status?: number; expose?: boolean };
   // body-parser's own refusals.
   if (err?.type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 100 KiB');
@@ -12,6 +23,12 @@ export function toAppError(e: unknown, log?: Logger): AppError {
     return new AppError('VALIDATION_FAILED', 'The request body is not valid JSON', [{ field: '', message: 'not valid JSON' }]);
   if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported')
     return new AppError('VALIDATION_FAILED', 'The request body encoding is not supported');
+  // Any other refusal of the body reader (a body that does not decompress, a stream cut
+  // short): the client's fault, said without the decoder's own words.
+  if (err?.expose === true && typeof err.status === 'number' && err.status >= 400 && err.status < 500)
+    return new AppError('VALIDATION_FAILED', 'The request body could not be read (it does not decompress, or it ended early)', [
+      { field: '', message: 'unreadable body' },
+    ]);
   log?.error({ error: describeError(e) }, 'unhandled error');
   return new AppError('INTERNAL', 'An unexpected error occurred; it has been logged');
 }
@@ -27,5 +44,6 @@ export function sendProblem(res: Response, e: AppError, instance?: string): void
   };
   if (instance) body.instance = instance;
   if (e.errors) body.errors = e.errors;
+  if (e.retryAfter !== undefined) res.setHeader('Retry-After', String(e.retryAfter));
   res.status(e.status).type('application/problem+json').send(JSON.stringify(body));
 }

@@ -8,7 +8,7 @@
 
 import type { FieldCatalog, FieldSpec } from './fields';
 import type { ComparisonOperator, FilterNode, FilterValue, TextOperator } from './filter-tree';
-import { bindValue, isInCase, type RawValue } from './values';
+import { bindValue, isInCase, textProblem, type RawValue } from './values';
 
 /**
  * How letter case is treated: not at all (undefined), OData's tolower()/toupper() applied
@@ -119,6 +119,8 @@ export function textCondition(name: string, spec: FieldSpec, op: TextOperator, r
     return fault('field', `${op} applies only to text fields; '${name}' is ${article(spec.type)}`);
   }
   if (raw === null || raw.kind !== 'string') return fault('value', `${op} needs a string literal`);
+  const problem = textProblem(raw.value);
+  if (problem) return fault('value', `a value for field '${name}' ${problem}`);
   if (mode === undefined) return built({ kind: 'text', field: name, op, value: raw.value });
   if (mode !== 'ignore' && !isInCase(raw.value, mode)) return built(never);
   return built({ kind: 'text', field: name, op, value: raw.value, ignoreCase: true });

@@ -34,6 +34,39 @@ const fail = (message: string): Bound => ({ ok: false, message });
 export const GUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 /** Plain decimal notation only: an exponent would hide how many digits the value has. */
 export const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/;
+/**
+ * What a decimal written as text may look like, in a JSON body or a GraphQL variable: digits
+ * with an optional point and sign. Never hex (`0x10`), binary (`0b101`), octal, an exponent,
+ * `Infinity` or `NaN`, which a number parser would read as some other value.
+ */
+const PLAIN_DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+/**
+ * A decimal given as text → its plain form (`+.5` → `0.5`, `12.` → `12`, scale kept:
+ * `19.00` stays `19.00`), or undefined when the text is not plain decimal notation.
+ */
+export function plainDecimal(text: string): string | undefined {
+  if (!PLAIN_DECIMAL_TEXT.test(text)) return undefined;
+  const neg = text.startsWith('-');
+  let body = /^[+-]/.test(text) ? text.slice(1) : text;
+  if (body.startsWith('.')) body = `0${body}`;
+  if (body.endsWith('.')) body = body.slice(0, -1);
+  return neg ? `-${body}` : body;
+}
+
+/**
+ * Why a string cannot be stored or compared, or undefined when it can: PostgreSQL text
+ * refuses NUL (SQLSTATE 22021), and a lone UTF-16 surrogate (which JSON's `\ud800` escape
+ * can produce) is no character at all. The one check every string from a client passes:
+ * body fields (src/domain/common/schemas.ts), OData literals and GraphQL where values
+ * (bindValue below).
+ */
+export function textProblem(value: string): string | undefined {
+  if (value.includes('\u0000')) return 'must not contain NUL characters';
+  // With the u flag a well-formed pair is one code point, so only lone halves match.
+  if (/\p{Cs}/u.test(value)) return 'must not contain a lone UTF-16 surrogate (not valid Unicode)';
+  return undefined;
+}
 export const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 // OData's dateTimeOffsetValue: seconds optional, fractional seconds 1-12 digits, and a
 // zone that is required (Z or ±hh:mm) so that an instant never depends on the server's zone.
@@ -48,16 +81,35 @@ const daysInMonth = (year: number, month: number): number => {
 const validDay = (year: number, month: number, day: number): boolean =>
   month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 
+// The instants the database can hold and the service can write back: years 1 to 9999 in
+// UTC. PostgreSQL refuses year 0 and ISO 8601 text has no room for year 10000, so an
+// offset that moves an instant across either edge (`9999-12-31T23:00-14:00`) is refused too.
+const FIRST_INSTANT = new Date(0).setUTCFullYear(1, 0, 1);
+const LAST_INSTANT = new Date(0).setUTCFullYear(9999, 11, 31) + 86_400_000 - 1;
+
+/** Why an instant cannot be stored, or undefined when it can. */
+export function instantProblem(d: Date): string | undefined {
+  const ms = d.getTime();
+  if (Number.isNaN(ms)) return 'is not a valid date';
+  if (ms < FIRST_INSTANT || ms > LAST_INSTANT) return 'is outside the years 0001 to 9999 (UTC) that can be stored';
+  return undefined;
+}
+
+const inRange = (text: string, d: Date): Date | string => {
+  const problem = instantProblem(d);
+  return problem ? `'${text}' ${problem}` : d;
+};
+
 /** `2026-01-01` → midnight UTC of that day, or a message when it is not a calendar date. */
 export function parseDate(text: string): Date | string {
   const m = DATE_PATTERN.exec(text);
   if (!m) return `'${text}' is not a date (yyyy-mm-dd)`;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (!validDay(year, month, day)) return `'${text}' is not a calendar date`;
+  if (!validDay(year, month, day)) return `'${text}' is not a calendar date (not a valid date)`;
   const d = new Date(0);
   // setUTCFullYear, not Date.UTC: Date.UTC maps years 0-99 to 1900-1999.
   d.setUTCFullYear(year, month - 1, day);
-  return d;
+  return inRange(text, d);
 }
 
 /**
@@ -72,7 +124,7 @@ export function parseDateTime(text: string): Date | string {
   const second = m[6] === undefined ? 0 : Number(m[6]);
   const fraction = m[7] ?? '';
   const zone = (m[8] ?? 'Z').toUpperCase();
-  if (!validDay(year, month, day)) return `'${text}' is not a calendar date`;
+  if (!validDay(year, month, day)) return `'${text}' is not a calendar date (not a valid date)`;
   if (hour > 23 || minute > 59 || second > 59) return `'${text}' is not a valid time of day`;
   if (/[1-9]/.test(fraction.slice(3))) return `'${text}' is more precise than milliseconds`;
   let offsetMinutes = 0;
@@ -85,7 +137,15 @@ export function parseDateTime(text: string): Date | string {
   const d = new Date(0);
   d.setUTCFullYear(year, month - 1, day);
   d.setUTCHours(hour, minute - offsetMinutes, second, ms);
-  return d;
+  return inRange(text, d);
+}
+
+/**
+ * The one instant parser of client input (JSON bodies, GraphQL DateTime, OData literals
+ * through parseDate/parseDateTime): a plain date (midnight UTC) or a date-time with a zone.
+ */
+export function parseInstant(text: string): Date | string {
+  return DATE_PATTERN.test(text) ? parseDate(text) : parseDateTime(text);
 }
 
 /** Lowercase canonical form of a GUID, or undefined when the text is not one. */
@@ -119,8 +179,11 @@ const describe = (raw: RawValue): string => {
  */
 export function bindValue(fieldName: string, spec: FieldSpec, raw: RawValue): Bound {
   switch (spec.type) {
-    case 'string':
-      return raw.kind === 'string' ? ok({ type: 'string', value: raw.value }) : mismatchOf(fieldName, raw, 'a string');
+    case 'string': {
+      if (raw.kind !== 'string') return mismatchOf(fieldName, raw, 'a string');
+      const problem = textProblem(raw.value);
+      return problem ? fail(`a value for field '${fieldName}' ${problem}`) : ok({ type: 'string', value: raw.value });
+    }
     case 'uuid': {
       // An unquoted GUID is OData's own literal; a quoted one is what most clients send.
       const text = raw.kind === 'guid' || raw.kind === 'string' ? (raw.kind === 'guid' ? raw.text : raw.value) : undefined;
@@ -137,9 +200,8 @@ export function bindValue(fieldName: string, spec: FieldSpec, raw: RawValue): Bo
         : fail(`field '${fieldName}' is a number; '${raw.text}' is not a plain decimal number`);
     case 'datetime': {
       if (raw.kind === 'instant') {
-        return Number.isNaN(raw.value.getTime())
-          ? fail(`field '${fieldName}' is a date-time; the value is not a valid date`)
-          : ok({ type: 'datetime', value: raw.value });
+        const problem = instantProblem(raw.value);
+        return problem ? fail(`field '${fieldName}' is a date-time; the value ${problem}`) : ok({ type: 'datetime', value: raw.value });
       }
       if (raw.kind !== 'date' && raw.kind !== 'datetime') return mismatchOf(fieldName, raw, 'a date-time (a date means midnight UTC)');
       const parsed = raw.kind === 'date' ? parseDate(raw.text) : parseDateTime(raw.text);

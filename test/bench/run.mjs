@@ -4,7 +4,9 @@
 // 1. makes (once) a database filled from test/fixtures/generate.mjs --customers 100000
 //    (BENCH_DATABASE_URL names it; default postgresql://postgres@127.0.0.1:5432/bench_100k),
 // 2. starts the built service on it (rate limit off, logs quiet),
-// 3. runs autocannon on each scenario and prints requests/s and p50/p99 latency.
+// 3. runs autocannon on each scenario and prints requests/s, p50/p99 latency, and the CPU
+//    milliseconds per request of the service process and of PostgreSQL (all its processes on
+//    this machine, read from /proc: on a shared machine other clients' queries count too).
 // Options: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 10), BENCH_CUSTOMERS (default 100000).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -46,6 +48,39 @@ async function ensureDatabase() {
   }
   console.log(`importing into ${name} ...`);
   execFileSync(process.execPath, [path.join(root, 'dist/src/cli/import.js'), file], { stdio: 'inherit', env: { ...process.env, DATABASE_URL: dbUrl } });
+  // Statistics and the visibility map now, not whenever autovacuum gets there: plans and
+  // index-only scans are then the ones a settled database gets.
+  const v = new pg.Client({ connectionString: dbUrl });
+  await v.connect();
+  await v.query('VACUUM ANALYZE');
+  await v.end();
+}
+
+// CPU time from /proc (Linux), in clock ticks of 10 ms.
+const statFields = (pid) => {
+  try {
+    const s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return s.slice(s.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+};
+const cpuTicks = (pid, children = false) => {
+  const f = statFields(pid);
+  return f ? Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0) : 0;
+};
+function postgresTicks() {
+  let total = 0;
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const parent = statFields(d)?.[1] ?? '1';
+      // The postmaster also collects its exited children's time.
+      total += cpuTicks(d, fs.readFileSync(`/proc/${parent}/comm`, 'utf8').trim() !== 'postgres');
+    } catch {}
+  }
+  return total;
 }
 
 async function startServer() {
@@ -73,11 +108,16 @@ async function token() {
 }
 
 const gql = (query) => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query }), json: true });
+const rest = (resource, options) => ({ method: 'GET', path: `/api/v1/${resource}?${new URLSearchParams(options)}` });
 const scenarios = [
-  { name: "(a) REST payment-sources $filter=isActive eq true&$top=50", method: 'GET', path: `/api/v1/payment-sources?${new URLSearchParams({ $filter: 'isActive eq true', $top: '50' })}` },
-  { name: "(b) REST customers startswith(lastName,'M') $top=100 $count", method: 'GET', path: `/api/v1/customers?${new URLSearchParams({ $filter: "startswith(lastName,'M')", $top: '100', $count: 'true' })}` },
-  { name: '(c) GraphQL 100 customers with addresses', ...gql('{ customers(first: 100) { nodes { id firstName lastName email debtorNumber addresses { id addressType street city postalCode country isDefault } } } }') },
-  { name: '(d) GraphQL 50 articles with prices and tax code', ...gql('{ articles(first: 50) { nodes { id code name prices { id amount validFrom } defaultTaxCode { id code rate } } } }') },
+  { name: "(a) REST payment-sources $filter=isActive eq true&$top=50", ...rest('payment-sources', { $filter: 'isActive eq true', $top: '50' }) },
+  { name: "(b) REST customers startswith(lastName,'M') $top=100 $count", ...rest('customers', { $filter: "startswith(lastName,'M')", $top: '100', $count: 'true' }) },
+  { name: "(c) REST customers startswith(lastName,'M') $orderby=lastName,id $top=100", ...rest('customers', { $filter: "startswith(lastName,'M')", $orderby: 'lastName,id', $top: '100' }) },
+  { name: "(d) REST customers contains(lastName,'mann') $orderby=lastName $top=100", ...rest('customers', { $filter: "contains(lastName,'mann')", $orderby: 'lastName', $top: '100' }) },
+  { name: "(e) REST customers lastName eq 'Meier' $orderby=lastName $top=100", ...rest('customers', { $filter: "lastName eq 'Meier'", $orderby: 'lastName', $top: '100' }) },
+  { name: '(f) GraphQL 100 customers with addresses', ...gql('{ customers(first: 100, orderBy: [{ lastName: ASC }, { id: ASC }]) { nodes { id firstName lastName email debtorNumber addresses { id addressType street city postalCode country isDefault } } } }') },
+  { name: '(g) GraphQL 50 articles with prices', ...gql('{ articles(first: 50, orderBy: [{ code: ASC }, { id: ASC }]) { nodes { id code name description isActive prices { id articleId amount validFrom } } } }') },
+  { name: '(h) GraphQL 50 articles with prices and tax code', ...gql('{ articles(first: 50) { nodes { id code name prices { id amount validFrom } defaultTaxCode { id code rate } } } }') },
 ];
 
 async function main() {
@@ -94,13 +134,25 @@ async function main() {
       const text = await check.text();
       if (!check.ok || text.includes('"errors"')) throw new Error(`${s.name}: ${check.status} ${text.slice(0, 300)}`);
       await autocannon({ url: `http://127.0.0.1:${port}${s.path}`, method: s.method, headers, body: s.body, connections, duration: 2 }); // warm-up
+      const server0 = cpuTicks(server.pid);
+      const pg0 = postgresTicks();
       const r = await autocannon({ url: `http://127.0.0.1:${port}${s.path}`, method: s.method, headers, body: s.body, connections, duration: seconds });
-      rows.push({ scenario: s.name, 'req/s': Math.round(r.requests.average), 'p50 ms': r.latency.p50, 'p99 ms': r.latency.p99, non2xx: r.non2xx, bytes: Math.round(r.throughput.average) });
+      const n = Math.max(1, r.requests.total);
+      rows.push({
+        scenario: s.name,
+        'req/s': Math.round(r.requests.average),
+        'p50 ms': r.latency.p50,
+        'p99 ms': r.latency.p99,
+        'server CPU ms/req': Number((((cpuTicks(server.pid) - server0) * 10) / n).toFixed(2)),
+        'PostgreSQL CPU ms/req': Number((((postgresTicks() - pg0) * 10) / n).toFixed(2)),
+        non2xx: r.non2xx,
+        'bytes/s': Math.round(r.throughput.average),
+      });
     }
   } finally {
     server.kill('SIGTERM');
   }
-  console.log(`\n${customers} customers, PostgreSQL, ${connections} connections, ${seconds} s per scenario, node ${process.version}`);
+  console.log(`\n${customers} customers, PostgreSQL, ${connections} connections, ${seconds} s per scenario, node ${process.version}, load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
   console.table(rows);
 }
 

@@ -19,6 +19,29 @@ describe('configuration', () => {
     }
   });
 
+  it('reads the scaling and database time-limit settings', () => {
+    const c = loadConfig({
+      DATABASE_URL: 'postgresql://h/db',
+      DATABASE_REPLICA_URLS: ' postgresql://r1/db , postgresql://r2/db ',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      WORKERS: '3',
+    });
+    expect(c.database).toMatchObject({ statementTimeoutMs: 5000, connectTimeoutMs: 3000, replicaUrls: ['postgresql://r1/db', 'postgresql://r2/db'], replicaMaxLagMs: 2000, readYourWritesMs: 5000 });
+    expect(c.redis).toEqual({ url: 'redis://127.0.0.1:6379', keyPrefix: 'billing:' });
+    expect(c.workers).toBe(3);
+    expect(loadConfig({ DATABASE_URL: 'postgresql://h/db', WORKERS: 'auto' }).workers).toBeGreaterThanOrEqual(1);
+    expect(loadConfig({}).database.replicaUrls).toEqual([]);
+  });
+
+  it('refuses replicas, workers or Redis settings that cannot work', () => {
+    expect(() => loadConfig({ DATABASE_REPLICA_URLS: 'postgresql://r/db' })).toThrow(/DATABASE_REPLICA_URLS/);
+    expect(() => loadConfig({ WORKERS: '2' })).toThrow(/WORKERS/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://h/db', DATABASE_REPLICA_URLS: 'mysql://r/db' })).toThrow(/DATABASE_REPLICA_URLS/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://h/db', WORKERS: '0' })).toThrow(/WORKERS/);
+    expect(() => loadConfig({ REDIS_URL: 'http://x' })).toThrow(/REDIS_URL/);
+    expect(() => loadConfig({ DB_STATEMENT_TIMEOUT_MS: '5' })).toThrow(/DB_STATEMENT_TIMEOUT_MS/);
+  });
+
   it('production refuses to start without a key source or a database server', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET[\s\S]*DATABASE_URL|DATABASE_URL[\s\S]*JWT_SECRET/);
     expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) })).toThrow(/DATABASE_URL/);

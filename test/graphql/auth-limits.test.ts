@@ -187,7 +187,7 @@ describe('production', () => {
   });
 
   it('hides the message of an unexpected error and never sends a stack trace', () => {
-    const format = createFormatError({ logger: createLogger('silent') });
+    const format = createFormatError({ production: true });
     const leaked = new Error('connect ECONNREFUSED 10.0.0.5:5432; SELECT * FROM "Customer"');
     const out = format({ message: leaked.message, extensions: { code: 'INTERNAL_SERVER_ERROR', stacktrace: ['at x'] } }, leaked);
     expect(out.extensions).toEqual({ code: 'INTERNAL' });

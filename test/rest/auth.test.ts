@@ -72,4 +72,48 @@ describe('authentication on every door', () => {
     const noIss = await signToken(TEST_SECRET, { sub, scope: 'billing.read', audience: 'billing' });
     await expect(verify(`Bearer ${noIss}`)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
   });
+
+  describe('token lifetime and subject', () => {
+    const sub = '77777777-7777-4777-8777-777777777777';
+    const key = new TextEncoder().encode(TEST_SECRET);
+    const now = () => Math.floor(Date.now() / 1000);
+    const jwt = (claims: Record<string, unknown>) => new SignJWT({ scope: 'billing.read', ...claims }).setProtectedHeader({ alg: 'HS256' }).sign(key);
+    /** GET through REST and a query through GraphQL with this token: both statuses and codes. */
+    const tryBoth = async (tok: string) => {
+      const rest = await request(t.http).get('/api/v1/accounts').set('Authorization', `Bearer ${tok}`);
+      const graph = await request(t.http).post('/graphql').set('Authorization', `Bearer ${tok}`).send({ query: '{ accounts { totalCount } }' });
+      return [rest.status, rest.body.code, graph.status, graph.body.errors?.[0]?.extensions?.code ?? null, graph.body.data ?? null];
+    };
+    const refused = [401, 'UNAUTHENTICATED', 401, 'UNAUTHENTICATED', null];
+
+    it('refuses a token without exp (it would be valid forever)', async () => {
+      expect(await tryBoth(await jwt({ sub, iat: now() }))).toEqual(refused);
+      expect(await tryBoth(await jwt({ sub }))).toEqual(refused);
+    });
+
+    it('refuses a token living longer than JWT_MAX_TTL (24 h by default): exp - iat, or exp - now without iat', async () => {
+      expect(await tryBoth(await jwt({ sub, iat: now(), exp: now() + 100 * 365 * 86_400 }))).toEqual(refused);
+      expect(await tryBoth(await jwt({ sub, iat: now() - 3600, exp: now() + 86_400 }))).toEqual(refused);
+      expect(await tryBoth(await jwt({ sub, exp: now() + 86_400 + 60 }))).toEqual(refused);
+      // Within the limit: accepted, with and without iat.
+      expect((await tryBoth(await jwt({ sub, iat: now(), exp: now() + 86_400 })))[0]).toBe(200);
+      expect((await tryBoth(await jwt({ sub, exp: now() + 3600 })))[0]).toBe(200);
+    });
+
+    it('refuses the nil UUID as subject: it stands for the system (the import)', async () => {
+      expect(await tryBoth(await jwt({ sub: '00000000-0000-0000-0000-000000000000', iat: now(), exp: now() + 600 }))).toEqual(refused);
+    });
+
+    it('takes the limit from the configuration (JWT_MAX_TTL seconds)', async () => {
+      const { createTokenVerifier } = await import('../../src/auth/tokens');
+      const { loadConfig } = await import('../../src/config/config');
+      const config = loadConfig({ JWT_SECRET: TEST_SECRET, JWT_MAX_TTL: '600' });
+      expect(config.auth.maxTtlSeconds).toBe(600);
+      expect(loadConfig({ JWT_SECRET: TEST_SECRET }).auth.maxTtlSeconds).toBe(86_400);
+      expect(() => loadConfig({ JWT_MAX_TTL: '0' })).toThrow(/JWT_MAX_TTL/);
+      const verify = createTokenVerifier({ ...config.auth });
+      await expect(verify(`Bearer ${await jwt({ sub, iat: now(), exp: now() + 600 })}`)).resolves.toMatchObject({ userId: sub });
+      await expect(verify(`Bearer ${await jwt({ sub, iat: now(), exp: now() + 601 })}`)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    });
+  });
 });

@@ -7,6 +7,7 @@ import { createServices, type Services } from '../../src/domain/services';
 import { createApp, type App } from '../../src/app';
 import { createLogger } from '../../src/http/logger';
 import { DEMO_DATA_FILE } from '../../src/config/paths';
+import { databaseFailure } from '../../src/db/errors';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
@@ -55,6 +56,8 @@ export async function createTestApp(o: TestAppOptions = {}): Promise<TestApp> {
     verify: createTokenVerifier({ secret: TEST_SECRET }),
     logger: createLogger('silent'),
     ping: () => db.ping(),
+    databases: () => db.health(),
+    classifyError: databaseFailure,
     poolStats: () => db.poolStats(),
   });
   const tokens = {

@@ -4,10 +4,10 @@ import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
 import { articlePriceFields } from './fields';
 import { parseId } from '../common/validate';
+import { NEWEST_FIRST } from './order';
 
 export type ArticlePrice = Prisma.ArticlePriceGetPayload<object>;
 
-const NEWEST_FIRST = [{ validFrom: 'desc' }, { id: 'asc' }] as const satisfies Prisma.ArticlePriceOrderByWithRelationInput[];
 
 export class ArticlePriceService extends ReadService<ArticlePrice> {
   private readonly prisma: PrismaClient;

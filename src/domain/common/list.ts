@@ -2,6 +2,7 @@ import type { FieldCatalog } from '../../query/fields';
 import type { FilterNode, SortKey } from '../../query/filter-tree';
 import { cursorToWhere, encodeCursor } from '../../db/query/keyset';
 import { toPrismaOrderBy, toPrismaWhere } from '../../db/query/to-prisma';
+import { readPage, type PageSource } from '../../db/query/page-sql';
 
 // One way to list any resource, for both doors: a neutral filter and sort, offset or
 // cursor paging over a total order (the id breaks every tie), an optional total count.
@@ -24,7 +25,8 @@ export interface Page<T> {
   readonly totalCount: number | undefined;
   /** More matching records follow this page. */
   readonly hasMore: boolean;
-  readonly cursorOf: (item: T) => string;
+  /** A method (bivariant): a page of records with relations is also a page of the bare records. */
+  cursorOf(item: T): string;
 }
 
 /** The slice of a Prisma model delegate that listing needs. */
@@ -38,6 +40,12 @@ export interface ListOptions {
   readonly include?: Record<string, unknown>;
   /** A fixed condition ANDed to the caller's filter. */
   readonly scope?: Record<string, unknown>;
+  /**
+   * Read pages without a filter, cursor or $select (the common browse) as one statement
+   * answered in JSON (src/db/query/page-sql.ts) instead of through Prisma's engine; the
+   * relations it names are the ones `include` reads on the other path.
+   */
+  readonly page?: PageSource;
 }
 
 export async function listRecords<T extends { id: string }>(
@@ -60,10 +68,16 @@ export async function listRecords<T extends { id: string }>(
     if (o.include) for (const [k, v] of Object.entries(o.include)) if (q.select.includes(k)) select[k] = v;
   }
 
-  const [rows, totalCount] = await Promise.all([
+  const orderBy = toPrismaOrderBy([...sortKeys], fields);
+  const plain = !q.filter && !q.after && !q.select && !o.scope;
+  const [rows, totalCount] = o.page && plain
+    ? await readPage(o.page, { fields, orderBy, take: q.limit + 1, skip: q.offset ?? 0, count: q.count === true }).then(
+        (r) => [r.rows as T[], r.total] as const,
+      )
+    : await Promise.all([
     delegate.findMany({
       where: pageWhere,
-      orderBy: toPrismaOrderBy([...sortKeys], fields),
+      orderBy,
       skip: q.offset ?? 0,
       take: q.limit + 1,
       ...(select ? { select } : o.include ? { include: o.include } : {}),
@@ -73,13 +87,13 @@ export async function listRecords<T extends { id: string }>(
   const hasMore = rows.length > q.limit;
   const page = hasMore ? rows.slice(0, q.limit) : rows;
   const items = q.select ? page.map((r) => pick(r, q.select!) as T) : page;
-  // Cursors are computed from the full rows, so keep them by id.
-  const full = new Map(page.map((r) => [r.id, r]));
+  // Cursors are computed from the full rows (only $select projects them), so keep them by id.
+  const full = q.select ? new Map(page.map((r) => [r.id, r])) : undefined;
   return {
     items,
     totalCount,
     hasMore,
-    cursorOf: (item) => encodeCursor([...sortKeys], (full.get(item.id) ?? item) as unknown as Record<string, unknown>),
+    cursorOf: (item) => encodeCursor([...sortKeys], (full?.get(item.id) ?? item) as unknown as Record<string, unknown>),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { FieldCatalog } from '../../query/fields';
 import { notFound } from '../../errors/catalogue';
+import { includeOf, type PageSource } from '../../db/query/page-sql';
 import { listRecords, type ListableDelegate, type ListQuery, type Page } from './list';
 import { parseId } from './validate';
 
@@ -13,15 +14,20 @@ export interface ReadableDelegate extends ListableDelegate {
  * codes, academic terms): list with the neutral query, one by id, many by ids (batching).
  */
 export class ReadService<T extends { id: string }> {
+  private readonly include: Record<string, unknown> | undefined;
+
+  /** `page`: read plain list pages as one statement (ListOptions.page), with these relations inside the records. */
   constructor(
     protected readonly delegate: ReadableDelegate,
     readonly fields: FieldCatalog,
     private readonly label: string,
-    private readonly include?: Record<string, unknown>,
-  ) {}
+    private readonly page?: PageSource,
+  ) {
+    this.include = page && includeOf(page.relations);
+  }
 
   list(q: ListQuery): Promise<Page<T>> {
-    return listRecords<T>(this.delegate, this.fields, q, this.include ? { include: this.include } : {});
+    return listRecords<T>(this.delegate, this.fields, q, { ...(this.include ? { include: this.include } : {}), ...(this.page ? { page: this.page } : {}) });
   }
 
   async get(rawId: string): Promise<T> {

@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import { z } from 'zod';
+import { parseInstant, plainDecimal, textProblem } from '../../query/values';
 
 // Building blocks of every validation schema (bodies, import records, OpenAPI document).
 // Decimals are carried as exact decimal text from the JSON number to the database: a JSON
@@ -24,7 +25,10 @@ export const text = (max: number, min = 1) =>
     .string({ error: 'must be a string' })
     .min(min, { error: min === 1 ? 'must not be empty' : `must have at least ${min} characters` })
     .max(max, { error: `must have at most ${max} characters` })
-    .refine((v) => !v.includes('\u0000'), { error: 'must not contain NUL characters' });
+    .superRefine((v, ctx) => {
+      const problem = textProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
 
 export const optionalText = (max: number) => text(max, 0).nullable().optional().transform((v) => v ?? null);
 
@@ -35,7 +39,7 @@ interface DecimalOptions {
   readonly nonNegative?: boolean;
 }
 
-/** A JSON number (or numeric string) → exact decimal text, checked for scale and size. */
+/** A JSON number (or a string in plain decimal notation) → exact decimal text, checked for scale and size. */
 export const decimal = (o: DecimalOptions) =>
   z
     .union([z.number(), z.string()], { error: 'must be a number' })
@@ -43,7 +47,13 @@ export const decimal = (o: DecimalOptions) =>
       let d: Decimal;
       try {
         if (typeof raw === 'number' && !Number.isFinite(raw)) throw new Error('not finite');
-        d = new Decimal(typeof raw === 'number' ? String(raw) : raw.trim());
+        // decimal.js reads `0x10` as 16 and `1e2` as 100: text must be plain notation first.
+        const text = typeof raw === 'number' ? String(raw) : plainDecimal(raw);
+        if (text === undefined) {
+          ctx.addIssue({ code: 'custom', message: 'must be a number; as a string, in plain decimal notation (12.50)' });
+          return z.NEVER;
+        }
+        d = new Decimal(text);
       } catch {
         ctx.addIssue({ code: 'custom', message: 'must be a number' });
         return z.NEVER;
@@ -76,29 +86,14 @@ export const money = (opts: { positive?: boolean } = {}) =>
   decimal({ scale: 4, precision: 19, nonNegative: true, ...opts });
 export const rate = () => decimal({ scale: 2, precision: 7, nonNegative: true });
 
-/** The YYYY-MM-DD at the start of an ISO string names a real day (no 30 February). */
-function isCalendarDate(v: string): boolean {
-  const y = Number(v.slice(0, 4));
-  const m = Number(v.slice(5, 7));
-  const day = Number(v.slice(8, 10));
-  if (m < 1 || m > 12 || day < 1) return false;
-  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!;
-  return day <= days;
-}
-
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-
-/** ISO 8601 date-time with a zone (or a plain date, meaning midnight UTC) → Date. */
+/** ISO 8601 date-time with a zone (or a plain date, meaning midnight UTC) → Date (src/query/values.ts). */
 export const dateTime = () =>
   z
     .string({ error: 'must be an ISO 8601 date-time string' })
-    .regex(ISO_DATE_TIME, { error: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-01-01T00:00:00Z' })
     .transform((v, ctx) => {
-      const d = new Date(v.length === 10 ? `${v}T00:00:00Z` : v);
-      // Date() rolls impossible days over (2026-02-30 → 2026-03-02): check the calendar first.
-      if (Number.isNaN(d.getTime()) || !isCalendarDate(v)) {
-        ctx.addIssue({ code: 'custom', message: 'is not a valid date' });
+      const d = parseInstant(v);
+      if (typeof d === 'string') {
+        ctx.addIssue({ code: 'custom', message: `must be an ISO 8601 date-time with a time zone, e.g. 2026-01-01T00:00:00Z: ${d}` });
         return z.NEVER;
       }
       return d;

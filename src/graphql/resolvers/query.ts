@@ -11,13 +11,12 @@ import { customerFields } from '../../domain/customer/fields';
 import { paymentSourceFields } from '../../domain/payment-source/fields';
 import { paymentFields } from '../../domain/payment/fields';
 import { taxCodeFields } from '../../domain/tax-code/fields';
-import type { Page } from '../../domain/common/list';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
-import type { CustomerConnectionModel } from '../models';
 import { listQuery, nodesSelect } from './connection';
 import { parseId } from '../../domain/common/validate';
 
 const ADDRESS_FIELDS = ['addresses', 'defaultAddress'] as const;
+const PRICE_FIELDS = ['prices'] as const;
 
 export const Query: QueryResolvers = {
   paymentSource: (_p, { id }, { loaders }) => loaders.paymentSource.load(parseId(id)),
@@ -30,7 +29,11 @@ export const Query: QueryResolvers = {
   accounts: (_p, args, { services }, info) => services.accounts.list(listQuery(args, accountFields, info)),
 
   article: (_p, { id }, { loaders }) => loaders.article.load(parseId(id)),
-  articles: (_p, args, { services }, info) => services.articles.list(listQuery(args, articleFields, info)),
+  // With their prices in the same statement when the query asks for them (as customers' addresses).
+  articles: (_p, args, { services }, info) => {
+    const q = listQuery(args, articleFields, info);
+    return nodesSelect(info, PRICE_FIELDS) ? services.articles.listWithPrices(q) : services.articles.list(q);
+  },
 
   articlePrice: (_p, { id }, { loaders }) => loaders.articlePrice.load(parseId(id)),
   articlePrices: (_p, args, { services }, info) => services.articlePrices.list(listQuery(args, articlePriceFields, info)),
@@ -40,9 +43,7 @@ export const Query: QueryResolvers = {
   // one through the loader) only when the query asks for them.
   customers: (_p, args, { services }, info) => {
     const q = listQuery(args, customerFields, info);
-    return nodesSelect(info, ADDRESS_FIELDS)
-      ? (services.customers.list(q) as Promise<Page<unknown>> as Promise<CustomerConnectionModel>)
-      : services.customers.listBare(q);
+    return nodesSelect(info, ADDRESS_FIELDS) ? services.customers.list(q) : services.customers.listBare(q);
   },
 
   address: (_p, { id }, { loaders }) => loaders.address.load(parseId(id)),

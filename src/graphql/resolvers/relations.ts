@@ -32,7 +32,7 @@ export const relations: Resolvers = {
     paymentSources: (p, _a, { loaders }) => loaders.paymentSourcesByAccount.load(p.id),
   },
   Article: {
-    prices: (p, _a, { loaders }) => loaders.pricesByArticle.load(p.id),
+    prices: (p, _a, { loaders }) => p.prices ?? loaders.pricesByArticle.load(p.id),
     priceAt: (p, { date }, { loaders }) => loaders.priceAt.load({ articleId: p.id, date }),
     defaultTaxCode: (p, _a, { loaders }) => (p.defaultTaxCodeId ? loaders.taxCode.load(p.defaultTaxCodeId) : null),
     revenueAccount: (p, _a, { loaders }) => (p.revenueAccountId ? loaders.account.load(p.revenueAccountId) : null),

@@ -1,0 +1,97 @@
+// A plain list page (no filter, no cursor, no $select) is read as one statement answered in
+// JSON (src/db/query/page-sql.ts). Its records must be exactly the records Prisma's
+// findMany gives for the same page: same fields, same values (Decimals, Dates, nulls), same
+// order (nullable sort keys, descending keys, non-ASCII text), same relations in the same
+// order, same count. A filter that always holds sends the same page through Prisma.
+
+import { randomUUID } from 'node:crypto';
+import type { ListQuery } from '../../../src/domain/common/list';
+import { filter } from '../../../src/query/filter-tree';
+import type { SortKey } from '../../../src/query/filter-tree';
+import { createServices, type Services } from '../../../src/domain/services';
+import { fixture } from '../../support/fixture';
+import { createTestApp, type TestApp } from '../../support/app';
+
+let t: TestApp;
+let services: Services;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  services = createServices({ prisma: t.db.prisma });
+  const [receivable] = fixture.accounts;
+  // Names that sort differently by code point than by a language's rules, and nulls.
+  const names = ['Zimmer', 'zimmer', 'Äbel', 'Abel', 'Øre', 'Ölmann', 'Oz', 'ábaco', 'Ñandú', 'nadal'];
+  const customers = names.map((lastName, i) => ({
+    id: randomUUID(),
+    firstName: `P${i}`,
+    lastName,
+    debtorNumber: `PS-${i}`,
+    email: i % 3 === 0 ? null : `p${i}@example.org`,
+    receivableAccountId: i % 2 === 0 ? receivable!.id : null,
+  }));
+  await t.db.prisma.customer.createMany({ data: customers });
+  await t.db.prisma.address.createMany({
+    data: customers.flatMap((c, i) =>
+      Array.from({ length: i % 4 }, (_, j) => ({ id: randomUUID(), customerId: c.id, addressType: ['Home', 'Billing', 'Correspondence'][j]!, street: `Straße ${j}`, city: 'Köln', postalCode: '50667', country: 'DE', isDefault: j === 1 })),
+    ),
+  });
+  const article = await t.db.prisma.article.create({ data: { id: randomUUID(), code: 'PS-A', name: 'Prices', createdById: randomUUID() } });
+  await t.db.prisma.articlePrice.createMany({
+    data: ['0', '12.5', '19.0000', '0.0001', '123456789012345.1234'].map((amount, j) => ({ id: randomUUID(), articleId: article.id, amount, validFrom: new Date(Date.UTC(2020 + j, 0, 1, 0, 0, 0, j)) })),
+  });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const query = (orderBy: SortKey[], extra: Partial<ListQuery> = {}): ListQuery => ({ orderBy, limit: 25, count: true, ...extra });
+const throughPrisma = (q: ListQuery): ListQuery => ({ ...q, filter: filter.always() });
+
+const ORDERS: Array<[string, SortKey[]]> = [
+  ['id only', []],
+  ['lastName', [{ field: 'lastName', direction: 'asc' }]],
+  ['lastName desc', [{ field: 'lastName', direction: 'desc' }]],
+  ['nullable email', [{ field: 'email', direction: 'asc' }]],
+  ['nullable email desc, firstName', [{ field: 'email', direction: 'desc' }, { field: 'firstName', direction: 'asc' }]],
+  ['nullable account id', [{ field: 'receivableAccountId', direction: 'asc' }]],
+];
+
+it.each(ORDERS)('customers with addresses, ordered by %s: the same page as through Prisma', async (_label, orderBy) => {
+  for (const offset of [undefined, 3, 20]) {
+    const q = query(orderBy, { offset });
+    const plain = await services.customers.list(q);
+    const prisma = await services.customers.list(throughPrisma(q));
+    expect(plain.items).toEqual(prisma.items);
+    expect(plain.items.length).toBeGreaterThan(0);
+    expect(plain.totalCount).toBe(prisma.totalCount);
+    expect(plain.hasMore).toBe(prisma.hasMore);
+    expect(plain.items.map((c) => plain.cursorOf(c))).toEqual(prisma.items.map((c) => prisma.cursorOf(c)));
+  }
+});
+
+it('customers without addresses: the same page as through Prisma', async () => {
+  const q = query([{ field: 'lastName', direction: 'asc' }]);
+  const plain = await services.customers.listBare(q);
+  expect(plain.items).toEqual((await services.customers.listBare(throughPrisma(q))).items);
+  expect(plain.items[0]).not.toHaveProperty('addresses');
+});
+
+it('text sorts by code point (upper case before lower case, accented letters after z)', async () => {
+  const page = await services.customers.list(query([{ field: 'lastName', direction: 'asc' }], { limit: 1000 }));
+  const names = page.items.map((c) => c.lastName).filter((n) => ['Zimmer', 'zimmer', 'Äbel', 'Abel', 'Øre', 'Ölmann', 'Oz', 'ábaco', 'Ñandú', 'nadal'].includes(n));
+  expect(names).toEqual(['Abel', 'Oz', 'Zimmer', 'nadal', 'zimmer', 'Äbel', 'Ñandú', 'Ölmann', 'Øre', 'ábaco']);
+});
+
+it.each([
+  ['code', [{ field: 'code', direction: 'asc' }]],
+  ['updatedAt desc', [{ field: 'updatedAt', direction: 'desc' }]],
+] as Array<[string, SortKey[]]>)('articles with prices (exact decimals, dates), ordered by %s: the same page as through Prisma', async (_label, orderBy) => {
+  const q = query(orderBy, { limit: 100 });
+  const plain = await services.articles.listWithPrices(q);
+  const prisma = await services.articles.listWithPrices(throughPrisma(q));
+  expect(plain.items).toEqual(prisma.items);
+  const prices = plain.items.find((a) => a.code === 'PS-A')!.prices;
+  expect(prices.map((p) => p.amount.toFixed())).toEqual(['123456789012345.1234', '0.0001', '19', '12.5', '0']);
+  expect(prices.every((p) => p.validFrom instanceof Date)).toBe(true);
+  expect(await services.articles.list(q).then((p) => p.items)).toEqual(await services.articles.list(throughPrisma(q)).then((p) => p.items));
+});

@@ -1,0 +1,49 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { TEST_SECRET } from './app';
+
+// The real entry point (src/main.ts) as a child process on its own port, for the tests that
+// stop databases under it or run several instances.
+const root = path.resolve(__dirname, '../..');
+
+export interface RunningService {
+  readonly base: string;
+  readonly child: ChildProcess;
+  /** Everything it logged so far. */
+  output(): string;
+  /** Waits until /readyz answers 200; false after timeoutMs. */
+  ready(timeoutMs?: number): Promise<boolean>;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export function startService(port: number, env: Record<string, string>): RunningService {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+    cwd: root,
+    env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', JWT_SECRET: TEST_SECRET, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    base,
+    child,
+    output: () => out,
+    async ready(timeoutMs = 60_000) {
+      const until = Date.now() + timeoutMs;
+      while (Date.now() < until) {
+        if (child.exitCode !== null) return false;
+        if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) return true;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return false;
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { databaseFailure, isDatabaseUnavailable, isStatementTimeout, isUniqueViolation } from '../../src/db/errors';
+
+// The one place that tells a database outage (503, retryable) from anything else, for the
+// shapes both drivers and Prisma report. The fault test shows them end to end on PostgreSQL.
+
+const adapterError = (cause: Record<string, unknown>) => ({ name: 'DriverAdapterError', cause });
+const prismaKnown = (code: string, cause?: Record<string, unknown>) => ({ code, meta: cause ? { driverAdapterError: { cause } } : {} });
+
+it.each([
+  ['server unreachable (P1001)', prismaKnown('P1001', { kind: 'DatabaseNotReachable' })],
+  ['no pool connection in time (P2024)', prismaKnown('P2024')],
+  ['connection closed by the server', adapterError({ kind: 'ConnectionClosed' })],
+  ['server shutting down (57P01)', adapterError({ kind: 'postgres', originalCode: '57P01' })],
+  ['statement timeout inside a raw query (57014)', prismaKnown('P2010', { kind: 'postgres', originalCode: '57014' })],
+  ['lock timeout (55P03)', adapterError({ kind: 'postgres', code: '55P03' })],
+  ['pool acquisition timeout (node-postgres message)', new Error('timeout exceeded when trying to connect')],
+  ['stalled server (client read timeout)', new Error('Query read timeout')],
+  ['refused socket', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' })],
+])('%s is SERVICE_UNAVAILABLE', (_label, e) => {
+  expect(isDatabaseUnavailable(e)).toBe(true);
+  expect(databaseFailure(e)).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, retryAfter: 5 });
+});
+
+it.each([
+  ['unique violation', prismaKnown('P2002')],
+  ['unique violation on PGlite', adapterError({ code: '23505' })],
+  ['a bug', new TypeError('x is undefined')],
+  ['nothing', undefined],
+])('%s is not an outage', (_label, e) => {
+  expect(isDatabaseUnavailable(e)).toBe(false);
+  expect(databaseFailure(e)).toBeUndefined();
+});
+
+it('tells a statement timeout apart (it is not retried on the primary after a replica)', () => {
+  expect(isStatementTimeout(adapterError({ kind: 'postgres', originalCode: '57014' }))).toBe(true);
+  expect(isStatementTimeout(adapterError({ kind: 'ConnectionClosed' }))).toBe(false);
+  expect(isUniqueViolation(adapterError({ code: '23505' }))).toBe(true);
+});
