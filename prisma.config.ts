@@ -1,8 +1,13 @@
 // Prisma CLI configuration. These machines cannot download Prisma's native engines,
 // so the CLI runs its WASM schema engine through a driver adapter ("engine: js"):
 // PostgreSQL when DATABASE_URL is a postgresql:// URL, else embedded PGlite in DATA_DIR.
+import fs from 'node:fs';
 import path from 'node:path';
 import type { PrismaConfig } from 'prisma';
+
+// The same `.env` the service reads (the real environment wins), so `npx prisma migrate
+// deploy` finds the DATABASE_URL the service uses.
+if (fs.existsSync('.env')) process.loadEnvFile('.env');
 
 // The schema keeps `url = env("DATABASE_URL")` because without it the CLI asks for the
 // native query engine. For the embedded database a placeholder fills it; it is never used.

@@ -14,6 +14,7 @@ import { allowsAnyOrigin, corsPolicy } from './http/cors';
 import { healthRoutes, primaryOnly, type DatabaseState } from './http/health';
 import type { Logger } from './http/logger';
 import { errorStyle, sendProblem, toAppError, type ErrorClassifier } from './http/problem';
+import { createMetrics, type PoolStats } from './http/metrics';
 import { rateLimiter } from './http/rate-limit';
 import type { ReadRouting } from './http/read-routing';
 import type { Redis } from 'ioredis';
@@ -35,6 +36,8 @@ export interface AppDeps {
   readonly readRouting?: ReadRouting | undefined;
   /** Shared state across instances (the rate-limit budget). */
   readonly redis?: { readonly client: Redis; readonly keyPrefix: string } | undefined;
+  /** The database's connection pools, for /metrics. */
+  readonly poolStats?: () => readonly PoolStats[];
 }
 
 export interface App {
@@ -55,10 +58,13 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // Strict headers everywhere; the tool pages below replace the CSP with their own. Browser
   // apps on the CORS origins must be able to read responses: CORP then allows cross-origin.
   app.use(helmet({ crossOriginResourcePolicy: { policy: browsers ? 'cross-origin' : 'same-origin' } }));
+  const metrics = deps.config.metrics ? createMetrics({ doors: { rest: REST_BASE, graphql: '/graphql' }, ...(deps.poolStats ? { poolStats: deps.poolStats } : {}) }) : undefined;
+  if (metrics) app.use(metrics.track);
   app.use(requestContext(deps.logger));
   if (browsers) app.use(corsPolicy(deps.config.corsOrigins));
 
   app.use(healthRoutes(deps.databases ?? primaryOnly(deps.ping)));
+  if (metrics) app.get('/metrics', metrics.endpoint);
   const openApi = JSON.stringify(openApiDocument());
   app.get(`${REST_BASE}/openapi.json`, (_req, res) => {
     res.type('application/json').send(openApi);
@@ -69,7 +75,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   if (ide) app.use(ide.assets);
   if (!production) app.use(restReference(REST_BASE));
 
-  app.use(rateLimiter(deps.config.rateLimitPerMinute, { redis: deps.redis, logger: deps.logger }));
+  app.use(rateLimiter(deps.config.rateLimitPerMinute, { redis: deps.redis, logger: deps.logger, onRefusal: metrics?.rateLimited }));
   const readScope = deps.readRouting ? [deps.readRouting.scope()] : [];
   // The token first: an unauthenticated request never costs a body read or a JSON parse.
   // The read scope (replicas) opens after the body is read: stream callbacks run outside it.
@@ -87,6 +93,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     logger: deps.logger,
     classifyError: deps.classifyError,
     readRouting: deps.readRouting,
+    ...(metrics ? { observe: metrics.graphqlOperation } : {}),
   });
   // The GraphQL handler checks the token before it reads the body, then opens the read scope (./graphql/server.ts).
   app.use('/graphql', ...(ide ? [ide.page] : []), graphql.handler);

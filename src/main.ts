@@ -3,7 +3,7 @@ import http from 'node:http';
 import { ClusterMemoryStorePrimary } from '@express-rate-limit/cluster-memory-store';
 import { resolveSecret } from './auth/keys';
 import { createTokenVerifier } from './auth/tokens';
-import { ConfigError, loadConfig, type Config } from './config/config';
+import { ConfigError, loadConfig, readEnvFile, type Config } from './config/config';
 import { openDatabase } from './db/database';
 import { DataDirBusyError, EXIT_DATA_DIR_BUSY } from './db/data-dir-lock';
 import { databaseFailure } from './db/errors';
@@ -25,6 +25,7 @@ import { MAX_FILTER_LENGTH } from './rest/odata/parser';
 async function main(): Promise<void> {
   let config: Config;
   try {
+    readEnvFile();
     config = loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
     classifyError: databaseFailure,
     readRouting,
     redis: redis ? { client: redis, keyPrefix: config.redis.keyPrefix } : undefined,
+    poolStats: () => db.poolStats(),
   });
 
   // A $filter may hold 8,000 characters; percent-encoded (3 bytes each) that is up to 24 KB of

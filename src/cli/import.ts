@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../config/config';
+import { ConfigError, loadConfig, readEnvFile } from '../config/config';
 import { openDatabase, type Database } from '../db/database';
 import { DataDirBusyError, EXIT_DATA_DIR_BUSY } from '../db/data-dir-lock';
 import {
@@ -120,6 +120,7 @@ export async function main(argv: string[]): Promise<number> {
 
   let config;
   try {
+    readEnvFile();
     config = loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {

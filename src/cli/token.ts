@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { decodeJwt } from 'jose';
 import { resolveSecret } from '../auth/keys';
 import { signToken } from '../auth/tokens';
-import { ConfigError, loadConfig } from '../config/config';
+import { ConfigError, loadConfig, readEnvFile } from '../config/config';
 
 // `npm run token` prints a development token with both scopes, signed with the same
 // secret the service uses (JWT_SECRET, or the one generated in the data folder).
@@ -23,6 +23,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${HELP}\n`);
     return;
   }
+  readEnvFile();
   const config = loadConfig();
   const secret = resolveSecret(config);
   if (!secret) throw new Error('no JWT_SECRET configured (tokens for a JWKS setup come from your identity provider)');

@@ -1,8 +1,18 @@
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
 
-// Configuration is read once, from the environment, and validated here. Everything else
-// receives a Config; nothing else reads process.env.
+// Configuration is read once, from the environment (and a `.env` file), and validated here.
+// Everything else receives a Config; nothing else reads process.env.
+
+/**
+ * Reads `.env` in the working directory into process.env, when there is one. A variable
+ * already set in the real environment wins over the file (Node's own rule for env files).
+ */
+export function readEnvFile(file = path.resolve('.env')): void {
+  if (fs.existsSync(file)) process.loadEnvFile(file);
+}
 
 const optionalText = z
   .string()
@@ -73,6 +83,7 @@ const schema = z
       }
       return origins;
     }),
+    METRICS: z.enum(['on', 'off']).default('on'),
   })
   .superRefine((env, ctx) => {
     if (!env.DATABASE_URL && env.DATABASE_REPLICA_URLS.length > 0)
@@ -127,6 +138,8 @@ export interface Config {
   readonly loadDemoData: boolean;
   readonly trustProxy: string | undefined;
   readonly corsOrigins: CorsOrigins;
+  /** GET /metrics (Prometheus); METRICS=off turns it off. */
+  readonly metrics: boolean;
 }
 
 export class ConfigError extends Error {
@@ -167,5 +180,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loadDemoData: e.DEMO_DATA === 'auto',
     trustProxy: e.TRUST_PROXY,
     corsOrigins: e.CORS_ORIGINS ?? (e.NODE_ENV === 'production' ? [] : LOCAL_ORIGINS),
+    metrics: e.METRICS === 'on',
   };
 }

@@ -40,6 +40,7 @@ import { stringifyJson } from '../http/json';
 import type { Logger } from '../http/logger';
 import type { ErrorClassifier } from '../http/problem';
 import type { ReadRouting } from '../http/read-routing';
+import type { GraphqlObservation } from '../http/metrics';
 import type { GraphqlContext } from './context';
 import { createFormatError, httpGraphQLError, logInternalErrors } from './errors';
 import { checkLimits, checkVariables, MAX_TOKENS } from './limits';
@@ -58,6 +59,8 @@ export interface GraphqlDeps {
   readonly readRouting?: ReadRouting | undefined;
   /** Execute with graphql-jit (./jit.ts); default true. False runs graphql-js's own executor. */
   readonly jit?: boolean;
+  /** Told the name, type, duration and outcome of every operation (for /metrics). */
+  readonly observe?: (o: GraphqlObservation) => void;
 }
 
 /** Apollo's recommended CSRF-prevention headers (its default, which setting the option replaces). */
@@ -89,6 +92,21 @@ const guardPlugin: ApolloServerPlugin<GraphqlContext> = {
   },
 };
 
+/** Times each operation; only names of operations that resolved are reported (bounded by the caller). */
+function observePlugin(observe: (o: GraphqlObservation) => void): ApolloServerPlugin<GraphqlContext> {
+  return {
+    async requestDidStart() {
+      const started = process.hrtime.bigint();
+      return {
+        async willSendResponse({ response, operation }) {
+          const errors = response.body.kind === 'single' ? response.body.singleResult.errors : response.body.initialResult.errors;
+          const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+          observe({ name: operation?.name?.value, type: operation?.operation, seconds, ok: !errors?.length });
+        },
+      };
+    },
+  };
+}
 /**
  * A retryable outage is told apart from a fault by HTTP status too: any SERVICE_UNAVAILABLE
  * error (the database down or timing out) makes the response a 503 with Retry-After.
@@ -159,6 +177,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
       // Apollo Sandbox loads from a CDN; GraphiQL (./ide.ts) replaces it outside production.
       ApolloServerPluginLandingPageDisabled(),
       guardPlugin,
+      ...(deps.observe ? [observePlugin(deps.observe)] : []),
       logPlugin(deps.logger, deps.classifyError),
       unavailablePlugin,
       ...(deps.readRouting ? [readRoutingPlugin(deps.readRouting)] : []),

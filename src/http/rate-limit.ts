@@ -11,6 +11,8 @@ export interface RateLimitOptions {
   /** With Redis, every instance counts against one budget per client (key prefix `<prefix>rl:`). */
   readonly redis?: { readonly client: Redis; readonly keyPrefix: string } | undefined;
   readonly logger?: Logger;
+  /** Told of every refused request (for /metrics). */
+  readonly onRefusal?: ((req: Request) => void) | undefined;
 }
 
 /**
@@ -31,6 +33,7 @@ export function rateLimiter(perMinute: number, o: RateLimitOptions = {}) {
       const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
       const seconds = reset ? Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000)) : 60;
       res.setHeader('Retry-After', String(seconds));
+      o.onRefusal?.(req);
       next(new AppError('RATE_LIMITED', `More than ${perMinute} requests in a minute; retry after ${seconds} s`));
     },
   });

@@ -1,16 +1,11 @@
-import { z } from 'zod';
 import { quoteInput, quoteOutput } from '../domain/pricing/schema';
 import type { ErrorCode } from '../errors/catalogue';
+import { inputSchema, responseSchema } from './openapi-schema';
 
 // Paths added by later features (quotes), kept apart so openapi.ts stays the catalogue of
 // the specified resources. Each entry uses the same helpers for references and errors.
 type Ref = (name: string) => { $ref: string };
 type ErrorResponses = (...codes: ErrorCode[]) => Record<string, unknown>;
-
-const schemaOf = (s: z.ZodType): Record<string, unknown> => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest;
-};
 
 export function extraOpenApiPaths(_ref: Ref, errors: ErrorResponses): Record<string, unknown> {
   return {
@@ -26,9 +21,9 @@ export function extraOpenApiPaths(_ref: Ref, errors: ErrorResponses): Record<str
           'Cost center: the line costCenterId, else the article default; with useArticleCostCenter always the article cost center.',
           'Errors name the line: errors[].field is e.g. lines[0].quantity, lines[0].articleId (unknown article), lines[0].billingDate or lines[0].priceGuaranteeDate (NO_PRICE), lines[0].taxCodeId (NO_TAX_CODE).',
         ].join('\n\n'),
-        requestBody: { required: true, content: { 'application/json': { schema: schemaOf(quoteInput) } } },
+        requestBody: { required: true, content: { 'application/json': { schema: inputSchema(quoteInput) } } },
         responses: {
-          200: { description: 'The quote', content: { 'application/json': { schema: schemaOf(quoteOutput) } } },
+          200: { description: 'The quote', content: { 'application/json': { schema: responseSchema(quoteOutput) } } },
           ...errors('VALIDATION_FAILED', 'NO_PRICE', 'NO_TAX_CODE', 'PAYLOAD_TOO_LARGE'),
         },
       },

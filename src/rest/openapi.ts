@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { academicTermRecord } from '../domain/academic-term/schema';
 import { accountRecord } from '../domain/account/schema';
 import { articlePriceRecord } from '../domain/article-price/schema';
@@ -12,15 +11,14 @@ import { dateTime, uuid } from '../domain/common/schemas';
 import { ERRORS } from '../errors/catalogue';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/common/list';
 import { extraOpenApiPaths } from './openapi-extra';
+import { inputSchema, responseSchema, type JsonSchema } from './openapi-schema';
 
 // The OpenAPI 3.1 document of the REST door, generated from the same zod schemas that
-// validate requests (OpenAPI 3.1 speaks JSON Schema 2020-12, which zod emits directly).
+// validate requests. Request bodies make defaulted fields optional; records make every
+// field required (the service always sends every field, null when empty). A last pass
+// (finish) gives every operation an operationId, documents Location on every 201, and
+// drops components nothing refers to, for paths added anywhere.
 
-type JsonSchema = Record<string, unknown>;
-const schemaOf = (s: z.ZodType): JsonSchema => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-  return rest;
-};
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 const paymentRecord = paymentInput.extend({
@@ -86,8 +84,14 @@ const odataError = {
   ],
 };
 
-const problemResponse = (description: string) => ({
+const retryAfter = {
+  description: 'Seconds to wait before retrying',
+  required: true,
+  schema: { type: 'integer', minimum: 1 },
+};
+const problemResponse = (status: number, description: string) => ({
   description: `${description}. problem+json; as application/json with an OData \`error\` member when Accept names application/json (not problem+json) or the request carries OData-Version / OData-MaxVersion`,
+  ...(status === 429 || status === 503 ? { headers: { 'Retry-After': retryAfter } } : {}),
   content: { 'application/problem+json': { schema: ref('Problem') }, 'application/json': { schema: ref('ODataError') } },
 });
 
@@ -95,7 +99,7 @@ const errorResponses = (...codes: (keyof typeof ERRORS)[]) =>
   Object.fromEntries(
     [...new Set(['UNAUTHENTICATED', 'FORBIDDEN', 'RATE_LIMITED', 'INTERNAL', ...codes] as (keyof typeof ERRORS)[])].map((c) => [
       String(ERRORS[c].status),
-      problemResponse(ERRORS[c].title),
+      problemResponse(ERRORS[c].status, ERRORS[c].title),
     ]),
   );
 
@@ -140,7 +144,7 @@ const listOf = (name: string) => ({
 });
 const one = (name: string, description = 'The record') => ({
   description,
-  headers: { ETag: { schema: { type: 'string' } } },
+  headers: { ETag: { description: 'Strong content ETag; send it back in If-Match', required: true, schema: { type: 'string' } } },
   content: { 'application/json': { schema: ref(name) } },
 });
 
@@ -253,11 +257,12 @@ export function openApiDocument(): Record<string, unknown> {
     },
   });
 
-  return {
+  return finish({
     openapi: '3.1.0',
     info: {
       title: 'Billing reference data',
       version: '1.0.0',
+      license: { name: 'Proprietary (all rights reserved)', identifier: 'LicenseRef-Proprietary' },
       description: 'Payment sources (CRUD), payments, and read access to accounts, articles, article prices, customers, tax codes and academic terms. Decimals are JSON numbers with exact decimal values.',
     },
     servers: [{ url: '/api/v1' }],
@@ -289,11 +294,68 @@ export function openApiDocument(): Record<string, unknown> {
       schemas: {
         Problem: problem,
         ODataError: odataError,
-        PaymentSourceInput: schemaOf(paymentSourceInput),
-        PaymentSourcePatch: schemaOf(paymentSourcePatch),
-        PaymentInput: schemaOf(paymentInput),
-        ...Object.fromEntries(Object.entries(RESOURCES).map(([n, s]) => [n, schemaOf(s)])),
+        PaymentSourceInput: inputSchema(paymentSourceInput),
+        PaymentSourcePatch: inputSchema(paymentSourcePatch),
+        PaymentInput: inputSchema(paymentInput),
+        ...Object.fromEntries(Object.entries(RESOURCES).map(([n, s]) => [n, responseSchema(s)])),
       },
     },
+  });
+}
+
+const VERBS: Record<string, (item: boolean) => string> = {
+  get: (item) => (item ? 'get' : 'list'),
+  post: () => 'create',
+  put: () => 'replace',
+  patch: () => 'update',
+  delete: () => 'delete',
+};
+const pascal = (s: string) => s.split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+const singular = (s: string) => s.replace(/ies$/, 'y').replace(/s$/, '');
+
+/** `listPaymentSources`, `getPaymentSource`, `createPayment`: verb and the path's nouns. */
+export function operationIdOf(method: string, path: string): string {
+  const segments = path.split('/').filter(Boolean);
+  // `/payment-sources/{id}` and the OData key form `/payment-sources({id})` address one record.
+  const item = segments.at(-1)?.includes('{') ?? false;
+  const nouns = segments.map((s) => pascal(s.replace(/\{[^}]*\}/g, ''))).filter(Boolean);
+  const verb = VERBS[method]?.(item) ?? method;
+  if (nouns.length > 0 && (item || method === 'post')) nouns[nouns.length - 1] = singular(nouns.at(-1)!);
+  return `${verb}${nouns.join('') || 'Root'}`;
+}
+
+type Response = JsonSchema & { headers?: Record<string, unknown> };
+type Operation = JsonSchema & { operationId?: string; responses?: Record<string, Response> };
+
+function finish(doc: { paths: Record<string, Record<string, Operation>>; components: Record<string, Record<string, unknown>> } & JsonSchema) {
+  const ids = new Set<string>();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (!(method in VERBS)) continue;
+      op.operationId ??= operationIdOf(method, path);
+      if (ids.has(op.operationId)) throw new Error(`OpenAPI: operationId ${op.operationId} used twice`);
+      ids.add(op.operationId);
+      const created = op.responses?.['201'];
+      if (created) created.headers = { Location: { description: 'Path of the created record', required: true, schema: { type: 'string' } }, ...created.headers };
+    }
+  }
+  // Components no path refers to (directly or through another component) are left out.
+  const used = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(visit);
+    if (v === null || typeof v !== 'object') return;
+    for (const [k, x] of Object.entries(v)) {
+      if (k === '$ref' && typeof x === 'string' && !used.has(x)) {
+        used.add(x);
+        const [, section, name] = /^#\/components\/([^/]+)\/(.+)$/.exec(x) ?? [];
+        if (section && name) visit(doc.components[section]?.[name]);
+      } else visit(x);
+    }
   };
+  visit(doc.paths);
+  for (const [section, entries] of Object.entries(doc.components)) {
+    if (section === 'securitySchemes') continue;
+    for (const name of Object.keys(entries)) if (!used.has(`#/components/${section}/${name}`)) delete entries[name];
+  }
+  return doc;
 }

@@ -30,6 +30,8 @@ export interface TestAppOptions {
   readonly demoData?: boolean;
   readonly rateLimitPerMinute?: number;
   readonly logQueries?: boolean;
+  /** GET /metrics; default on (METRICS=off turns it off). */
+  readonly metrics?: boolean;
 }
 
 export async function token(scope: string, sub = WRITER_ID, extra: { expiresIn?: string | number } = {}): Promise<string> {
@@ -41,7 +43,7 @@ export async function createTestApp(o: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase({ logQueries: o.logQueries ?? false });
   if (o.demoData !== false) await importReferenceData(db, DEMO_DATA_FILE);
   const services = createServices({ prisma: db.prisma });
-  const app = await appOn(db, services, { RATE_LIMIT_PER_MINUTE: String(o.rateLimitPerMinute ?? 0) });
+  const app = await appOn(db, services, { RATE_LIMIT_PER_MINUTE: String(o.rateLimitPerMinute ?? 0), METRICS: o.metrics === false ? 'off' : 'on' });
   const tokens = {
     writer: await token('billing.read billing.write', WRITER_ID),
     reader: await token('billing.read', READER_ID),
@@ -70,6 +72,7 @@ function appOn(db: TestDatabase, services: Services, env: Readonly<Record<string
     ping: () => db.ping(),
     databases: () => db.health(),
     classifyError: databaseFailure,
+    poolStats: () => db.poolStats(),
   });
 }
 

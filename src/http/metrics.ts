@@ -1,0 +1,164 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+// Prometheus metrics (GET /metrics, no token). Labels are bounded and never carry what a
+// client sent: routes are Express route templates (`/api/v1/payment-sources/:id`, never an
+// id), GraphQL operations are the names of resolved operations (capped), no query strings,
+// no user ids, no tokens.
+
+/** One connection pool of the database (the embedded database has none). */
+export interface PoolStats {
+  readonly name: string;
+  readonly max: number;
+  readonly inUse: number;
+  readonly idle: number;
+  /** Queries waiting for a free connection. */
+  readonly waiting: number;
+}
+
+export interface GraphqlObservation {
+  /** The operation's name as the document declares it; undefined for an anonymous one. */
+  readonly name: string | undefined;
+  /** query, mutation, subscription; undefined when the document did not resolve to an operation. */
+  readonly type: string | undefined;
+  readonly seconds: number;
+  readonly ok: boolean;
+}
+
+export interface Metrics {
+  /** Times every request; mount first. */
+  readonly track: RequestHandler;
+  /** GET /metrics in the Prometheus text format. */
+  readonly endpoint: RequestHandler;
+  /** A request the rate limiter refused. */
+  rateLimited(req: Request): void;
+  graphqlOperation(o: GraphqlObservation): void;
+}
+
+export interface MetricsOptions {
+  /** Path prefixes of the doors: REST base and the GraphQL path. */
+  readonly doors: { readonly rest: string; readonly graphql: string };
+  readonly poolStats?: () => readonly PoolStats[];
+}
+
+/** Distinct values a free-form label may take before the rest count as `(other)`. */
+const MAX_LABEL_VALUES = 200;
+const UNMATCHED = '(unmatched)';
+const OTHER = '(other)';
+// Ids in a mount path (e.g. `/customers/<uuid>/addresses`, an OData key in parentheses).
+const ID_LIKE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\([^/)]*\)|\b\d+\b/gi;
+
+class BoundedLabel {
+  private readonly seen = new Set<string>();
+  of(value: string): string {
+    if (this.seen.has(value)) return value;
+    if (this.seen.size >= MAX_LABEL_VALUES) return OTHER;
+    this.seen.add(value);
+    return value;
+  }
+}
+
+/**
+ * The route template of a request, taken when Express matches a route (it assigns
+ * `req.route` then, while `req.baseUrl` still holds the mount path; by the time the response
+ * is finished an error may have unwound `baseUrl`).
+ */
+function captureRouteTemplate(req: Request): () => string | undefined {
+  let route: unknown;
+  let template: string | undefined;
+  Object.defineProperty(req, 'route', {
+    configurable: true,
+    enumerable: true,
+    get: () => route,
+    set(value: unknown) {
+      route = value;
+      const p = (value as { path?: unknown } | undefined)?.path;
+      const base = req.baseUrl.replace(ID_LIKE, (m) => (m.startsWith('(') ? '(:key)' : ':id'));
+      template = typeof p === 'string' ? `${base}${p === '/' ? '' : p}` || '/' : `${base}/(pattern)`;
+    },
+  });
+  return () => template;
+}
+
+export function createMetrics(o: MetricsOptions): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const routes = new BoundedLabel();
+  const operations = new BoundedLabel();
+
+  const doorOf = (path: string): string =>
+    path === o.doors.rest || path.startsWith(`${o.doors.rest}/`) ? 'rest' : path === o.doors.graphql || path.startsWith(`${o.doors.graphql}/`) ? 'graphql' : 'other';
+
+  const requests = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests by door (rest, graphql, other), method, route template and status',
+    labelNames: ['door', 'method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const refused = new Counter({
+    name: 'http_rate_limited_total',
+    help: 'Requests refused by the rate limit (429 RATE_LIMITED), by door',
+    labelNames: ['door'] as const,
+    registers: [registry],
+  });
+  const graphql = new Histogram({
+    name: 'graphql_operation_duration_seconds',
+    help: 'GraphQL operations by operation name, type and outcome (ok, error)',
+    labelNames: ['operation', 'type', 'outcome'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  if (o.poolStats) {
+    const poolStats = o.poolStats;
+    const gauge = (name: string, help: string, pick: (s: PoolStats) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['pool'] as const,
+        registers: [registry],
+        collect() {
+          this.reset();
+          for (const s of poolStats()) this.set({ pool: s.name }, pick(s));
+        },
+      });
+    gauge('db_pool_connections_in_use', 'Database connections lent out to a query or transaction', (s) => s.inUse);
+    gauge('db_pool_connections_idle', 'Open database connections waiting for work', (s) => s.idle);
+    gauge('db_pool_waiting_requests', 'Queries waiting for a free database connection', (s) => s.waiting);
+    gauge('db_pool_connections_max', 'Most connections the pool opens', (s) => s.max);
+  }
+
+  const track: RequestHandler = (req: Request, res: Response, next) => {
+    const template = captureRouteTemplate(req);
+    const end = requests.startTimer();
+    res.once('finish', () => {
+      const door = doorOf(req.originalUrl.split('?')[0]!);
+      const route = template() ?? (door === 'graphql' ? o.doors.graphql : UNMATCHED);
+      end({ door, method: req.method, route: routes.of(route), status: String(res.statusCode) });
+    });
+    next();
+  };
+
+  const endpoint: RequestHandler = async (_req, res, next) => {
+    try {
+      const text = await registry.metrics();
+      res.type(registry.contentType).send(text);
+    } catch (e) {
+      next(e);
+    }
+  };
+
+  return {
+    track,
+    endpoint,
+    rateLimited(req) {
+      refused.inc({ door: doorOf(req.originalUrl.split('?')[0]!) });
+    },
+    graphqlOperation({ name, type, seconds, ok }) {
+      graphql.observe(
+        { operation: type === undefined ? UNMATCHED : name === undefined ? '(anonymous)' : operations.of(name), type: type ?? UNMATCHED, outcome: ok ? 'ok' : 'error' },
+        seconds,
+      );
+    },
+  };
+}
