@@ -3,7 +3,7 @@ import { DEMO_DATA_FILE } from '../../src/config/paths';
 import { importReferenceData } from '../../src/import/import-service';
 import { READER_ID, token, WRITER_ID } from '../support/app';
 import { fixture } from '../support/fixture';
-import { requirePrivateClusters, startPrimary, startReplica, type PgCluster } from '../support/pg-cluster';
+import { freePort, requirePrivateClusters, startPrimary, startReplica, type PgCluster } from '../support/pg-cluster';
 import { startService, type RunningService } from '../support/service';
 
 // Reads on a PostgreSQL streaming replica, proven with a real one: a private primary and a
@@ -11,9 +11,9 @@ import { startService, type RunningService } from '../support/service';
 // replica replays 2 s late (recovery_min_apply_delay), so a read that went to it after a
 // write would miss the write: read-your-writes has something to prove.
 
-const PRIMARY_PORT = 55431;
-const REPLICA_PORT = 55432;
-const HTTP_PORT = 4651;
+let PRIMARY_PORT = 0; // a free port, picked in beforeAll
+let REPLICA_PORT = 0; // a free port, picked in beforeAll
+let HTTP_PORT = 0; // a free port, picked in beforeAll
 const DB = 'replicas';
 
 let primary: PgCluster;
@@ -53,6 +53,9 @@ const settle = (ms = 1500) => new Promise((r) => setTimeout(r, ms));
 
 describe('reads on a streaming replica', () => {
   beforeAll(async () => {
+    PRIMARY_PORT = await freePort();
+    REPLICA_PORT = await freePort();
+    HTTP_PORT = await freePort();
     requirePrivateClusters();
     writer = await token('billing.read billing.write', WRITER_ID);
     reader = await token('billing.read', READER_ID);
@@ -159,7 +162,7 @@ describe('reads on a streaming replica', () => {
   });
 
   it('a replica lagging beyond DB_REPLICA_MAX_LAG_MS is skipped: reads come from the primary, without errors', async () => {
-    const strict = startService(HTTP_PORT + 2, {
+    const strict = startService(await freePort(), {
       DATABASE_URL: primary.url(DB),
       DATABASE_REPLICA_URLS: replica.url(DB),
       DB_REPLICA_MAX_LAG_MS: '300',

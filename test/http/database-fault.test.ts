@@ -4,7 +4,7 @@ import { DEMO_DATA_FILE } from '../../src/config/paths';
 import { importReferenceData } from '../../src/import/import-service';
 import { token } from '../support/app';
 import { fixture } from '../support/fixture';
-import { requirePrivateClusters, startPrimary, type PgCluster } from '../support/pg-cluster';
+import { freePort, requirePrivateClusters, startPrimary, type PgCluster } from '../support/pg-cluster';
 import { startService, type RunningService } from '../support/service';
 
 // A database that is down, stalled or too slow is a retryable outage, not a fault of the
@@ -16,8 +16,8 @@ import { startService, type RunningService } from '../support/service';
 // rather than a hang or a 500. The service itself waits at start for a database that is not
 // up yet. Runs on a private throwaway cluster (the shared one must never be stopped).
 
-const PG_PORT = 55430;
-const HTTP_PORT = 4650;
+let PG_PORT = 0; // a free port, picked in beforeAll
+let HTTP_PORT = 0; // a free port, picked in beforeAll
 const STATEMENT_TIMEOUT_MS = 1500;
 
 let pg: PgCluster;
@@ -99,6 +99,8 @@ const healthy = (p: Probe) => p.rest === 200 && p.graphql === 200 && !p.graphqlC
 
 describe('database outages answer 503 and heal without a restart', () => {
   beforeAll(async () => {
+    PG_PORT = await freePort();
+    HTTP_PORT = await freePort();
     requirePrivateClusters();
     auth = `Bearer ${await token('billing.read billing.write')}`;
     pg = startPrimary(PG_PORT);

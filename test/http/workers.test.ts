@@ -1,15 +1,17 @@
 import { token } from '../support/app';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { freePort } from '../support/pg-cluster';
 import { startService } from '../support/service';
 
 // All cores of a machine: WORKERS=N forks N workers behind one port (Node's cluster), and
 // SIGTERM stops every one of them gracefully before the primary exits 0. Needs PostgreSQL
 // (the embedded database belongs to one process).
 
-const HTTP_PORT = 4652;
+let HTTP_PORT = 0; // a free port, picked in beforeAll
 describe('WORKERS=2', () => {
   let db: TestDatabase;
   beforeAll(async () => {
+    HTTP_PORT = await freePort();
     db = await createTestDatabase();
   });
   afterAll(async () => {

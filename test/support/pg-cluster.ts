@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
+import net from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
 
@@ -153,4 +154,17 @@ export function startReplica(primary: PgCluster, port: number, o: { applyDelayMs
   asPostgres('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', dataDir, '-R', '-X', 'stream', '-c', 'fast']);
   if (o.applyDelayMs) fs.appendFileSync(path.join(dataDir, 'postgresql.conf'), `recovery_min_apply_delay = '${o.applyDelayMs}ms'\n`);
   return started(cluster(dataDir, port, holder));
+}
+
+/** A TCP port nobody listens on now (the kernel's pick), for a server a test starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -1,18 +1,15 @@
 -- Text sorts and compares by Unicode code point on every server, whatever its default
--- collation (hand-written: Prisma's schema language cannot declare a column collation).
+-- collation (hand-written: the Prisma schema language cannot declare a column collation).
 --
--- "billing_c" orders like "C" (byte order of UTF-8 = code point order: 'Z' < 'a' < 'Ä')
--- and classifies characters like the database itself (its LC_CTYPE), so lower(), upper()
--- and ILIKE (tolower/toupper filters, case-insensitive codes) still fold 'Ä' to 'ä' as before.
--- Because the order is byte order, PostgreSQL turns `LIKE 'M%'` into an index range
--- ('M' <= x < 'N') on the same index that gives ORDER BY, instead of walking it from 'A'.
-DO $$
-DECLARE
-  ctype text;
-BEGIN
-  SELECT datctype INTO ctype FROM pg_database WHERE datname = current_database();
-  EXECUTE format('CREATE COLLATION IF NOT EXISTS "billing_c" (provider = libc, lc_collate = %L, lc_ctype = %L)', 'C', ctype);
-END $$;
+-- billing_c orders like C (byte order of UTF-8, which is code point order: Z before a
+-- before A-umlaut) and classifies characters as UTF-8 (LC_CTYPE C.UTF-8, which PostgreSQL
+-- servers on current Linux distributions and PGlite have), so lower, upper and ILIKE (the
+-- tolower and toupper filters, case-insensitive codes) still fold A-umlaut to a-umlaut.
+-- One plain statement and no DO block, no semicolon and no quote in these comments: the
+-- Prisma CLI cuts scripts at every semicolon, even inside dollar quotes.
+-- Because the order is byte order, PostgreSQL turns a LIKE prefix such as M% into an index
+-- range (M up to N) on the same index that gives ORDER BY, instead of walking it from A.
+CREATE COLLATION IF NOT EXISTS "billing_c" (provider = libc, lc_collate = 'C', lc_ctype = 'C.UTF-8');
 
 ALTER TABLE "Account"
   ALTER COLUMN "code" TYPE VARCHAR(50) COLLATE "billing_c",
