@@ -174,7 +174,6 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
       ApolloServerPluginUsageReportingDisabled(),
       ApolloServerPluginInlineTraceDisabled(),
       ApolloServerPluginSchemaReportingDisabled(),
-      // Apollo Sandbox loads from a CDN; GraphiQL (./ide.ts) replaces it outside production.
       ApolloServerPluginLandingPageDisabled(),
       guardPlugin,
       ...(deps.observe ? [observePlugin(deps.observe)] : []),
@@ -210,8 +209,8 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
   };
 
   // The token is checked first; without a valid one the body is never read or parsed, and
-  // Apollo answers 401 from the context function (the Sandbox page, served before the
-  // context is built, still needs none).
+  // Apollo answers 401 from the context function (GraphiQL's page is served before this,
+  // by ./ide.ts, and needs none).
   const handler: RequestHandler = async (req, res, next) => {
     try {
       verified.set(req, await deps.verify(req.get('authorization')));
