@@ -61,10 +61,6 @@ const INTEGER = /^\d+$/;
 /** The query input: a raw query string (`a=1&b=2`, without `?`) or already-split parameters. */
 export type QueryInput = string | Readonly<Record<string, unknown>>;
 
-/**
- * A raw query string as name/value pairs: percent-escapes decoded, `+` kept as a plus sign.
- * A malformed escape (`%zz`) is INVALID_QUERY.
- */
 /** Percent-escapes decoded, or undefined when one is malformed (`%zz`). */
 export function decodeComponent(text: string): string | undefined {
   try {
@@ -74,6 +70,10 @@ export function decodeComponent(text: string): string | undefined {
   }
 }
 
+/**
+ * A raw query string as name/value pairs: percent-escapes decoded, `+` kept as a plus sign.
+ * A malformed escape (`%zz`) is INVALID_QUERY.
+ */
 export function queryPairs(raw: string): [string, string][] {
   const decode = (text: string, name: string): string => {
     const decoded = decodeComponent(text);
