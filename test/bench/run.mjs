@@ -108,7 +108,8 @@ async function token() {
 }
 
 const gql = (query) => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query }), json: true });
-const rest = (resource, options) => ({ method: 'GET', path: `/api/v1/${resource}?${new URLSearchParams(options)}` });
+// Spaces as %20: OData reads a raw `+` as a plus sign (docs/odata.md), not as form encoding's space.
+const rest = (resource, options) => ({ method: 'GET', path: `/api/v1/${resource}?${new URLSearchParams(options).toString().replaceAll('+', '%20')}` });
 const scenarios = [
   { name: "(a) REST payment-sources $filter=isActive eq true&$top=50", ...rest('payment-sources', { $filter: 'isActive eq true', $top: '50' }) },
   { name: "(b) REST customers startswith(lastName,'M') $top=100 $count", ...rest('customers', { $filter: "startswith(lastName,'M')", $top: '100', $count: 'true' }) },

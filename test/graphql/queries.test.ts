@@ -153,6 +153,26 @@ describe('relations', () => {
     }
   });
 
+  it('a list that selects a relation but not the key it follows still resolves it (the page reads what the relation needs)', async () => {
+    const data = await gqlOk(t, `{
+      customers(first: 1000) { nodes { id receivableAccount { id } prepaymentAccount { id } } }
+      articles(first: 1000) { edges { node { id defaultTaxCode { id } revenueAccount { id } } } } }`);
+    expect(data.customers.nodes).toHaveLength(fixture.customers.length);
+    for (const c of data.customers.nodes) {
+      const want = fixture.customers.find((x) => x.id === c.id)!;
+      expect(c.receivableAccount).toEqual(want.receivableAccountId ? { id: want.receivableAccountId } : null);
+      expect(c.prepaymentAccount).toEqual(want.prepaymentAccountId ? { id: want.prepaymentAccountId } : null);
+    }
+    expect(data.customers.nodes.some((c: { receivableAccount: unknown }) => c.receivableAccount !== null)).toBe(true);
+    expect(data.articles.edges).toHaveLength(fixture.articles.length);
+    for (const { node: a } of data.articles.edges) {
+      const want = fixture.articles.find((x) => x.id === a.id)!;
+      expect(a.defaultTaxCode).toEqual(want.defaultTaxCodeId ? { id: want.defaultTaxCodeId } : null);
+      expect(a.revenueAccount).toEqual(want.revenueAccountId ? { id: want.revenueAccountId } : null);
+    }
+    expect(data.articles.edges.some((e: { node: { defaultTaxCode: unknown } }) => e.node.defaultTaxCode !== null)).toBe(true);
+  });
+
   it('Article.priceAt picks the price the pricing service picks, for dates around every validFrom', async () => {
     const prices = fixture.articlePrices.filter((p) => p.articleId === articleWithPrices.id);
     const dates = prices.flatMap((p) => [new Date(Date.parse(p.validFrom) - 1), new Date(p.validFrom), new Date(Date.parse(p.validFrom) + 86_400_000)]);

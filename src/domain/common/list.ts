@@ -28,6 +28,12 @@ export interface ListQuery {
   readonly count?: boolean | undefined;
   /** Relations to return inside each record (REST $expand), checked against the resource's relations. */
   readonly expand?: readonly Expansion[] | undefined;
+  /**
+   * The fields the caller reads from each record (GraphQL: what the query selects). A page
+   * may then leave the others out of its records; `id` and the sort keys are always there.
+   * Absent: every field.
+   */
+  readonly select?: readonly string[] | undefined;
 }
 
 export interface Page<T> {
@@ -67,7 +73,7 @@ export function expansionInclude(expand: readonly Expansion[] | undefined, relat
 export interface ListOptions {
   /**
    * Read pages without a filter, cursor or expansion (the common browse) as one statement
-   * answered in JSON (src/db/query/page-sql.ts) instead of through Prisma's engine; its
+   * (src/db/query/page-sql.ts) instead of through Prisma's engine; its
    * relations are the ones the delegate includes on the other path.
    */
   readonly page?: PageSource | undefined;
@@ -86,7 +92,14 @@ export async function listRecords<M extends ModelName, T extends { id: string }>
   const include = expansionInclude(q.expand, o.relations);
   const [rows, totalCount] =
     o.page && !q.filter && !q.after && !include
-      ? await readPage(o.page, { fields, orderBy: toPrismaOrderBy(sortKeys, fields), take: q.limit + 1, skip: q.offset ?? 0, count: q.count === true }).then(
+      ? await readPage(o.page, {
+          fields,
+          select: q.select && [...new Set(['id', ...sortKeys.map((k) => k.field), ...q.select])],
+          orderBy: toPrismaOrderBy(sortKeys, fields),
+          take: q.limit + 1,
+          skip: q.offset ?? 0,
+          count: q.count === true,
+        }).then(
           // The statement's rows have the delegate's shape (test/db/query/page-sql.test.ts compares them).
           (r) => [r.rows as T[], r.total] as const,
         )

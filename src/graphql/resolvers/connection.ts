@@ -36,7 +36,12 @@ export function sortKeys(orderBy: ListArgs['orderBy'], fields: FieldCatalog): So
   return keys;
 }
 
-export function listQuery(args: ListArgs, fields: FieldCatalog, info: GraphQLResolveInfo): ListQuery {
+/**
+ * The list's query. `needs` names, for each relation field of the records, the record fields
+ * its resolver reads (src/graphql/resolvers/relations.ts); with it, the query asks the service
+ * for only the fields the records' selection uses.
+ */
+export function listQuery(args: ListArgs, fields: FieldCatalog, info: GraphQLResolveInfo, needs?: RelationNeeds): ListQuery {
   const first = args.first ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE)
     throw validationFailed([{ field: 'first', message: `must be a whole number from 0 to ${MAX_PAGE_SIZE}` }]);
@@ -50,22 +55,27 @@ export function listQuery(args: ListArgs, fields: FieldCatalog, info: GraphQLRes
     offset: offset === 0 ? undefined : offset,
     after: args.after ?? undefined,
     count: selects(info, 'totalCount'),
+    select: needs && nodeFields(info, fields, needs),
   };
 }
 
+/** For each relation field of a type, the fields of its own record that the field's resolver reads. */
+export type RelationNeeds = Readonly<Record<string, readonly string[]>>;
+
 // What a connection field's selection asks for (fragments included). The field nodes
 // belong to the parsed document, which Apollo caches, so the answers are cached with them.
-const selectionCache = new WeakMap<FieldNode, Map<string, boolean>>();
+const selectionCache = new WeakMap<FieldNode, Map<string, unknown>>();
 
-function cached(info: GraphQLResolveInfo, key: string, compute: () => boolean): boolean {
+function cached<T>(info: GraphQLResolveInfo, key: string, compute: () => T): T {
   const first = info.fieldNodes[0];
-  if (!first) return false;
+  if (!first) return compute();
   // Several nodes (the same field selected twice) are rare: not worth caching.
   if (info.fieldNodes.length !== 1) return compute();
   let byKey = selectionCache.get(first);
   if (!byKey) selectionCache.set(first, (byKey = new Map()));
-  let found = byKey.get(key);
-  if (found === undefined) byKey.set(key, (found = compute()));
+  if (byKey.has(key)) return byKey.get(key) as T;
+  const found = compute();
+  byKey.set(key, found);
   return found;
 }
 
@@ -74,36 +84,55 @@ export function selects(info: GraphQLResolveInfo, name: string): boolean {
   return cached(info, name, () => info.fieldNodes.some((n) => fieldsNamed(n.selectionSet, name, info).length > 0));
 }
 
-/** Whether the records of the connection (`nodes { ... }` or `edges { node { ... } }`) select one of these fields. */
-export function nodesSelect(info: GraphQLResolveInfo, names: readonly string[]): boolean {
-  return cached(info, `nodes:${names.join(',')}`, () =>
-    info.fieldNodes.some((n) => {
-      const sets = [
-        ...fieldsNamed(n.selectionSet, 'nodes', info),
-        ...fieldsNamed(n.selectionSet, 'edges', info).flatMap((e) => fieldsNamed(e.selectionSet, 'node', info)),
-      ];
-      return sets.some((f) => names.some((name) => fieldsNamed(f.selectionSet, name, info).length > 0));
-    }),
+/** The fields selected on the connection's records: under `nodes { ... }` and `edges { node { ... } }`. */
+function recordFields(info: GraphQLResolveInfo): FieldNode[] {
+  return info.fieldNodes.flatMap((n) =>
+    [...fieldsNamed(n.selectionSet, 'nodes', info), ...fieldsNamed(n.selectionSet, 'edges', info).flatMap((e) => fieldsNamed(e.selectionSet, 'node', info))].flatMap(
+      (f) => fieldsIn(f.selectionSet, info),
+    ),
   );
 }
 
-/** The fields of this name in a selection set, through inline fragments and fragment spreads. */
-function fieldsNamed(set: SelectionSetNode | undefined, name: string, info: GraphQLResolveInfo, seen = new Set<string>()): FieldNode[] {
+/** Whether the records of the connection select one of these fields. */
+export function nodesSelect(info: GraphQLResolveInfo, names: readonly string[]): boolean {
+  return cached(info, `nodes:${names.join(',')}`, () => recordFields(info).some((f) => names.includes(f.name.value)));
+}
+
+/**
+ * The record fields the connection's records read: the scalar fields selected and what the
+ * selected relations need. Undefined (every field) when a selected field is neither.
+ */
+function nodeFields(info: GraphQLResolveInfo, fields: FieldCatalog, needs: RelationNeeds): string[] | undefined {
+  return cached(info, 'select', () => {
+    const out = new Set<string>();
+    for (const f of recordFields(info)) {
+      const name = f.name.value;
+      if (Object.hasOwn(fields, name)) out.add(name);
+      else if (Object.hasOwn(needs, name)) for (const n of needs[name]!) out.add(n);
+      else if (name !== '__typename') return undefined;
+    }
+    return [...out];
+  });
+}
+
+/** The fields of a selection set, through inline fragments and fragment spreads (each fragment once). */
+function fieldsIn(set: SelectionSetNode | undefined, info: GraphQLResolveInfo, seen = new Set<string>()): FieldNode[] {
   if (!set) return [];
   const out: FieldNode[] = [];
   for (const sel of set.selections) {
-    if (sel.kind === Kind.FIELD) {
-      if (sel.name.value === name) out.push(sel);
-    } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-      out.push(...fieldsNamed(sel.selectionSet, name, info, seen));
-    } else if (!seen.has(sel.name.value)) {
+    if (sel.kind === Kind.FIELD) out.push(sel);
+    else if (sel.kind === Kind.INLINE_FRAGMENT) out.push(...fieldsIn(sel.selectionSet, info, seen));
+    else if (!seen.has(sel.name.value)) {
       seen.add(sel.name.value);
       const fragment = info.fragments[sel.name.value];
-      if (fragment) out.push(...fieldsNamed(fragment.selectionSet, name, info, seen));
+      if (fragment) out.push(...fieldsIn(fragment.selectionSet, info, seen));
     }
   }
   return out;
 }
+
+const fieldsNamed = (set: SelectionSetNode | undefined, name: string, info: GraphQLResolveInfo): FieldNode[] =>
+  fieldsIn(set, info).filter((f) => f.name.value === name);
 
 /** The resolvers of every XConnection type over a Page. */
 export function connectionResolvers<T extends { id: string }>() {

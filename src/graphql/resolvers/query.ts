@@ -14,6 +14,7 @@ import { taxCodeFields } from '../../domain/tax-code/fields';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import { listQuery, nodesSelect } from './connection';
 import { parseId } from '../../domain/common/validate';
+import { RELATION_NEEDS } from './relations';
 
 const ADDRESS_FIELDS = ['addresses', 'defaultAddress'] as const;
 const PRICE_FIELDS = ['prices'] as const;
@@ -31,7 +32,7 @@ export const Query: QueryResolvers = {
   article: (_p, { id }, { loaders }) => loaders.article.load(parseId(id)),
   // With their prices in the same statement when the query asks for them (as customers' addresses).
   articles: (_p, args, { services }, info) => {
-    const q = listQuery(args, articleFields, info);
+    const q = listQuery(args, articleFields, info, RELATION_NEEDS.Article);
     return nodesSelect(info, PRICE_FIELDS) ? services.articles.withPrices.list(q) : services.articles.list(q);
   },
 
@@ -42,7 +43,7 @@ export const Query: QueryResolvers = {
   // With their addresses (read by the same Prisma call, which is cheaper than a second
   // one through the loader) only when the query asks for them.
   customers: (_p, args, { services }, info) => {
-    const q = listQuery(args, customerFields, info);
+    const q = listQuery(args, customerFields, info, RELATION_NEEDS.Customer);
     return nodesSelect(info, ADDRESS_FIELDS)
       ? services.customers.withAddresses.list(q)
       : services.customers.list(q);

@@ -6,6 +6,7 @@ import { AppError } from '../../errors/catalogue';
 import type { Resolvers } from '../__generated__/resolvers-types';
 import type { AddressModel, CustomerModel } from '../models';
 import type { GraphqlContext } from '../context';
+import type { RelationNeeds } from './connection';
 
 /** A to-one relation that the database guarantees (a foreign key): missing means a concurrent delete. */
 function required<T>(value: T | null, what: string, id: string): T {
@@ -17,6 +18,16 @@ const addressesOf = (c: CustomerModel, ctx: GraphqlContext): AddressModel[] | Pr
   c.addresses ?? ctx.loaders.addressesByCustomer.load(c.id);
 
 const defaultOf = (addresses: readonly AddressModel[]): AddressModel | null => addresses.find((a) => a.isDefault) ?? null;
+
+/**
+ * What the relation resolvers below read off their parent record besides its id, for the
+ * types whose lists read only the selected fields (connection.ts listQuery). A relation
+ * missing here makes its list read every field.
+ */
+export const RELATION_NEEDS = {
+  Customer: { addresses: [], defaultAddress: [], payments: [], receivableAccount: ['receivableAccountId'], prepaymentAccount: ['prepaymentAccountId'] },
+  Article: { prices: [], priceAt: [], defaultTaxCode: ['defaultTaxCodeId'], revenueAccount: ['revenueAccountId'] },
+} as const satisfies Record<string, RelationNeeds>;
 
 export const relations: Resolvers = {
   PaymentSource: {

@@ -68,6 +68,16 @@ it.each(ORDERS)('customers with addresses, ordered by %s: the same page as throu
   }
 });
 
+it('a page for a selection reads only those fields, the id and the sort keys, with the same values', async () => {
+  const q = query([{ field: 'email', direction: 'desc' }], { select: ['firstName'] });
+  const narrow = await services.customers.withAddresses.list(q);
+  const full = await services.customers.withAddresses.list({ ...q, select: undefined });
+  expect(narrow.items.length).toBeGreaterThan(0);
+  expect(narrow.items.map((c) => Object.keys(c).sort())).toEqual(narrow.items.map(() => ['addresses', 'email', 'firstName', 'id']));
+  expect(narrow.items).toEqual(full.items.map(({ id, email, firstName, addresses }) => ({ id, email, firstName, addresses })));
+  expect(narrow.items.map((c) => narrow.cursorOf(c))).toEqual(full.items.map((c) => full.cursorOf(c)));
+});
+
 it('customers without addresses: the same page as through Prisma', async () => {
   const q = query([{ field: 'lastName', direction: 'asc' }]);
   const plain = await services.customers.list(q);
