@@ -5,7 +5,7 @@
 
 import Decimal from 'decimal.js';
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
-import { JsonDecimal } from '../http/json';
+import { exactNumber, type ExactNumber } from '../http/json';
 import { DATE_PATTERN, DECIMAL_PATTERN, GUID_PATTERN, parseDate, parseDateTime, parseInstant as parseInstantText, plainDecimal } from '../query/values';
 
 /**
@@ -115,17 +115,17 @@ function parseDecimal(value: unknown): string {
 /** What a Decimal field's resolver returns: Prisma's Decimal, a decimal.js Decimal, or exact text. */
 type DecimalOut = { toFixed(): string } | string | number;
 
-export const DecimalScalar = new GraphQLScalarType<string, JsonDecimal>({
+export const DecimalScalar = new GraphQLScalarType<string, ExactNumber>({
   name: 'Decimal',
   description: 'An exact decimal number: a JSON number written from its exact decimal value; input also as a numeric string.',
-  // JsonDecimal: src/http/json.ts writes it as a JSON number with exactly this text.
+  // exactNumber: src/http/json.ts writes it as a JSON number with exactly this text.
   serialize: (value) => {
     const v = value as DecimalOut;
     if (typeof v === 'object' && v !== null && typeof v.toFixed === 'function') {
       const text = v.toFixed();
-      if (DECIMAL_PATTERN.test(text)) return new JsonDecimal(text);
+      if (DECIMAL_PATTERN.test(text)) return exactNumber(text);
     }
-    if (typeof v === 'string' || typeof v === 'number') return new JsonDecimal(parseDecimal(v));
+    if (typeof v === 'string' || typeof v === 'number') return exactNumber(parseDecimal(v));
     throw new GraphQLError(`Decimal cannot represent ${describe(value)}`);
   },
   parseValue: parseDecimal,

@@ -10,7 +10,7 @@
 //  - Introspection only outside production; never stack traces.
 //  - Limits (./limits.ts): tokens while parsing (graphql-js maxTokens), then variables
 //    nesting, depth, breadth and cost once the operation is known, before anything runs.
-//  - Decimal values leave as exact JSON numbers (the Decimal scalar gives a JsonDecimal, src/http/json.ts writes it),
+//  - Decimal values leave as exact JSON numbers (the Decimal scalar gives an exactNumber, src/http/json.ts writes it),
 //    never through a binary float.
 //  - Speed: operations run compiled by graphql-jit (./jit.ts); Apollo's cache-control,
 //    usage-reporting, inline-trace and schema-reporting plugins are off (they cost per field
@@ -36,7 +36,7 @@ import { PROJECT_ROOT } from '../config/paths';
 import type { Services } from '../domain/services';
 import { AppError, ERRORS, isAppError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../errors/catalogue';
 import { jsonBody } from '../http/body';
-import { stringifyJson } from '../http/json';
+import { stringifyExact } from '../http/json';
 import type { Logger } from '../http/logger';
 import type { ErrorClassifier } from '../http/problem';
 import type { ReadRouting } from '../http/read-routing';
@@ -157,7 +157,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
     includeStacktraceInErrorResponses: false,
     hideSchemaDetailsFromClientErrors: deps.production,
     nodeEnv: deps.production ? 'production' : 'development',
-    stringifyResult: stringifyJson,
+    stringifyResult: stringifyExact,
     formatError: createFormatError({ production: deps.production, classifyError: deps.classifyError }),
     // Refused while parsing: a document over the limit is never parsed whole, validated or walked.
     parseOptions: { maxTokens: MAX_TOKENS },

@@ -6,7 +6,7 @@ import { stringify as losslessStringify } from 'lossless-json';
 // JavaScript float. JSON.stringify can emit raw number text only through JSON.rawJSON
 // (Node 22 and later); where the runtime lacks it, lossless-json writes the document.
 
-/** A decimal on its way out (GraphQL's Decimal scalar): its exact text, as a JSON number. */
+/** A decimal's exact text, written as a JSON number (where the runtime has no JSON.rawJSON). */
 export class JsonDecimal {
   constructor(readonly text: string) {}
   toFixed(): string {
@@ -39,5 +39,20 @@ const NUMBER_STRINGIFIERS = [{ test: isExact, stringify: (v: unknown) => (isExac
 const withLosslessJson = (value: unknown): string =>
   losslessStringify(value, undefined, undefined, NUMBER_STRINGIFIERS) ?? 'null';
 
-/** JSON text of a response body (REST) or result (GraphQL), decimals as exact numbers. */
+/** JSON text of a response body (REST), decimals (Prisma's, decimal.js's) as exact numbers. */
 export const stringifyJson: (value: unknown) => string = rawJSON ? withRawJson(rawJSON) : withLosslessJson;
+
+/** A JSON number of exactly this text, on its way out (GraphQL's Decimal scalar). */
+export type ExactNumber = JsonDecimal | { readonly rawJSON: string };
+
+/** A decimal's exact text as a value that stringifyExact writes as a JSON number. */
+export const exactNumber: (text: string) => ExactNumber = rawJSON
+  ? (text) => rawJSON(text) as { readonly rawJSON: string }
+  : (text) => new JsonDecimal(text);
+
+/**
+ * JSON text of a value whose decimals are all exactNumber values (a GraphQL result: every
+ * decimal has passed the Decimal scalar). With JSON.rawJSON that is JSON.stringify itself,
+ * on its fast path: a replacer function (stringifyJson) costs a call per value.
+ */
+export const stringifyExact: (value: unknown) => string = rawJSON ? (value) => JSON.stringify(value) : withLosslessJson;
