@@ -73,6 +73,28 @@ describe('authentication on every door', () => {
     await expect(verify(`Bearer ${noIss}`)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 
+  it('a token verified once is not trusted past its expiry, nor a minute after it was checked', async () => {
+    const { createTokenVerifier, signToken } = await import('../../src/auth/tokens');
+    const verify = createTokenVerifier({ secret: TEST_SECRET });
+    const sub = '68686868-6868-4868-8868-686868686868';
+    const start = Date.now();
+    jest.useFakeTimers({ now: start, doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    try {
+      const short = await signToken(TEST_SECRET, { sub, scope: 'billing.read', expiresIn: '30s' });
+      const long = await signToken(TEST_SECRET, { sub, scope: 'billing.read', expiresIn: '2h' });
+      await expect(verify(`Bearer ${short}`)).resolves.toMatchObject({ userId: sub });
+      await expect(verify(`Bearer ${long}`)).resolves.toMatchObject({ userId: sub });
+      // Past exp (and jose's 5 s of clock tolerance): refused although it passed before.
+      jest.setSystemTime(start + 36_000);
+      await expect(verify(`Bearer ${short}`)).rejects.toMatchObject({ code: 'UNAUTHENTICATED', message: expect.stringMatching(/expired/) });
+      await expect(verify(`Bearer ${long}`)).resolves.toMatchObject({ userId: sub });
+      // A tampered copy of a remembered token is checked, not recognised.
+      await expect(verify(`Bearer ${long.slice(0, -2)}xx`)).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   describe('token lifetime and subject', () => {
     const sub = '77777777-7777-4777-8777-777777777777';
     const key = new TextEncoder().encode(TEST_SECRET);

@@ -65,7 +65,7 @@ function column(alias: string, name: string): Prisma.Sql {
  */
 function text(alias: string, name: string, spec: FieldSpec): Prisma.Sql {
   return spec.type === 'datetime'
-    ? Prisma.sql`(extract(epoch FROM ${column(alias, name)}) * 1000)::int8::text`
+    ? Prisma.sql`(date_part('epoch', ${column(alias, name)}) * 1000)::int8::text`
     : Prisma.sql`${column(alias, name)}::text`;
 }
 
