@@ -12,19 +12,16 @@ import type { PaymentSource } from '../domain/payment-source/service';
 import type { Payment } from '../domain/payment/service';
 import type { Quote, QuoteLine, QuoteTotals } from '../domain/pricing/types';
 import type { TaxCode } from '../domain/tax-code/service';
+import type { DecimalValue } from '../query/values';
 
-/** Anything with an exact decimal text: Prisma's Decimal and decimal.js Decimals alike. */
-export interface DecimalValue {
-  toFixed(): string;
-}
 
 export type PaymentSourceModel = PaymentSource;
 export type PaymentModel = Payment;
 export type AccountModel = Account;
-/** An article; `prices` is present when the list already loaded them with the article. */
-export type ArticleModel = Article & { prices?: ArticlePrice[] };
-/** A stored price, or the one the pricing service picked (its amount a decimal.js Decimal). */
+/** A stored price (its amount as read: a Decimal or its exact text), or the one the pricing service picked (a decimal.js Decimal). */
 export type ArticlePriceModel = ArticlePrice | { id: string; articleId: string; amount: DecimalValue; validFrom: Date };
+/** An article; `prices` is present when the list already loaded them with the article. */
+export type ArticleModel = Article & { prices?: ArticlePriceModel[] };
 /** A customer; `addresses` is present when the list already loaded them with the customer. */
 export type CustomerModel = Customer & { addresses?: Address[] };
 export type AddressModel = Address;

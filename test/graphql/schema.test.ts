@@ -132,6 +132,10 @@ describe('scalars', () => {
     expect(DateTimeScalar.parseValue('2026-03-01')).toEqual(new Date('2026-03-01T00:00:00Z'));
     for (const bad of ['2026-01-01T00:00:00', '2026-02-30', 'yesterday', 1700000000000]) expect(() => DateTimeScalar.parseValue(bad)).toThrow();
     expect(DateTimeScalar.serialize(new Date('2026-01-01T00:00:00Z'))).toBe('2026-01-01T00:00:00.000Z');
+    // Remembered texts (the scalar keeps the last ones written) are the same texts, past the memo's size too.
+    const instants = Array.from({ length: 3000 }, (_, i) => new Date(Date.UTC(2020, 0, 1) + ((i * 7919) % 2500) * 3_600_123));
+    expect(instants.map((d) => DateTimeScalar.serialize(d))).toEqual(instants.map((d) => d.toISOString()));
+    expect(() => DateTimeScalar.serialize(new Date(Number.NaN))).toThrow();
   });
 
   test('Decimal: exact text in, exact JSON numbers out', () => {

@@ -17,6 +17,7 @@
 
 import { Prisma, type PrismaClient } from '../../generated/prisma/client';
 import type { FieldCatalog, FieldSpec } from '../../query/fields';
+import { DecimalText } from '../../query/values';
 
 type OrderBy = ReadonlyArray<Readonly<Record<string, unknown>>>;
 
@@ -61,12 +62,13 @@ function column(alias: string, name: string): Prisma.Sql {
 /**
  * A relation field as text whatever the server's settings: a date-time as milliseconds since
  * the epoch (its text form would follow the session's DateStyle and TimeZone), decimals as
- * their exact text, booleans as 'true' / 'false'.
+ * their exact text (passed on as DecimalText), booleans as 'true' / 'false'.
  */
 function text(alias: string, name: string, spec: FieldSpec): Prisma.Sql {
-  return spec.type === 'datetime'
-    ? Prisma.sql`(date_part('epoch', ${column(alias, name)}) * 1000)::int8::text`
-    : Prisma.sql`${column(alias, name)}::text`;
+  if (spec.type === 'datetime') return Prisma.sql`(date_part('epoch', ${column(alias, name)}) * 1000)::int8::text`;
+  // trim_scale: the text decimal.js's toFixed() gives (12.5, not 12.5000).
+  if (spec.type === 'decimal') return Prisma.sql`trim_scale(${column(alias, name)})::text`;
+  return Prisma.sql`${column(alias, name)}::text`;
 }
 
 /** `{ a: 'asc' }` / `{ a: { sort: 'desc', nulls: 'first' } }` entries as an ORDER BY list. */
@@ -120,11 +122,11 @@ const REVIVE: Record<FieldSpec['type'], Revive | null> = {
   string: null,
   enum: null,
   boolean: (v) => v === 'true',
-  decimal: (v) => new Prisma.Decimal(v),
+  decimal: (v) => new DecimalText(v),
   datetime: (v) => new Date(Number(v)),
 };
 
-/** A relation column's text as records: the values findMany gives (Decimals, Dates, booleans). */
+/** A relation column's text as records: findMany's values (Dates, booleans), decimals as their exact text. */
 function relationRecords(r: PageRelation): (json: string) => Record<string, unknown>[] {
   const names = Object.keys(r.fields);
   const revive = names.map((n) => REVIVE[r.fields[n]!.type]);

@@ -5,10 +5,13 @@ import { NEWEST_FIRST } from '../article-price/order';
 import { articlePriceFields } from '../article-price/fields';
 import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
+import type { ArticlePrice } from '../article-price/service';
+import type { DecimalValue } from '../../query/values';
 import { articleFields, articleRelations } from './fields';
 
 export type Article = Prisma.ArticleGetPayload<object>;
-export type ArticleWithPrices = Prisma.ArticleGetPayload<{ include: { prices: true } }>;
+/** An article with its prices; a list page gives the amounts as exact text (DecimalText), Prisma as Decimals. */
+export type ArticleWithPrices = Article & { prices: Array<Omit<ArticlePrice, 'amount'> & { amount: DecimalValue }> };
 
 const WITH_PRICES = { prices: { orderBy: [...NEWEST_FIRST] } } satisfies Prisma.ArticleInclude;
 const PRICES: PageRelation = { name: 'prices', table: 'ArticlePrice', foreignKey: 'articleId', fields: articlePriceFields, orderBy: NEWEST_FIRST };
