@@ -59,7 +59,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // apps on the CORS origins must be able to read responses: CORP then allows cross-origin.
   app.use(helmet({ crossOriginResourcePolicy: { policy: browsers ? 'cross-origin' : 'same-origin' } }));
   const metrics = deps.config.metrics ? createMetrics({ doors: { rest: REST_BASE, graphql: '/graphql' }, ...(deps.poolStats ? { poolStats: deps.poolStats } : {}) }) : undefined;
-  if (metrics) app.use(metrics.track);
+  metrics?.attach(app);
   app.use(requestContext(deps.logger));
   if (browsers) app.use(corsPolicy(deps.config.corsOrigins));
 

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { Express, Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 // Prometheus metrics (GET /metrics, no token). Labels are bounded and never carry what a
@@ -26,8 +26,8 @@ export interface GraphqlObservation {
 }
 
 export interface Metrics {
-  /** Times every request; mount first. */
-  readonly track: RequestHandler;
+  /** Times every request of the app (mount before the routes). */
+  attach(app: Express): void;
   /** GET /metrics in the Prometheus text format. */
   readonly endpoint: RequestHandler;
   /** A request the rate limiter refused. */
@@ -58,26 +58,31 @@ class BoundedLabel {
   }
 }
 
+const ROUTE = Symbol('route');
+const TEMPLATE = Symbol('route template');
+type Tracked = Request & { [ROUTE]?: unknown; [TEMPLATE]?: string };
+
 /**
- * The route template of a request, taken when Express matches a route (it assigns
- * `req.route` then, while `req.baseUrl` still holds the mount path; by the time the response
- * is finished an error may have unwound `baseUrl`).
+ * Records the route template of each request when Express matches a route: it assigns
+ * `req.route` then, while `req.baseUrl` still holds the mount path (by the time the response
+ * is finished an error may have unwound `baseUrl`). The accessor is defined once, on the
+ * app's request prototype: defined on every request, it gave each request object a shape of
+ * its own, which V8 keeps in old space (measured under load: 14 MB promoted per young
+ * collection and 20 ms pauses, on every route).
  */
-function captureRouteTemplate(req: Request): () => string | undefined {
-  let route: unknown;
-  let template: string | undefined;
-  Object.defineProperty(req, 'route', {
+function recordRouteTemplates(requestPrototype: Request): void {
+  Object.defineProperty(requestPrototype, 'route', {
     configurable: true,
-    enumerable: true,
-    get: () => route,
-    set(value: unknown) {
-      route = value;
+    get(this: Tracked) {
+      return this[ROUTE];
+    },
+    set(this: Tracked, value: unknown) {
+      this[ROUTE] = value;
       const p = (value as { path?: unknown } | undefined)?.path;
-      const base = req.baseUrl.replace(ID_LIKE, (m) => (m.startsWith('(') ? '(:key)' : ':id'));
-      template = typeof p === 'string' ? `${base}${p === '/' ? '' : p}` || '/' : `${base}/(pattern)`;
+      const base = this.baseUrl.replace(ID_LIKE, (m) => (m.startsWith('(') ? '(:key)' : ':id'));
+      this[TEMPLATE] = typeof p === 'string' ? `${base}${p === '/' ? '' : p}` || '/' : `${base}/(pattern)`;
     },
   });
-  return () => template;
 }
 
 export function createMetrics(o: MetricsOptions): Metrics {
@@ -128,12 +133,11 @@ export function createMetrics(o: MetricsOptions): Metrics {
     gauge('db_pool_connections_max', 'Most connections the pool opens', (s) => s.max);
   }
 
-  const track: RequestHandler = (req: Request, res: Response, next) => {
-    const template = captureRouteTemplate(req);
+  const track: RequestHandler = (req: Tracked, res: Response, next) => {
     const end = requests.startTimer();
     res.once('finish', () => {
       const door = doorOf(req.originalUrl.split('?')[0]!);
-      const route = template() ?? (door === 'graphql' ? o.doors.graphql : UNMATCHED);
+      const route = req[TEMPLATE] ?? (door === 'graphql' ? o.doors.graphql : UNMATCHED);
       end({ door, method: req.method, route: routes.of(route), status: String(res.statusCode) });
     });
     next();
@@ -149,7 +153,10 @@ export function createMetrics(o: MetricsOptions): Metrics {
   };
 
   return {
-    track,
+    attach(app) {
+      recordRouteTemplates(app.request);
+      app.use(track);
+    },
     endpoint,
     rateLimited(req) {
       refused.inc({ door: doorOf(req.originalUrl.split('?')[0]!) });
