@@ -3,6 +3,7 @@
 // are, so `npm start`, `npm run token` and `npm run import` restart in seconds:
 //  - `prisma generate` runs only when prisma/schema.prisma or the Prisma version changed
 //    (a hash kept beside the generated client) or the client is missing;
+//  - the GraphQL resolver types (graphql-codegen, codegen.yml) likewise, from schema.graphql;
 //  - `tsc --build` compiles only what changed since the last build (tsBuildInfo in dist/).
 // Everything goes to stderr: stdout stays free for what the command itself prints
 // (`TOKEN=$(npm run --silent token)` captures the token alone).
@@ -25,22 +26,37 @@ function run(label, args) {
   }
 }
 
-function schemaHash() {
+/** A hash of the inputs and of the generator packages' versions. */
+function inputsHash(files, packages) {
   const h = crypto.createHash('sha256');
-  h.update(fs.readFileSync(at('prisma', 'schema.prisma')));
-  for (const pkg of ['prisma', '@prisma/client']) {
-    h.update(JSON.parse(fs.readFileSync(at('node_modules', pkg, 'package.json'), 'utf8')).version);
-  }
+  for (const f of files) h.update(fs.readFileSync(at(...f)));
+  for (const pkg of packages) h.update(JSON.parse(fs.readFileSync(at('node_modules', pkg, 'package.json'), 'utf8')).version);
   return h.digest('hex');
 }
 
-const stamp = at('src', 'generated', 'prisma-schema.sha256');
-const hash = schemaHash();
-const current = fs.existsSync(at('src', 'generated', 'prisma', 'client.ts')) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === hash;
-if (!current) {
-  run('prisma generate', [at('node_modules', 'prisma', 'build', 'index.js'), 'generate']);
-  fs.writeFileSync(stamp, hash);
+/** Runs a generator when its output is missing or its inputs changed since it last ran. */
+function generate(label, { inputs, packages, output, stamp, args }) {
+  const hash = inputsHash(inputs, packages);
+  const current = fs.existsSync(at(...output)) && fs.existsSync(at(...stamp)) && fs.readFileSync(at(...stamp), 'utf8') === hash;
+  if (current) return;
+  run(label, args);
+  fs.writeFileSync(at(...stamp), hash);
 }
+
+generate('prisma generate', {
+  inputs: [['prisma', 'schema.prisma']],
+  packages: ['prisma', '@prisma/client'],
+  output: ['src', 'generated', 'prisma', 'client.ts'],
+  stamp: ['src', 'generated', 'prisma-schema.sha256'],
+  args: [at('node_modules', 'prisma', 'build', 'index.js'), 'generate'],
+});
+generate('graphql-codegen', {
+  inputs: [['schema.graphql'], ['codegen.yml']],
+  packages: ['@graphql-codegen/cli', '@graphql-codegen/typescript', '@graphql-codegen/typescript-resolvers'],
+  output: ['src', 'graphql', '__generated__', 'resolvers-types.ts'],
+  stamp: ['src', 'graphql', '__generated__', 'inputs.sha256'],
+  args: [at('node_modules', '@graphql-codegen', 'cli', 'cjs', 'bin.js'), '--config', at('codegen.yml'), '--silent'],
+});
 
 if (!process.argv.includes('--generate-only')) {
   run('tsc', [at('node_modules', 'typescript', 'bin', 'tsc'), '--build', at('tsconfig.build.json')]);

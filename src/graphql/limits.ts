@@ -3,21 +3,21 @@
 // holds before the work it limits:
 //
 //  - Tokens (graphql-js's own `maxTokens` parse option, server.ts): a document longer than
-//    MAX_TOKENS is refused while it is parsed, after reading at most MAX_TOKENS tokens. A
+//    LIMITS.tokens is refused while it is parsed, after reading at most LIMITS.tokens tokens. A
 //    1,000-alias document is therefore never parsed whole, validated or walked.
-//  - Variables (checkVariables): JSON nested deeper than MAX_VARIABLE_DEPTH is refused before
+//  - Variables (checkVariables): JSON nested deeper than LIMITS.variableDepth is refused before
 //    graphql-js coerces it (its coercion recurses once per level, and a `where` nested a
 //    thousand deep overflowed the stack).
 //  - Depth, root fields, aliases and cost: ONE walk of the operation (measure), checked once
 //    the operation is known and before anything runs. Fragments are expanded; each fragment
 //    is measured once per request (memo), so fragments spreading into fragments many times
 //    over cost linear, not exponential, time.
-//      depth: fields nested more than MAX_DEPTH deep;
-//      breadth: more than MAX_ROOT_FIELDS fields at the root, more than MAX_ALIASES aliases;
+//      depth: fields nested more than LIMITS.depth deep;
+//      breadth: more than LIMITS.rootFields fields at the root, more than LIMITS.aliases aliases;
 //      cost: every object a query can return counts 1, multiplied by the sizes of the lists
 //        around it. A list field with `first` counts `first` (default 100, capped at 1000; it
 //        may come from a variable, so cost is per request); a relation list without paging
-//        (Customer.addresses, Article.prices, ...) counts RELATION_FANOUT; `nodes` and
+//        (Customer.addresses, Article.prices, ...) counts LIMITS.relationFanout; `nodes` and
 //        `edges` of a connection count once more per record. Scalars are free: their cost is
 //        in the rows already counted.
 // Introspection fields (__schema, __type) are left out of depth and cost: introspection is
@@ -42,16 +42,19 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 
-/** Tokens in one document: GraphiQL's introspection query has 183, the alias attack 6,000. */
-export const MAX_TOKENS = 2000;
-/** Nesting of objects and lists in the variables: a `where` 50 levels deep (its own limit) is 101. */
-export const MAX_VARIABLE_DEPTH = 128;
-export const MAX_DEPTH = 10;
-export const MAX_COST = 50_000;
-export const MAX_ROOT_FIELDS = 20;
-export const MAX_ALIASES = 50;
-/** Assumed size of a relation list that has no `first` argument. */
-export const RELATION_FANOUT = 10;
+/** What one request may ask for; the header above says how each is counted and when. */
+export const LIMITS = {
+  /** Tokens in one document: GraphiQL's introspection query has 183, the alias attack 6,000. */
+  tokens: 2000,
+  /** Nesting of objects and lists in the variables: a `where` 50 levels deep (its own limit) is 101. */
+  variableDepth: 128,
+  depth: 10,
+  cost: 50_000,
+  rootFields: 20,
+  aliases: 50,
+  /** Assumed size of a relation list that has no `first` argument. */
+  relationFanout: 10,
+} as const;
 
 const tooComplex = (message: string, nodes?: FieldNode | OperationDefinitionNode): GraphQLError =>
   new GraphQLError(message, { ...(nodes ? { nodes } : {}), extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } } });
@@ -71,7 +74,7 @@ const isIntrospection = (name: string): boolean => name === '__schema' || name =
  * Throws QUERY_TOO_COMPLEX when the variables nest objects and lists deeper than `max`.
  * Iterative, so that the check itself cannot overflow the stack.
  */
-export function checkVariables(variables: unknown, max = MAX_VARIABLE_DEPTH): void {
+export function checkVariables(variables: unknown, max = LIMITS.variableDepth): void {
   const stack: Array<[unknown, number]> = [[variables, 0]];
   while (stack.length > 0) {
     const [value, depth] = stack.pop()!;
@@ -149,7 +152,7 @@ function measureSet(set: SelectionSetNode, parent: GraphQLCompositeType | undefi
       if (!field || !parent) continue;
       let factor = 1;
       if (field.args.some((a) => a.name === 'first')) factor = firstOf(sel, walk);
-      else if (isListType(getNullableType(field.type)) && !parent.name.endsWith('Connection')) factor = RELATION_FANOUT;
+      else if (isListType(getNullableType(field.type)) && !parent.name.endsWith('Connection')) factor = LIMITS.relationFanout;
       shape.cost += factor + factor * child.cost;
     } else if (sel.kind === Kind.INLINE_FRAGMENT) {
       const type = sel.typeCondition ? walk.schema.getType(sel.typeCondition.name.value) : parent;
@@ -204,11 +207,11 @@ export function checkLimits(
   document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Readonly<Record<string, unknown>> | undefined,
-  max = MAX_COST,
+  max = LIMITS.cost,
 ): void {
   const { depth, fields, aliases, cost } = measure(schema, document, operation, variables);
-  if (depth > MAX_DEPTH) throw tooComplex(`The query is nested ${depth} levels deep; at most ${MAX_DEPTH} are allowed`, operation);
-  if (fields > MAX_ROOT_FIELDS) throw tooComplex(`The operation has ${fields} root fields; at most ${MAX_ROOT_FIELDS} are allowed`, operation);
-  if (aliases > MAX_ALIASES) throw tooComplex(`The query uses ${aliases} aliases; at most ${MAX_ALIASES} are allowed`, operation);
+  if (depth > LIMITS.depth) throw tooComplex(`The query is nested ${depth} levels deep; at most ${LIMITS.depth} are allowed`, operation);
+  if (fields > LIMITS.rootFields) throw tooComplex(`The operation has ${fields} root fields; at most ${LIMITS.rootFields} are allowed`, operation);
+  if (aliases > LIMITS.aliases) throw tooComplex(`The query uses ${aliases} aliases; at most ${LIMITS.aliases} are allowed`, operation);
   if (cost > max) throw tooComplex(`The query could return about ${cost} objects; at most ${max} are allowed (ask for smaller pages with first:)`);
 }

@@ -43,7 +43,7 @@ import type { ReadRouting } from '../http/read-routing';
 import type { GraphqlObservation } from '../http/metrics';
 import type { GraphqlContext } from './context';
 import { createFormatError, httpGraphQLError, logInternalErrors } from './errors';
-import { checkLimits, checkVariables, MAX_TOKENS } from './limits';
+import { checkLimits, checkVariables, LIMITS } from './limits';
 import { jitGateway } from './jit';
 import { Loaders } from './loaders';
 import { resolvers } from './resolvers';
@@ -160,7 +160,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
     stringifyResult: stringifyExact,
     formatError: createFormatError({ production: deps.production, classifyError: deps.classifyError }),
     // Refused while parsing: a document over the limit is never parsed whole, validated or walked.
-    parseOptions: { maxTokens: MAX_TOKENS },
+    parseOptions: { maxTokens: LIMITS.tokens },
     // Apollo's own guard against documents whose fragments multiply into millions of selections.
     maxRecursiveSelections: true,
     persistedQueries: false,
