@@ -9,8 +9,9 @@
 //    VALIDATION_FAILED, in a literal or in a variable. Errors marked with a catalogue code
 //    before Apollo wrapped them (limits: QUERY_TOO_COMPLEX) keep that code: Apollo rewrites
 //    the code of every validation-rule error to GRAPHQL_VALIDATION_FAILED.
-//  - Variable values that do not fit their type (Apollo's BAD_USER_INPUT): VALIDATION_FAILED,
-//    the catalogue's code for an argument value that is invalid.
+//  - Variable values that do not fit their type: VALIDATION_FAILED with every fault's place
+//    (./variables.ts checks them before graphql-js coerces them; a fault graphql-js still
+//    reports, Apollo's BAD_USER_INPUT, is VALIDATION_FAILED too).
 //  - Anything else: INTERNAL with a fixed message (the original may hold SQL); server.ts logs
 //    it with the request id (logInternalErrors).
 //  - Under NODE_ENV=production no message suggests a field, type or value name: graphql-js's
@@ -105,26 +106,10 @@ function format(formatted: GraphQLFormattedError, error: unknown, classify?: Err
   // The error Apollo wrapped (validation errors keep the rule's error as originalError).
   const inner = error instanceof GraphQLError ? error.originalError : undefined;
   const marked = inner instanceof ScalarInputError ? inner.code : (catalogueCodeOf(inner) ?? catalogueCodeOf(error));
-  if (marked && marked !== 'INTERNAL') {
-    const extensions: Record<string, unknown> = { code: marked };
-    if (marked === 'VALIDATION_FAILED') {
-      const field = fieldOf(formatted);
-      if (field) {
-        extensions.field = field;
-        extensions.errors = [{ field, message: innerMessage(inner, formatted.message) }];
-      }
-    }
-    return { ...base, extensions };
-  }
-  if (code === 'BAD_USER_INPUT') {
-    const field = fieldOf(formatted);
-    const extensions: Record<string, unknown> = { code: 'VALIDATION_FAILED' };
-    if (field) {
-      extensions.field = field;
-      extensions.errors = [{ field, message: formatted.message }];
-    }
-    return { ...base, extensions };
-  }
+  if (marked && marked !== 'INTERNAL') return { ...base, extensions: { code: marked } };
+  // Variables are checked with their places before graphql-js coerces them (./variables.ts);
+  // a coercion fault graphql-js still finds is a bad input all the same.
+  if (code === 'BAD_USER_INPUT') return { ...base, extensions: { code: 'VALIDATION_FAILED' } };
   // The parser stopped at the token limit (limits.ts): a limit, not a syntax fault.
   if (code === 'GRAPHQL_PARSE_FAILED' && isTokenLimitMessage(formatted.message)) return { ...base, extensions: { code: 'QUERY_TOO_COMPLEX' } };
   if (typeof code === 'string' && PROTOCOL_CODES.has(code)) return { ...base, extensions: { code } };
@@ -136,25 +121,3 @@ function format(formatted: GraphQLFormattedError, error: unknown, classify?: Err
   return { ...base, message: INTERNAL_MESSAGE, extensions: { code: 'INTERNAL' } };
 }
 
-/**
- * The offending argument path of a variable fault, relative to the variable as service
- * paths are relative to the input: `Variable "$input" got invalid value ... at
- * "input.lines[0].quantity"` gives `lines[0].quantity`, a missing or unknown input field
- * (`Field "name" of required type ...`, `Field "x" is not defined ...`) is named too, and a
- * fault of the whole variable (`Variable "$id" got invalid value ...`) gives `id`.
- * Undefined for other messages.
- */
-function fieldOf(formatted: GraphQLFormattedError): string | undefined {
-  const message = formatted.message;
-  const variable = /^Variable "\$([A-Za-z0-9_]+)" got invalid value /.exec(message);
-  if (!variable?.[1]) return undefined;
-  const name = variable[1];
-  const at = new RegExp(` at "${name}((?:\\.|\\[)[^"]*)"; `).exec(message)?.[1]?.replace(/^\./, '') ?? '';
-  const inner = /; Field "([A-Za-z0-9_]+)" (?:of required type|is not defined)/.exec(message)?.[1];
-  if (inner) return at ? `${at}.${inner}` : inner;
-  return at || name;
-}
-
-function innerMessage(inner: unknown, fallback: string): string {
-  return inner instanceof Error ? inner.message : fallback;
-}

@@ -44,6 +44,7 @@ import type { GraphqlObservation } from '../http/metrics';
 import type { GraphqlContext } from './context';
 import { createFormatError, httpGraphQLError, logInternalErrors } from './errors';
 import { checkLimits, checkVariables, LIMITS } from './limits';
+import { variableFaults } from './variables';
 import { jitGateway } from './jit';
 import { Loaders } from './loaders';
 import { resolvers } from './resolvers';
@@ -72,7 +73,7 @@ export function readSchema(): string {
   return fs.readFileSync(SCHEMA_FILE, 'utf8');
 }
 
-/** Scope and limit checks, once the operation is known (before variables are coerced or anything runs). */
+/** Scope, limit and variable checks, once the operation is known (before graphql-js coerces variables or anything runs). */
 const guard: GraphQLRequestListener<GraphqlContext> = {
   async didResolveOperation({ operation, contextValue, document, schema, request }) {
     if (!operation) return;
@@ -83,6 +84,8 @@ const guard: GraphQLRequestListener<GraphqlContext> = {
     }
     checkVariables(request.variables);
     checkLimits(schema, document, operation, request.variables);
+    const faults = variableFaults(schema, operation, request.variables ?? {});
+    if (faults) throw httpGraphQLError(faults);
   },
 };
 

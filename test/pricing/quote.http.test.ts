@@ -40,14 +40,20 @@ function parseExact(text: string): Exact {
   return JSON.parse(out) as Exact;
 }
 
-interface ExactLine {
-  [k: string]: string | null;
-}
+type ExactLine = Record<string, string | null>;
 interface ExactQuote {
   lines: ExactLine[];
   totals: { netAmount: string; taxAmount: string; grossAmount: string };
 }
-const quoteOf = (text: string) => parseExact(text) as unknown as ExactQuote;
+const isLine = (v: Exact): v is ExactLine => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => x === null || typeof x === 'string');
+/** The answer's quote, checked to have the quote's shape (lines of texts, three totals). */
+function quoteOf(text: string): ExactQuote {
+  const q = parseExact(text);
+  if (typeof q !== 'object' || q === null || Array.isArray(q) || !Array.isArray(q.lines) || !q.lines.every(isLine) || !isLine(q.totals ?? null)) throw new Error(`not a quote: ${text.slice(0, 200)}`);
+  const { netAmount, taxAmount, grossAmount } = q.totals as ExactLine;
+  if (typeof netAmount !== 'string' || typeof taxAmount !== 'string' || typeof grossAmount !== 'string') throw new Error(`not a quote's totals: ${text.slice(0, 200)}`);
+  return { lines: q.lines, totals: { netAmount, taxAmount, grossAmount } };
+}
 
 // ---------------------------------------------------------------------------------------
 // Expectations from the dataset file.
@@ -60,7 +66,8 @@ const article = (code: string) => {
   if (!a) throw new Error(`no article ${code} in the dataset`);
   return a as typeof a & { defaultTaxCodeId: string | null; defaultCostCenterId: string | null; useArticleCostCenter: boolean; isActive: boolean };
 };
-const taxCode = (code: string) => fixture.taxCodes.find((x) => x.code === code)! as unknown as { id: string; code: string; rate: number; taxAccountId: string; revenueAccountId: string };
+type FixtureTaxCode = (typeof fixture.taxCodes)[number] & { rate: number; taxAccountId: string; revenueAccountId: string };
+const taxCode = (code: string) => fixture.taxCodes.find((x) => x.code === code)! as FixtureTaxCode;
 const halfUp = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 
 interface LineSpec {
@@ -79,7 +86,8 @@ function expected(spec: LineSpec) {
     .filter((p) => p.articleId === a.id && Date.parse(p.validFrom) <= ref)
     .sort((x, y) => Date.parse(y.validFrom) - Date.parse(x.validFrom))[0];
   if (!price) throw new Error(`no price for ${spec.code}`);
-  const tc = fixture.taxCodes.find((x) => x.id === (spec.taxCodeId ?? a.defaultTaxCodeId)) as unknown as { id: string; rate: number };
+  const tc = fixture.taxCodes.find((x) => x.id === (spec.taxCodeId ?? a.defaultTaxCodeId)) as FixtureTaxCode | undefined;
+  if (!tc) throw new Error(`no tax code for ${spec.code}`);
   // JSON numbers of the file, read through their shortest text (as the import reads them).
   const unitPrice = new Decimal(String(price.amount));
   const rate = new Decimal(String(tc.rate));

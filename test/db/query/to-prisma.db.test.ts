@@ -348,7 +348,7 @@ const LEAVES = [
 describe('random filters: database = OData semantics', () => {
   let rows: Row[];
   beforeAll(async () => {
-    rows = (await prisma.paymentSource.findMany()) as unknown as Row[];
+    rows = await prisma.paymentSource.findMany();
   });
 
   const { expr } = fc.letrec<{ expr: string }>((tie) => ({
@@ -436,14 +436,14 @@ const PAYMENT_ORDERS = ['amount', 'amount desc', 'amount, reference desc', 'refe
 describe('sort orders', () => {
   test.each(SOURCE_ORDERS)('payment sources by %j: the database order is the expected total order', async (spec) => {
     const keys = key(spec);
-    const rows = (await prisma.paymentSource.findMany()) as unknown as Row[];
+    const rows = await prisma.paymentSource.findMany();
     const db = await prisma.paymentSource.findMany({ orderBy: toPrismaOrderBy(keys, psFields) as never, select: { id: true } });
     expect(db.map((r) => r.id)).toEqual(referenceOrder(rows, keys, psFields));
   });
 
   test.each(PAYMENT_ORDERS)('payments by %j', async (spec) => {
     const keys = key(spec);
-    const rows = (await prisma.payment.findMany()) as unknown as Row[];
+    const rows: Row[] = await prisma.payment.findMany();
     const db = await prisma.payment.findMany({ orderBy: toPrismaOrderBy(keys, payFields) as never, select: { id: true } });
     expect(db.map((r) => r.id)).toEqual(referenceOrder(rows, keys, payFields));
   });
@@ -519,7 +519,7 @@ describe('keyset cursors walk the whole table without gaps or repeats', () => {
 
   test('a cursor keeps its place when records are added before it', async () => {
     const keys = key('name');
-    const first = (await prisma.paymentSource.findMany({ orderBy: toPrismaOrderBy(keys, psFields) as never, take: 4 })) as unknown as Row[];
+    const first: Row[] = await prisma.paymentSource.findMany({ orderBy: toPrismaOrderBy(keys, psFields) as never, take: 4 });
     const cursor = encodeCursor(keys, first[3] as Row);
     const rest = async (): Promise<string[]> =>
       (await prisma.paymentSource.findMany({ where: cursorToWhere(cursor, keys, psFields), orderBy: toPrismaOrderBy(keys, psFields) as never, select: { id: true } })).map(
