@@ -19,6 +19,7 @@ import { rateLimiter } from './http/rate-limit';
 import type { ReadRouting } from './http/read-routing';
 import type { Redis } from 'ioredis';
 import { authenticate, requestContext } from './http/request-context';
+import { inFlight } from './http/in-flight';
 
 export const REST_BASE = '/api/v1';
 
@@ -42,13 +43,22 @@ export interface AppDeps {
 
 export interface App {
   readonly express: express.Express;
-  /** Stops the GraphQL server (drains its plugins); the HTTP server is closed by main. */
+  /**
+   * Waits (at most STOP_WAIT_MS) for every request's handler to finish its response, those
+   * whose client has gone included, then stops the GraphQL server. Main closes the HTTP
+   * server first and the database after this.
+   */
   stop(): Promise<void>;
 }
+
+/** Longest wait in stop() for handlers still at work. */
+const STOP_WAIT_MS = 10_000;
 
 /** The one Express app with its two front doors, REST and GraphQL, over one service layer. */
 export async function createApp(deps: AppDeps): Promise<App> {
   const app = express();
+  const handling = inFlight();
+  app.use(handling.track);
   app.disable('x-powered-by');
   app.set('etag', false); // records carry their own content ETag
   if (deps.config.trustProxy) app.set('trust proxy', deps.config.trustProxy);
@@ -108,5 +118,12 @@ export async function createApp(deps: AppDeps): Promise<App> {
     sendProblem(res, e, req.originalUrl.split('?')[0], errorStyle((name) => req.get(name)));
   });
 
-  return { express: app, stop: graphql.stop };
+  return {
+    express: app,
+    async stop() {
+      // A request whose client went away still runs to its end: the database must outlive it.
+      await handling.drained(STOP_WAIT_MS);
+      await graphql.stop();
+    },
+  };
 }
