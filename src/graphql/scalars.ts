@@ -6,7 +6,7 @@
 import Decimal from 'decimal.js';
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { exactNumber, type ExactNumber } from '../http/json';
-import { DATE_PATTERN, DECIMAL_PATTERN, GUID_PATTERN, parseDate, parseDateTime, parseInstant as parseInstantText, plainDecimal } from '../query/values';
+import { DATE_PATTERN, DECIMAL_PATTERN, GUID_PATTERN, parseDate, parseDateTime, parseInstant as parseInstantText, plainDecimal, type DecimalValue } from '../query/values';
 
 /**
  * A scalar input that does not parse: VALIDATION_FAILED (src/graphql/errors.ts). A plain
@@ -130,8 +130,8 @@ function parseDecimal(value: unknown): string {
   throw new ScalarInputError(`must be a number or a numeric string; got ${describe(value)}`);
 }
 
-/** What a Decimal field's resolver returns: Prisma's Decimal, a decimal.js Decimal, or exact text. */
-type DecimalOut = { toFixed(): string } | string | number;
+/** What a Decimal field's resolver returns: a DecimalValue (Prisma's Decimal, decimal.js, DecimalText) or exact text. */
+type DecimalOut = DecimalValue | string | number;
 
 export const DecimalScalar = new GraphQLScalarType<string, ExactNumber>({
   name: 'Decimal',

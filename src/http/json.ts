@@ -1,24 +1,17 @@
 import Decimal from 'decimal.js';
 import { stringify as losslessStringify } from 'lossless-json';
+import { DecimalText } from '../query/values';
 
 // The one JSON writer of both doors, for exact decimals. Money and rates leave the service
 // as JSON numbers written from their decimal text ("1234.5000" → 1234.5), never through a
 // JavaScript float. JSON.stringify can emit raw number text only through JSON.rawJSON
 // (Node 22 and later); where the runtime lacks it, lossless-json writes the document.
 
-/** A decimal's exact text, written as a JSON number (where the runtime has no JSON.rawJSON). */
-export class JsonDecimal {
-  constructor(readonly text: string) {}
-  toFixed(): string {
-    return this.text;
-  }
-}
+type Exact = DecimalText | Decimal;
 
-type Exact = JsonDecimal | Decimal;
-
-/** Prisma's decimals are decimal.js objects, as are the quotes' amounts. */
+/** Prisma's decimals are decimal.js objects, as are the quotes' amounts; DecimalText is a decimal read as text. */
 const isExact = (value: unknown): value is Exact =>
-  value instanceof JsonDecimal || (value !== null && typeof value === 'object' && Decimal.isDecimal(value));
+  value instanceof DecimalText || (value !== null && typeof value === 'object' && Decimal.isDecimal(value));
 
 // toFixed() without digits is the exact value in plain notation (no exponent).
 const numberText = (value: Exact): string => value.toFixed();
@@ -43,12 +36,12 @@ const withLosslessJson = (value: unknown): string =>
 export const stringifyJson: (value: unknown) => string = rawJSON ? withRawJson(rawJSON) : withLosslessJson;
 
 /** A JSON number of exactly this text, on its way out (GraphQL's Decimal scalar). */
-export type ExactNumber = JsonDecimal | { readonly rawJSON: string };
+export type ExactNumber = DecimalText | { readonly rawJSON: string };
 
 /** A decimal's exact text as a value that stringifyExact writes as a JSON number. */
 export const exactNumber: (text: string) => ExactNumber = rawJSON
   ? (text) => rawJSON(text) as { readonly rawJSON: string }
-  : (text) => new JsonDecimal(text);
+  : (text) => new DecimalText(text);
 
 /**
  * JSON text of a value whose decimals are all exactNumber values (a GraphQL result: every

@@ -44,9 +44,10 @@ export interface DecimalValue {
 }
 
 /**
- * A decimal read from the database as text and passed on unchanged: exact, and about five
- * times cheaper than parsing it into a decimal.js value that is only written out again
- * (list pages' relation values, src/db/query/page-sql.ts). Not for arithmetic.
+ * A decimal's exact text passed on unchanged: a decimal read from the database as text
+ * (list pages' relation values, src/db/query/page-sql.ts: about five times cheaper than
+ * parsing it into a decimal.js value that is only written out again), or a JSON number on
+ * its way out where the runtime has no JSON.rawJSON (src/http/json.ts). Not for arithmetic.
  */
 export class DecimalText implements DecimalValue {
   constructor(private readonly text: string) {}
