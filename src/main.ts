@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   }
   const secret = resolveSecret(config);
   const verify = createTokenVerifier({ ...config.auth, secret });
-  const services = createServices({ prisma: db.prisma });
+  const services = createServices({ prisma: db.prisma, rows: db.rows });
   const redis = config.redis.url ? connectRedis(config.redis.url, logger) : undefined;
   const readRouting = d.replicaUrls.length > 0 ? new ReadRouting(d.readYourWritesMs) : undefined;
   const stopSharing = redis && readRouting ? readRouting.share(redis, config.redis.keyPrefix, logger) : undefined;

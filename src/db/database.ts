@@ -9,6 +9,7 @@ import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { isDatabaseUnavailable } from './errors';
 import { applyMigrations, type SqlSession } from './migrate';
 import { ReplicaReadsPrismaPg, ReplicaSet, routeReads, type ReplicaHealth } from './replicas';
+import { adapterReader, routedReader, type RowReader } from './row-reader';
 
 // Picks the driver adapter: a postgresql:// URL → PostgreSQL through a pg pool;
 // otherwise embedded PGlite (real Postgres compiled to WASM) in <dataDir>/pglite, or in
@@ -22,8 +23,8 @@ export interface DatabaseOptions {
   /** Data folder of the embedded database; 'memory' keeps it in memory. */
   readonly dataDir?: string;
   readonly poolMax?: number;
-  /** Emit Prisma query events (tests count SQL statements with them). */
-  readonly logQueries?: boolean;
+  /** Told the text of every SQL statement sent, through Prisma Client or a RowReader (tests count them). */
+  readonly onQuery?: (sql: string) => void;
   readonly migrate?: boolean;
   /**
    * PostgreSQL: time limit of one statement (server-side statement_timeout, and a client-side
@@ -66,6 +67,8 @@ export interface PoolFigures {
 export interface Database {
   readonly kind: DatabaseKind;
   readonly prisma: PrismaClient;
+  /** The hot list pages' statements, through the same driver adapter and read routing as prisma (./row-reader.ts). */
+  readonly rows: RowReader;
   /** Raw access for migrations and the readiness probe only; domain code uses prisma. */
   readonly session: SqlSession;
   ping(): Promise<void>;
@@ -78,11 +81,11 @@ export interface Database {
 
 type AdapterFactory = NonNullable<NonNullable<ConstructorParameters<typeof PrismaClient>[0]>['adapter']>;
 
-function prismaClient(adapter: AdapterFactory, logQueries: boolean): PrismaClient {
-  return new PrismaClient({
-    adapter,
-    log: logQueries ? [{ emit: 'event', level: 'query' }] : [],
-  });
+function prismaClient(adapter: AdapterFactory, onQuery: ((sql: string) => void) | undefined): PrismaClient {
+  if (!onQuery) return new PrismaClient({ adapter });
+  const client = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+  client.$on('query', (e) => onQuery(e.query));
+  return client;
 }
 
 /** Most distinct statements each connection keeps prepared; the rest are parsed and planned per use. */
@@ -196,13 +199,19 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
       await client.end();
     }
   }
-  const primary = prismaClient(new PrismaPg(pool, { statementNameGenerator: statementNames() }), opts.logQueries ?? false);
-  const reader = replicas ? prismaClient(new ReplicaReadsPrismaPg(pool, replicas), opts.logQueries ?? false) : undefined;
+  const primaryAdapter = new PrismaPg(pool, { statementNameGenerator: statementNames() });
+  const readerAdapter = replicas ? new ReplicaReadsPrismaPg(pool, replicas) : undefined;
+  const primary = prismaClient(primaryAdapter, opts.onQuery);
+  const reader = readerAdapter ? prismaClient(readerAdapter, opts.onQuery) : undefined;
+  const allowed = opts.replicaReadsAllowed ?? (() => false);
+  const primaryRows = adapterReader(await primaryAdapter.connect(), opts.onQuery);
+  const rows = readerAdapter ? routedReader(primaryRows, adapterReader(await readerAdapter.connect(), opts.onQuery), allowed) : primaryRows;
   await replicas?.start();
   let closed = false;
   return {
     kind: 'postgres',
-    prisma: reader ? routeReads(primary, reader, opts.replicaReadsAllowed ?? (() => false)) : primary,
+    prisma: reader ? routeReads(primary, reader, allowed) : primary,
+    rows,
     session,
     async ping() {
       await pool.query('SELECT 1');
@@ -266,11 +275,14 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
     }
   }
   // Both adapters share one @prisma/driver-adapter-utils (package.json overrides; prisma/README.md).
-  const prisma = prismaClient(new PrismaPGlite(pg), opts.logQueries ?? false);
+  const adapter = new PrismaPGlite(pg);
+  const prisma = prismaClient(adapter, opts.onQuery);
+  const rows = adapterReader(await adapter.connect(), opts.onQuery);
   let closed = false;
   return {
     kind: 'pglite',
     prisma,
+    rows,
     session,
     async ping() {
       if (pg.closed) throw new Error('the embedded database is closed');

@@ -1,8 +1,11 @@
 import type { PrismaClient } from '../generated/prisma/client';
+import type { RowReader } from '../db/row-reader';
 
 /** What the services need from the outside world. */
 export interface ServiceDeps {
   readonly prisma: PrismaClient;
+  /** The list pages' statements (Database.rows). */
+  readonly rows: RowReader;
   /** The clock, injectable for tests. */
   readonly now?: () => Date;
 }

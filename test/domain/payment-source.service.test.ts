@@ -15,7 +15,7 @@ let clock = new Date('2026-01-01T08:00:00.000Z');
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  s = createServices({ prisma: db.prisma, now: () => clock });
+  s = createServices({ prisma: db.prisma, rows: db.rows, now: () => clock });
   asset = (await db.prisma.account.create({ data: { code: '1800', name: 'Bank', type: 'Asset' } })).id;
   revenue = (await db.prisma.account.create({ data: { code: '4000', name: 'Fees', type: 'Revenue' } })).id;
   closedAsset = (await db.prisma.account.create({ data: { code: '1820', name: 'Old bank', type: 'Asset', isActive: false } })).id;

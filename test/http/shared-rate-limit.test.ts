@@ -46,7 +46,7 @@ async function instance(redisUrl: string, logger: Logger): Promise<App> {
   if (redisUrl === REDIS_URL) await new Promise((resolve) => client.once('ready', resolve));
   const app = await createApp({
     config,
-    services: createServices({ prisma: db.prisma }),
+    services: createServices({ prisma: db.prisma, rows: db.rows }),
     verify: createTokenVerifier({ secret: TEST_SECRET }),
     logger,
     ping: () => db.ping(),

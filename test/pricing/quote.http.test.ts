@@ -406,7 +406,7 @@ describe('a 200-line quote reads the database in a constant number of queries', 
         },
       },
     }) as unknown as PrismaClient;
-    const pricing = new PricingService({ prisma: counted });
+    const pricing = new PricingService({ prisma: counted, rows: t.db.rows });
     const priced = fixture.articles.filter((a) => a.isActive && ['SB-', 'BIB-', 'SHOP-H', 'WB-', 'NY-'].some((p) => a.code.startsWith(p)));
     const lines = Array.from({ length: 200 }, (_, i) => ({
       articleId: priced[i % priced.length]!.id,

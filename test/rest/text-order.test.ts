@@ -78,7 +78,7 @@ it('every text column has the code point collation; a German server default chan
   const db = await openDatabase({ url: Object.assign(new URL(base.toString()), { pathname: `/${name}` }).toString(), poolMax: 2 });
   try {
     await db.prisma.customer.createMany({ data: NAMES.map((lastName, i) => ({ id: randomUUID(), firstName: 'T', lastName, debtorNumber: `TO-${i}` })) });
-    const services = createServices({ prisma: db.prisma });
+    const services = createServices({ prisma: db.prisma, rows: db.rows });
     const q = { orderBy: [{ field: 'lastName', direction: 'asc' as const }], limit: 100 };
     expect((await services.customers.list(q)).items.map((c) => c.lastName)).toEqual(CODE_POINT_ORDER);
     expect((await services.customers.list({ ...q, filter: { kind: 'const', value: true } })).items.map((c) => c.lastName)).toEqual(CODE_POINT_ORDER);

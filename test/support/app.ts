@@ -29,7 +29,8 @@ export interface TestAppOptions {
   /** Load prisma/demo/reference-data.json (the shared fixture) first. Default true. */
   readonly demoData?: boolean;
   readonly rateLimitPerMinute?: number;
-  readonly logQueries?: boolean;
+  /** Told every SQL statement the app sends (Prisma Client's and the list pages'). */
+  readonly onQuery?: (sql: string) => void;
   /** GET /metrics; default on (METRICS=off turns it off). */
   readonly metrics?: boolean;
 }
@@ -40,9 +41,9 @@ export async function token(scope: string, sub = WRITER_ID, extra: { expiresIn?:
 
 /** A real app on a fresh real database (PGlite in memory, or PostgreSQL with DATABASE_URL). */
 export async function createTestApp(o: TestAppOptions = {}): Promise<TestApp> {
-  const db = await createTestDatabase({ logQueries: o.logQueries ?? false });
+  const db = await createTestDatabase({ onQuery: o.onQuery });
   if (o.demoData !== false) await importReferenceData(db, DEMO_DATA_FILE);
-  const services = createServices({ prisma: db.prisma });
+  const services = createServices({ prisma: db.prisma, rows: db.rows });
   const app = await appOn(db, services, { RATE_LIMIT_PER_MINUTE: String(o.rateLimitPerMinute ?? 0), METRICS: o.metrics === false ? 'off' : 'on' });
   const tokens = {
     writer: await token('billing.read billing.write', WRITER_ID),

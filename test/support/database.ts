@@ -19,10 +19,10 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-export async function createTestDatabase(opts: { logQueries?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(opts: { onQuery?: (sql: string) => void } = {}): Promise<TestDatabase> {
   const base = process.env.DATABASE_URL;
   if (!base) {
-    const db = await openDatabase({ dataDir: 'memory', logQueries: opts.logQueries ?? false });
+    const db = await openDatabase({ dataDir: 'memory', onQuery: opts.onQuery });
     return Object.assign(db, { url: undefined });
   }
   const name = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -34,7 +34,7 @@ export async function createTestDatabase(opts: { logQueries?: boolean } = {}): P
     await admin.end();
   }
   const url = withDatabase(base, name);
-  const db = await openDatabase({ url, poolMax: 12, logQueries: opts.logQueries ?? false });
+  const db = await openDatabase({ url, poolMax: 12, onQuery: opts.onQuery });
   const close = db.close.bind(db);
   return Object.assign(db, {
     url,

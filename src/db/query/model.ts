@@ -32,6 +32,15 @@ export interface ModelDelegate<M extends ModelName, R> {
   count(args: { readonly where?: WhereOf<M> }): PromiseLike<number>;
 }
 
+/** What the ids of a page are read with (src/domain/common/list.ts): a model delegate is one. */
+export interface IdDelegate<M extends ModelName> {
+  findMany(args: IdsArgs<M>): PromiseLike<Array<{ id: string }>>;
+}
+export type IdsArgs<M extends ModelName> = Omit<FindManyArgs<M>, 'include'> & { readonly select: { readonly id: true } };
+
+/** A page's findMany reading only the ids. */
+export const idsArgs = <M extends ModelName>({ where, orderBy, skip, take }: FindManyArgs<M>): IdsArgs<M> => ({ where, orderBy, skip, take, select: { id: true } });
+
 // The neutral query compiles to plain objects keyed by the catalogue's field names
 // (to-prisma.ts, keyset.ts). They become a model's where and orderBy types here, and only
 // here: test/domain/drift.test.ts proves each catalogue lists exactly its model's scalar

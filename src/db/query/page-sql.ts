@@ -1,11 +1,16 @@
 // One list page, with its to-many relations, as ONE parameterised statement: the hot read of
-// both doors (GraphQL `customers { addresses }`, `articles { prices }`, unfiltered REST
-// lists). Through Prisma's query engine the same page costs about three times the CPU (it
-// builds and then converts one object per cell).
+// both doors (GraphQL `customers { addresses }`, `articles { prices }`, REST lists). Through
+// Prisma's query engine the same page costs about three times the CPU (it builds and then
+// converts one object per cell). The statement goes through the driver adapter
+// (../row-reader.ts).
 //
-// One row per record: its own columns as they are (Prisma's raw reader turns them into the
-// values findMany gives: Decimals, Dates), and each relation as one text column holding a
-// JSON array of text arrays, in the relation's order. Measured against json_build_object
+// A page is either a window of the whole table (LIMIT/OFFSET: no filter, no cursor) or the
+// records of given ids, in the page's order: a filtered page reads its ids first through
+// Prisma (src/domain/common/list.ts), which an index can often answer alone.
+//
+// One row per record: its own columns as text (turned here into the values findMany gives:
+// Decimals, Dates, booleans), and each relation as one text column holding a JSON array of
+// text arrays, in the relation's order. Measured against json_build_object
 // per record and one json_agg per page (the earlier shape), this costs PostgreSQL about half
 // the CPU: json_build_* looks up the type of every argument on every call, an ordered
 // aggregate sorts the finished JSON again, and keys are written once per value. Only the
@@ -15,7 +20,8 @@
 // (limit, offset) are parameters. The order is Prisma's own `orderBy` (toPrismaOrderBy and
 // the services' relation orders) rendered as SQL, so both paths sort alike.
 
-import { Prisma, type PrismaClient } from '../../generated/prisma/client';
+import { Prisma } from '../../generated/prisma/client';
+import type { RowReader } from '../row-reader';
 import type { FieldCatalog, FieldSpec } from '../../query/fields';
 import { DecimalText } from '../../query/values';
 
@@ -31,7 +37,7 @@ export interface PageRelation {
 }
 
 export interface PageSource {
-  readonly prisma: PrismaClient;
+  readonly rows: RowReader;
   readonly table: string;
   readonly relations: readonly PageRelation[];
 }
@@ -42,9 +48,8 @@ export interface PageRequest {
   readonly select?: readonly string[] | undefined;
   /** Prisma orderBy of the page (toPrismaOrderBy), ending with the id tie-break. */
   readonly orderBy: OrderBy;
-  readonly take: number;
-  readonly skip: number;
-  readonly count: boolean;
+  /** Which records: a window of the table in that order (with its row count when asked), or these ids. */
+  readonly window: { readonly take: number; readonly skip: number; readonly count: boolean } | { readonly ids: readonly string[] };
 }
 
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
@@ -93,30 +98,37 @@ function relationColumn(r: PageRelation): Prisma.Sql {
   return Prisma.sql`array_to_json(array(SELECT array[${Prisma.join(values)}] FROM ${ident(r.table)} r WHERE ${column('r', r.foreignKey)} = t."id" ORDER BY ${orderList('r', r.orderBy)}))::text AS ${ident(r.name)}`;
 }
 
+/** The values a window or an id list gives the statement, in the order of its parameters. */
+const windowValues = (w: PageRequest['window']): unknown[] => ('ids' in w ? [w.ids] : [w.take, w.skip]);
+
 function statement(source: PageSource, req: PageRequest, select: readonly string[]): Prisma.Sql {
-  const columns = [...select.map((f) => column('t', f)), ...source.relations.map(relationColumn)];
-  return Prisma.sql`SELECT ${Prisma.join(columns)} FROM ${ident(source.table)} t ORDER BY ${orderList('t', req.orderBy)} LIMIT ${req.take} OFFSET ${req.skip}`;
+  const columns = [...select.map((f) => Prisma.sql`${text('t', f, req.fields[f]!)} AS ${ident(f)}`), ...source.relations.map(relationColumn)];
+  const order = orderList('t', req.orderBy);
+  return 'ids' in req.window
+    ? Prisma.sql`SELECT ${Prisma.join(columns)} FROM ${ident(source.table)} t WHERE t."id" = ANY(${req.window.ids}::uuid[]) ORDER BY ${order}`
+    : Prisma.sql`SELECT ${Prisma.join(columns)} FROM ${ident(source.table)} t ORDER BY ${order} LIMIT ${req.window.take} OFFSET ${req.window.skip}`;
 }
 
-// The statement's text depends only on the resource, its relations, the fields and the
-// order: it is built once per such combination and then only given its two values.
+// The statement's text depends only on the resource, its relations, the fields, the order
+// and the kind of window: it is built once per such combination and then only given its values.
 const MAX_TEMPLATES = 500;
 const templates = new Map<string, Prisma.Sql>();
 
-function cachedStatement(source: PageSource, req: PageRequest): Prisma.Sql {
-  const select = req.select ?? Object.keys(req.fields);
-  const key = `${source.table}|${source.relations.map((r) => r.name).join(',')}|${select.join(',')}|${JSON.stringify(req.orderBy)}`;
+function cachedStatement(source: PageSource, req: PageRequest, select: readonly string[]): Prisma.Sql {
+  const values = windowValues(req.window);
+  const key = `${source.table}|${source.relations.map((r) => r.name).join(',')}|${select.join(',')}|${JSON.stringify(req.orderBy)}|${values.length}`;
   let template = templates.get(key);
   if (!template) {
     for (const f of select) if (!Object.hasOwn(req.fields, f)) throw new Error(`page-sql: unknown field ${f}`);
     template = statement(source, req, select);
-    if (template.values.length !== 2) throw new Error('page-sql: a page statement has exactly two values');
+    if (template.values.length !== values.length) throw new Error('page-sql: the statement takes the window\'s values only');
     if (templates.size < MAX_TEMPLATES) templates.set(key, template);
   }
-  return new Prisma.Sql(template.strings, [req.take, req.skip]);
+  return new Prisma.Sql(template.strings, values);
 }
 
 type Revive = (text: string) => unknown;
+/** A relation's values: decimals stay their exact text (DecimalText: no parse on the hot path). */
 const REVIVE: Record<FieldSpec['type'], Revive | null> = {
   uuid: null,
   string: null,
@@ -125,6 +137,8 @@ const REVIVE: Record<FieldSpec['type'], Revive | null> = {
   decimal: (v) => new DecimalText(v),
   datetime: (v) => new Date(Number(v)),
 };
+/** A record's own values, exactly as findMany gives them (Prisma's Decimal). */
+const REVIVE_OWN: Record<FieldSpec['type'], Revive | null> = { ...REVIVE, decimal: (v) => new Prisma.Decimal(v) };
 
 /** A relation column's text as records: findMany's values (Dates, booleans), decimals as their exact text. */
 function relationRecords(r: PageRelation): (json: string) => Record<string, unknown>[] {
@@ -145,14 +159,29 @@ const readers = new WeakMap<PageRelation, (json: string) => Record<string, unkno
 
 /** The page's records (with the relations inside each), and the table's row count when asked. */
 export async function readPage(source: PageSource, req: PageRequest): Promise<{ rows: unknown[]; total: number | undefined }> {
-  const [rows, counted] = await Promise.all([
-    source.prisma.$queryRaw<Record<string, unknown>[]>(cachedStatement(source, req)),
-    req.count ? source.prisma.$queryRaw<{ total: number }[]>(Prisma.sql`SELECT count(*)::int AS total FROM ${ident(source.table)}`) : undefined,
+  const w = req.window;
+  if ('ids' in w && w.ids.length === 0) return { rows: [], total: undefined };
+  const select = req.select ?? Object.keys(req.fields);
+  const [result, counted] = await Promise.all([
+    source.rows.read(cachedStatement(source, req, select)),
+    'count' in w && w.count ? source.rows.read(Prisma.sql`SELECT count(*)::int AS total FROM ${ident(source.table)}`) : undefined,
   ]);
-  for (const r of source.relations) {
+  // Column i is select[i] (in the statement's order), then the relations.
+  const revive = select.map((f) => REVIVE_OWN[req.fields[f]!.type]);
+  const relations = source.relations.map((r) => {
     let read = readers.get(r);
     if (!read) readers.set(r, (read = relationRecords(r)));
-    for (const row of rows) row[r.name] = read(row[r.name] as string);
-  }
-  return { rows, total: counted?.[0]?.total };
+    return read;
+  });
+  const rows = result.rows.map((values) => {
+    const record: Record<string, unknown> = {};
+    for (let i = 0; i < select.length; i++) {
+      const v = values[i] as string | null;
+      const f = revive[i];
+      record[select[i]!] = v === null || !f ? v : f(v);
+    }
+    for (let j = 0; j < relations.length; j++) record[source.relations[j]!.name] = relations[j]!(values[select.length + j] as string);
+    return record;
+  });
+  return { rows, total: counted ? Number(counted.rows[0]?.[0]) : undefined };
 }

@@ -30,7 +30,8 @@ export class ArticleService extends ReadService<'Article', Article> {
   readonly withPrices: ReadService<'Article', ArticleWithPrices>;
 
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.article, articleFields, 'article', { prisma: deps.prisma, table: 'Article', relations: [] }, articleRelations);
-    this.withPrices = new ReadService(withPrices(deps.prisma), articleFields, 'article', { prisma: deps.prisma, table: 'Article', relations: [PRICES] }, articleRelations);
+    const ids = deps.prisma.article;
+    super(ids, articleFields, 'article', { source: { rows: deps.rows, table: 'Article', relations: [] }, ids }, articleRelations);
+    this.withPrices = new ReadService(withPrices(deps.prisma), articleFields, 'article', { source: { rows: deps.rows, table: 'Article', relations: [PRICES] }, ids }, articleRelations);
   }
 }

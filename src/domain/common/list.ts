@@ -1,7 +1,7 @@
 import type { FieldCatalog, RelationCatalog } from '../../query/fields';
 import type { Expansion, FilterNode, SortKey } from '../../query/filter-tree';
 import { encodeCursor } from '../../db/query/keyset';
-import { includeOf, pageArgs, type ModelDelegate, type ModelName } from '../../db/query/model';
+import { idsArgs, includeOf, pageArgs, type IdDelegate, type ModelDelegate, type ModelName } from '../../db/query/model';
 import { readPage, type PageSource } from '../../db/query/page-sql';
 import { toPrismaOrderBy } from '../../db/query/to-prisma';
 
@@ -70,13 +70,14 @@ export function expansionInclude(expand: readonly Expansion[] | undefined, relat
   return Object.keys(include).length === 0 ? undefined : include;
 }
 
-export interface ListOptions {
+export interface ListOptions<M extends ModelName> {
   /**
-   * Read pages without a filter, cursor or expansion (the common browse) as one statement
-   * (src/db/query/page-sql.ts) instead of through Prisma's engine; its
-   * relations are the ones the delegate includes on the other path.
+   * Read pages without an expansion as one statement (src/db/query/page-sql.ts) instead of
+   * through Prisma's engine; its relations are the ones the delegate includes on the other
+   * path. A page without a filter or cursor is a window of the table; any other page first
+   * reads its ids through `ids` (Prisma compiles the filter and the cursor).
    */
-  readonly page?: PageSource | undefined;
+  readonly page?: { readonly source: PageSource; readonly ids: IdDelegate<M> } | undefined;
   /** The relations `expand` may name. */
   readonly relations?: RelationCatalog | undefined;
 }
@@ -85,26 +86,38 @@ export async function listRecords<M extends ModelName, T extends { id: string }>
   delegate: ModelDelegate<M, T>,
   fields: FieldCatalog,
   q: ListQuery,
-  o: ListOptions = {},
+  o: ListOptions<M> = {},
 ): Promise<Page<T>> {
   const sortKeys = q.orderBy ?? [];
   const args = pageArgs<M>(fields, { filter: q.filter, orderBy: sortKeys, after: q.after, offset: q.offset ?? 0, take: q.limit + 1 });
   const include = expansionInclude(q.expand, o.relations);
-  const [rows, totalCount] =
-    o.page && !q.filter && !q.after && !include
-      ? await readPage(o.page, {
-          fields,
-          select: q.select && [...new Set(['id', ...sortKeys.map((k) => k.field), ...q.select])],
-          orderBy: toPrismaOrderBy(sortKeys, fields),
-          take: q.limit + 1,
-          skip: q.offset ?? 0,
-          count: q.count === true,
-        }).then(
-          // The statement's rows have the delegate's shape (test/db/query/page-sql.test.ts compares them).
-          (r) => [r.rows as T[], r.total] as const,
-        )
-      : await Promise.all([delegate.findMany(include ? { ...args.find, include: includeOf<M>(include) } : args.find), q.count ? delegate.count(args.count) : undefined]);
-  const hasMore = rows.length > q.limit;
+  let rows: T[];
+  let totalCount: number | undefined;
+  let hasMore: boolean;
+  if (o.page && !include) {
+    const { source, ids } = o.page;
+    const page = {
+      fields,
+      select: q.select && [...new Set(['id', ...sortKeys.map((k) => k.field), ...q.select])],
+      orderBy: toPrismaOrderBy(sortKeys, fields),
+    };
+    // The statement's rows have the delegate's shape (test/db/query/page-sql.test.ts compares them).
+    if (!q.filter && !q.after) {
+      const r = await readPage(source, { ...page, window: { take: q.limit + 1, skip: q.offset ?? 0, count: q.count === true } });
+      [rows, totalCount, hasMore] = [r.rows as T[], r.total, r.rows.length > q.limit];
+    } else {
+      // Ids first: filter, order and limit over the id alone, which an index on the sort key
+      // often answers by itself (an index-only scan: no table row is read for a record the
+      // filter drops); then the page's records by id. Whether more follow is known from the
+      // ids, so a record deleted in between leaves the page one short, not the paging wrong.
+      const [keys, counted] = await Promise.all([ids.findMany(idsArgs(args.find)), q.count ? delegate.count(args.count) : undefined]);
+      const r = await readPage(source, { ...page, window: { ids: keys.slice(0, q.limit).map((k) => k.id) } });
+      [rows, totalCount, hasMore] = [r.rows as T[], counted, keys.length > q.limit];
+    }
+  } else {
+    [rows, totalCount] = await Promise.all([delegate.findMany(include ? { ...args.find, include: includeOf<M>(include) } : args.find), q.count ? delegate.count(args.count) : undefined]);
+    hasMore = rows.length > q.limit;
+  }
   return {
     items: hasMore ? rows.slice(0, q.limit) : rows,
     totalCount,

@@ -2,8 +2,7 @@ import { includeOf, whereId, whereIdIn, type ModelDelegate, type ModelName } fro
 import { notFound } from '../../errors/catalogue';
 import type { FieldCatalog, RelationCatalog } from '../../query/fields';
 import type { Expansion } from '../../query/filter-tree';
-import type { PageSource } from '../../db/query/page-sql';
-import { expansionInclude, listRecords, type ListQuery, type Page } from './list';
+import { expansionInclude, listRecords, type ListOptions, type ListQuery, type Page } from './list';
 import { parseId } from './validate';
 
 /**
@@ -15,8 +14,8 @@ export class ReadService<M extends ModelName, T extends { id: string }> {
     protected readonly delegate: ModelDelegate<M, T>,
     readonly fields: FieldCatalog,
     private readonly label: string,
-    /** Read plain list pages as one statement (listRecords), with these relations inside. */
-    private readonly page?: PageSource,
+    /** Read list pages as one statement (listRecords), with the source's relations inside. */
+    private readonly page?: ListOptions<M>['page'],
     /** The relations REST's $expand may name. */
     readonly relations: RelationCatalog = {},
   ) {}

@@ -33,12 +33,12 @@ export class CustomerService extends ReadService<'Customer', Customer> {
   readonly withAddresses: ReadService<'Customer', CustomerWithAddresses>;
 
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.customer, customerFields, 'customer', { prisma: deps.prisma, table: 'Customer', relations: [] }, customerRelations);
+    const ids = deps.prisma.customer;
+    super(ids, customerFields, 'customer', { source: { rows: deps.rows, table: 'Customer', relations: [] }, ids }, customerRelations);
     this.prisma = deps.prisma;
     this.withAddresses = new ReadService(withAddresses(deps.prisma), customerFields, 'customer', {
-      prisma: deps.prisma,
-      table: 'Customer',
-      relations: [ADDRESSES],
+      source: { rows: deps.rows, table: 'Customer', relations: [ADDRESSES] },
+      ids,
     }, customerRelations);
   }
 

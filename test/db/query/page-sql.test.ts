@@ -17,7 +17,7 @@ let services: Services;
 
 beforeAll(async () => {
   t = await createTestApp();
-  services = createServices({ prisma: t.db.prisma });
+  services = createServices({ prisma: t.db.prisma, rows: t.db.rows });
   const [receivable] = fixture.accounts;
   // Names that sort differently by code point than by a language's rules, and nulls.
   const names = ['Zimmer', 'zimmer', 'Äbel', 'Abel', 'Øre', 'Ölmann', 'Oz', 'ábaco', 'Ñandú', 'nadal'];
@@ -107,4 +107,66 @@ it.each([
   expect(prices.map((p) => p.amount.toFixed())).toEqual(['123456789012345.1234', '0.0001', '19', '12.5', '0']);
   expect(prices.every((p) => p.validFrom instanceof Date)).toBe(true);
   expect(await services.articles.list(q).then((p) => p.items)).toEqual(await services.articles.list(throughPrisma(q)).then((p) => p.items));
+});
+
+// A filtered page, or one after a cursor, reads its ids first (Prisma compiles the filter and
+// the cursor) and then its records by id in one statement: the same page as Prisma's
+// findMany with the relation included (an $expand of it forces that path).
+const throughPrismaInclude = (q: ListQuery): ListQuery => ({ ...q, expand: [{ relation: 'addresses' }] });
+const FILTERS: Array<[string, ListQuery['filter']]> = [
+  ['contains', { kind: 'text', field: 'lastName', op: 'contains', value: 'e' }],
+  ['eq on a nullable field', { kind: 'compare', field: 'email', op: 'eq', value: null }],
+  ['ne (nulls included)', { kind: 'compare', field: 'email', op: 'ne', value: { type: 'string', value: 'p1@example.org' } }],
+  ['nothing', { kind: 'const', value: false }],
+];
+
+it.each(FILTERS)('a filtered page (%s) reads ids first and gives the same page as through Prisma', async (_label, filter) => {
+  for (const [, orderBy] of ORDERS) {
+    for (const offset of [undefined, 2]) {
+      const q = query(orderBy, { filter, offset, limit: 4 });
+      const byIds = await services.customers.withAddresses.list(q);
+      const prisma = await services.customers.withAddresses.list(throughPrismaInclude(q));
+      expect(byIds.items).toEqual(prisma.items);
+      expect(byIds.totalCount).toBe(prisma.totalCount);
+      expect(byIds.hasMore).toBe(prisma.hasMore);
+      expect(byIds.items.map((c) => byIds.cursorOf(c))).toEqual(prisma.items.map((c) => prisma.cursorOf(c)));
+      // Without its relation too.
+      expect((await services.customers.list(q)).items).toEqual(prisma.items.map(({ addresses: _a, ...c }) => c));
+    }
+  }
+});
+
+it('pages after a cursor walk the whole list as Prisma does', async () => {
+  const orderBy: SortKey[] = [{ field: 'email', direction: 'desc' }];
+  const walk = async (through: (q: ListQuery) => ListQuery) => {
+    const seen: unknown[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await services.customers.withAddresses.list(through(query(orderBy, { limit: 3, after, count: false })));
+      seen.push(...page.items);
+      if (!page.hasMore) return seen;
+      after = page.cursorOf(page.items[page.items.length - 1]!);
+    }
+  };
+  const byIds = await walk((q) => q);
+  expect(byIds.length).toBeGreaterThanOrEqual(10);
+  expect(byIds).toEqual(await walk(throughPrismaInclude));
+});
+
+it('a filtered page sends its id query, selecting the id alone, then one statement for the records and their relations', async () => {
+  const statements: string[] = [];
+  const t2 = await createTestApp({ demoData: false, onQuery: (sql) => statements.push(sql) });
+  try {
+    const s = createServices({ prisma: t2.db.prisma, rows: t2.db.rows });
+    await t2.db.prisma.customer.createMany({ data: ['Hartmann', 'Neumann', 'Abel'].map((lastName, i) => ({ id: randomUUID(), firstName: 'F', lastName, debtorNumber: `FI-${i}` })) });
+    statements.length = 0;
+    const page = await s.customers.withAddresses.list(query([{ field: 'lastName', direction: 'asc' }], { filter: { kind: 'text', field: 'lastName', op: 'contains', value: 'mann' }, count: false }));
+    expect(page.items.map((c) => c.lastName)).toEqual(['Hartmann', 'Neumann']);
+    expect(statements).toHaveLength(2);
+    // Only the id is read by the filtered, ordered, limited query: an index on the sort key can answer it alone.
+    expect(statements[0]).toMatch(/^SELECT "public"\."Customer"\."id" FROM "public"\."Customer" WHERE .*LIKE.* ORDER BY .*LIMIT/s);
+    expect(statements[1]).toMatch(/= ANY\(\$1::uuid\[\]\)/);
+  } finally {
+    await t2.close();
+  }
 });
