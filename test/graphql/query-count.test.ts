@@ -85,7 +85,8 @@ it('100 customers with addresses and defaultAddress cost what 1 costs', async ()
   const many = await count(CUSTOMERS(100));
   const one = await count(CUSTOMERS(1));
   expect(many.length).toBe(one.length);
-  expect(many.length).toBeLessThanOrEqual(2);
+  // The filtered page's ids, its records, their addresses (defaultAddress reads the same).
+  expect(many.length).toBeLessThanOrEqual(3);
   const data = await gqlOk(t, CUSTOMERS(100));
   expect(data.customers.nodes).toHaveLength(100);
   expect((await gqlOk(t, ARTICLES(100))).articles.nodes.length).toBeGreaterThanOrEqual(50);
@@ -95,14 +96,14 @@ it('50+ articles with prices and defaultTaxCode cost what 1 costs', async () => 
   const many = await count(ARTICLES(100));
   const one = await count(ARTICLES(1));
   expect(many.length).toBe(one.length);
-  expect(many.length).toBeLessThanOrEqual(3);
+  expect(many.length).toBeLessThanOrEqual(4);
 });
 
 // One list at a time: lists of one request finish at different moments on a server
 // database, and whether two lists' relations share a batch would then depend on timing.
 it.each([
-  ['customers', 'receivableAccount { id } prepaymentAccount { id } payments { id } addresses { customer { id } }', 5],
-  ['articles', 'revenueAccount { id } prices { article { id } } priceAt(date: "2025-01-01") { id } defaultTaxCode { id }', 6],
+  ['customers', 'receivableAccount { id } prepaymentAccount { id } payments { id } addresses { customer { id } }', 6],
+  ['articles', 'revenueAccount { id } prices { article { id } } priceAt(date: "2025-01-01") { id } defaultTaxCode { id }', 7],
   ['taxCodes', 'taxAccount { id } revenueAccount { id }', 2],
   ['paymentSources', 'account { paymentSources { id } } payments { id paymentSource { id } customer { id } }', 6],
   ['payments', 'paymentSource { id } customer { id }', 3],
@@ -114,7 +115,7 @@ it.each([
   const many = await count(q(100));
   const one = await count(q(1));
   expect(many.length).toBe(one.length);
-  // The list and one statement per relation at most.
+  // The list (customers and articles: their ids first, then the records) and one statement per relation at most.
   expect(many.length).toBeLessThanOrEqual(most);
 });
 
