@@ -1,24 +1,22 @@
-// One list page, with its to-many relations, as ONE parameterised statement: the hot read of
-// both doors (GraphQL `customers { addresses }`, `articles { prices }`, REST lists). Through
-// Prisma's query engine the same page costs about three times the CPU (it builds and then
-// converts one object per cell). The statement goes through the driver adapter
-// (../row-reader.ts).
+// One list page with its to-many relations, in as few parameterised statements as the page
+// allows: the hot read of both doors (GraphQL `customers { addresses }`, `articles { prices }`,
+// REST lists). Through Prisma's query engine the same page costs about three times the CPU
+// (it builds and then converts one object per cell). The statements go through the driver
+// adapter (../row-reader.ts).
 //
-// A page is either a window of the whole table (LIMIT/OFFSET: no filter, no cursor) or the
-// records of given ids, in the page's order: a filtered page reads its ids first through
-// Prisma (src/domain/common/list.ts), which an index can often answer alone.
-//
-// One row per record: its own columns as text (turned here into the values findMany gives:
-// Decimals, Dates, booleans), and each relation as one text column holding a JSON array of
-// text arrays, in the relation's order. Measured against json_build_object
-// per record and one json_agg per page (the earlier shape), this costs PostgreSQL about half
-// the CPU: json_build_* looks up the type of every argument on every call, an ordered
-// aggregate sorts the finished JSON again, and keys are written once per value. Only the
-// fields the caller asks for are read (`select`).
+// A page is either a window of the whole table (no filter, no cursor: ONE statement, ORDER BY
+// ... LIMIT/OFFSET, each relation inside it as one text column holding a JSON array of text
+// arrays in the relation's order) or the records of ids read first through Prisma
+// (src/domain/common/list.ts): then the records and each relation are one statement each,
+// by those ids, sent together. The window's shape, measured against json_build_object per
+// record and one json_agg per page, costs PostgreSQL about half the CPU: json_build_* looks
+// up the type of every argument on every call, an ordered aggregate sorts the finished JSON
+// again, and keys are written once per value. Only the fields the caller asks for are read
+// (`select`), and turned here into the values findMany gives (Decimals, Dates).
 //
 // Only names from the field catalogues (code, never input) become identifiers; values
-// (limit, offset) are parameters. The order is Prisma's own `orderBy` (toPrismaOrderBy and
-// the services' relation orders) rendered as SQL, so both paths sort alike.
+// (limit, offset, ids) are parameters. The order is Prisma's own `orderBy` (toPrismaOrderBy
+// and the services' relation orders) rendered as SQL, so both paths sort alike.
 
 import { Prisma } from '../../generated/prisma/client';
 import type { RowReader } from '../row-reader';
