@@ -72,10 +72,10 @@ export function expansionInclude(expand: readonly Expansion[] | undefined, relat
 
 export interface ListOptions<M extends ModelName> {
   /**
-   * Read pages without an expansion as one statement (src/db/query/page-sql.ts) instead of
-   * through Prisma's engine; its relations are the ones the delegate includes on the other
-   * path. A page without a filter or cursor is a window of the table; any other page first
-   * reads its ids through `ids` (Prisma compiles the filter and the cursor).
+   * Read pages without an expansion through src/db/query/page-sql.ts instead of Prisma's
+   * engine; the source's relations are the ones the delegate includes on the other path. A
+   * page without a filter or cursor is a window of the table; any other page first reads its
+   * ids through `ids` (Prisma compiles the filter and the cursor).
    */
   readonly page?: { readonly source: PageSource; readonly ids: IdDelegate<M> } | undefined;
   /** The relations `expand` may name. */
@@ -91,33 +91,31 @@ export async function listRecords<M extends ModelName, T extends { id: string }>
   const sortKeys = q.orderBy ?? [];
   const args = pageArgs<M>(fields, { filter: q.filter, orderBy: sortKeys, after: q.after, offset: q.offset ?? 0, take: q.limit + 1 });
   const include = expansionInclude(q.expand, o.relations);
-  let rows: T[];
-  let totalCount: number | undefined;
-  let hasMore: boolean;
-  if (o.page && !include) {
+  const read = async (): Promise<{ rows: T[]; totalCount: number | undefined; hasMore: boolean }> => {
+    if (!o.page || include) {
+      const [found, counted] = await Promise.all([delegate.findMany(include ? { ...args.find, include: includeOf<M>(include) } : args.find), q.count ? delegate.count(args.count) : undefined]);
+      return { rows: found, totalCount: counted, hasMore: found.length > q.limit };
+    }
     const { source, ids } = o.page;
     const page = {
       fields,
       select: q.select && [...new Set(['id', ...sortKeys.map((k) => k.field), ...q.select])],
       orderBy: toPrismaOrderBy(sortKeys, fields),
     };
-    // The statement's rows have the delegate's shape (test/db/query/page-sql.test.ts compares them).
+    // The statements' rows have the delegate's shape (test/db/query/page-sql.test.ts compares them).
     if (!q.filter && !q.after) {
       const r = await readPage(source, { ...page, window: { take: q.limit + 1, skip: q.offset ?? 0, count: q.count === true } });
-      [rows, totalCount, hasMore] = [r.rows as T[], r.total, r.rows.length > q.limit];
-    } else {
-      // Ids first: filter, order and limit over the id alone, which an index on the sort key
-      // often answers by itself (an index-only scan: no table row is read for a record the
-      // filter drops); then the page's records by id. Whether more follow is known from the
-      // ids, so a record deleted in between leaves the page one short, not the paging wrong.
-      const [keys, counted] = await Promise.all([ids.findMany(idsArgs(args.find)), q.count ? delegate.count(args.count) : undefined]);
-      const r = await readPage(source, { ...page, window: { ids: keys.slice(0, q.limit).map((k) => k.id) } });
-      [rows, totalCount, hasMore] = [r.rows as T[], counted, keys.length > q.limit];
+      return { rows: r.rows as T[], totalCount: r.total, hasMore: r.rows.length > q.limit };
     }
-  } else {
-    [rows, totalCount] = await Promise.all([delegate.findMany(include ? { ...args.find, include: includeOf<M>(include) } : args.find), q.count ? delegate.count(args.count) : undefined]);
-    hasMore = rows.length > q.limit;
-  }
+    // Ids first: filter, order and limit over the id alone, which an index on the sort key
+    // often answers by itself (an index-only scan: no table row is read for a record the
+    // filter drops); then the page's records by id. Whether more follow is known from the
+    // ids, so a record deleted in between leaves the page one short, not the paging wrong.
+    const [keys, counted] = await Promise.all([ids.findMany(idsArgs(args.find)), q.count ? delegate.count(args.count) : undefined]);
+    const r = await readPage(source, { ...page, window: { ids: keys.slice(0, q.limit).map((k) => k.id) } });
+    return { rows: r.rows as T[], totalCount: counted, hasMore: keys.length > q.limit };
+  };
+  const { rows, totalCount, hasMore } = await read();
   return {
     items: hasMore ? rows.slice(0, q.limit) : rows,
     totalCount,

@@ -14,7 +14,7 @@ export class ReadService<M extends ModelName, T extends { id: string }> {
     protected readonly delegate: ModelDelegate<M, T>,
     readonly fields: FieldCatalog,
     private readonly label: string,
-    /** Read list pages as one statement (listRecords), with the source's relations inside. */
+    /** Read list pages through page-sql (listRecords), with the source's relations inside. */
     private readonly page?: ListOptions<M>['page'],
     /** The relations REST's $expand may name. */
     readonly relations: RelationCatalog = {},
