@@ -8,6 +8,7 @@ import { PrismaClient } from '../generated/prisma/client';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { isDatabaseUnavailable } from './errors';
 import { applyMigrations, type SqlSession } from './migrate';
+import { guardCheckouts } from './read-timeout';
 import { ReplicaReadsPrismaPg, ReplicaSet, routeReads, type ReplicaHealth } from './replicas';
 import { adapterReader, routedReader, type RowReader } from './row-reader';
 
@@ -28,7 +29,7 @@ export interface DatabaseOptions {
   readonly migrate?: boolean;
   /**
    * PostgreSQL: time limit of one statement (server-side statement_timeout, and a client-side
-   * read timeout a little later for a server that stalls). Absent: no limit (the import).
+   * limit a little later for a server that stalls, ./read-timeout.ts). Absent: no limit (the import).
    */
   readonly statementTimeoutMs?: number;
   /** PostgreSQL: longest wait for a pool connection (default 5 s). */
@@ -90,6 +91,8 @@ function prismaClient(adapter: AdapterFactory, onQuery: ((sql: string) => void) 
 
 /** Most distinct statements each connection keeps prepared; the rest are parsed and planned per use. */
 const MAX_PREPARED = 300;
+/** How much longer than the statement timeout one checkout of a connection may last before the client gives up on a stalled server. */
+const STALL_GRACE_MS = 2_000;
 const LIKE = /\bI?LIKE\b/i;
 
 /**
@@ -128,8 +131,6 @@ function poolConfig(url: string, opts: DatabaseOptions): PoolConfig {
     ...(timeout
       ? {
           statement_timeout: timeout,
-          // A stalled server never cancels anything: the client gives up a little later.
-          query_timeout: timeout + 2_000,
           idle_in_transaction_session_timeout: timeout * 2,
         }
       : {}),
@@ -172,6 +173,9 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     p.on('error', () => undefined);
     return p;
   });
+  // A stalled server never cancels anything: the client gives up a little later.
+  const timeout = opts.statementTimeoutMs;
+  const stopGuards = timeout ? [pool, ...replicaPools].map((p) => guardCheckouts(p, timeout + STALL_GRACE_MS)) : [];
   const replicas = replicaPools.length > 0 ? new ReplicaSet(replicaPools, { maxLagMs: opts.replicaMaxLagMs ?? 2_000, onStateChange: opts.onReplicaChange }) : undefined;
   const session: SqlSession = {
     async exec(sql) {
@@ -232,6 +236,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
       if (closed) return;
       closed = true;
       replicas?.stop();
+      for (const stop of stopGuards) stop();
       await primary.$disconnect();
       await reader?.$disconnect();
       await Promise.all([pool.end(), ...replicaPools.map((p) => p.end())]);
