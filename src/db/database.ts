@@ -91,8 +91,6 @@ function prismaClient(adapter: AdapterFactory, onQuery: ((sql: string) => void) 
 
 /** Most distinct statements each connection keeps prepared; the rest are parsed and planned per use. */
 const MAX_PREPARED = 300;
-/** How much longer than the statement timeout one checkout of a connection may last before the client gives up on a stalled server. */
-const STALL_GRACE_MS = 2_000;
 const LIKE = /\bI?LIKE\b/i;
 
 /**
@@ -175,7 +173,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
   });
   // A stalled server never cancels anything: the client gives up a little later.
   const timeout = opts.statementTimeoutMs;
-  const stopGuards = timeout ? [pool, ...replicaPools].map((p) => guardCheckouts(p, timeout + STALL_GRACE_MS)) : [];
+  const stopGuards = timeout ? [pool, ...replicaPools].map((p) => guardCheckouts(p, timeout)) : [];
   const replicas = replicaPools.length > 0 ? new ReplicaSet(replicaPools, { maxLagMs: opts.replicaMaxLagMs ?? 2_000, onStateChange: opts.onReplicaChange }) : undefined;
   const session: SqlSession = {
     async exec(sql) {
