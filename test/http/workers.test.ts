@@ -8,6 +8,17 @@ import { startService } from '../support/service';
 // (the embedded database belongs to one process).
 
 let HTTP_PORT = 0; // a free port, picked in beforeAll
+
+/** Pids of the workers that logged they listen. */
+function listening(output: string): Set<number> {
+  const pids = new Set<number>();
+  for (const line of output.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const entry = JSON.parse(line) as { msg?: string; pid?: number };
+    if (entry.pid && entry.msg?.startsWith('listening on ')) pids.add(entry.pid);
+  }
+  return pids;
+}
 describe('WORKERS=2', () => {
   let db: TestDatabase;
   beforeAll(async () => {
@@ -22,6 +33,9 @@ describe('WORKERS=2', () => {
     const svc = startService(HTTP_PORT, { DATABASE_URL: db.url!, WORKERS: '2' });
     try {
       expect(await svc.ready(90_000)).toBe(true);
+      // /readyz answers once ONE worker listens; the cluster hands connections only to workers that do.
+      for (const until = Date.now() + 60_000; listening(svc.output()).size < 2 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
+      expect(listening(svc.output()).size).toBe(2);
       const auth = `Bearer ${await token('billing.read')}`;
       const served = new Set<number>();
       for (let i = 0; i < 10; i++) {
