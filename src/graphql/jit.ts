@@ -13,8 +13,19 @@
 // document cache, plugins (scope and cost checks), error formatting and HTTP statuses.
 // Operations with input-object variables (see simpleVariables) and operations graphql-jit
 // cannot compile run on graphql-js, as without this file.
+//
+// An operation that succeeds is answered from the plugin's responseForOperation hook, before
+// Apollo calls the gateway's executor. Apollo hands that executor a request context holding an
+// object literal with a getter and a setter for the HTTP status, new closures per request
+// over the whole request (its result, our loaders). V8 gives each such object a hidden class
+// of its own, kept in the old generation, and whatever the closures reach survives every young
+// collection until the next full one: measured at one connection, 5.3 MB moved to the old
+// generation per young collection and 10.5 ms per collection, against 0.0 MB and 0.8 ms when
+// the executor is not called. An operation with errors still goes through the executor (its
+// outcome, computed once, is handed over there), so Apollo formats, logs and answers errors
+// exactly as before.
 
-import type { ApolloServerOptionsWithGateway } from '@apollo/server';
+import { HeaderMap, type ApolloServerOptionsWithGateway, type ApolloServerPlugin, type GraphQLRequestListener } from '@apollo/server';
 import {
   execute,
   getVariableValues,
@@ -68,9 +79,19 @@ function simpleVariables(schema: GraphQLSchema, operation: OperationDefinitionNo
   });
 }
 
-export function jitGateway(schema: GraphQLSchema, sdl: string): Gateway {
+export interface JitExecution {
+  /** Hands Apollo the schema; its executor answers operations with errors (see above). */
+  readonly gateway: Gateway;
+  /** Answers operations without errors before Apollo would call the executor. */
+  readonly plugin: ApolloServerPlugin<GraphqlContext>;
+}
+
+export function jitExecution(schema: GraphQLSchema, sdl: string): JitExecution {
   // Per parsed document (Apollo's cache keeps the document object), per operation name.
   const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
+  // The outcome of an operation with errors, from responseForOperation to the executor, by
+  // the request's context value (Apollo hands the executor the same object).
+  const outcomes = new WeakMap<object, Promise<ExecutorResult>>();
 
   const compiledFor = (document: DocumentNode, operation: OperationDefinitionNode | undefined, operationName: string | null | undefined): CompiledQuery | null => {
     if (!operation) return null;
@@ -88,10 +109,17 @@ export function jitGateway(schema: GraphQLSchema, sdl: string): Gateway {
     return query;
   };
 
-  const executor: Executor = async (rc) => {
-    const query = compiledFor(rc.document, rc.operation, rc.operationName);
-    const variables = rc.request.variables ?? {};
-    const definitions = rc.operation?.variableDefinitions;
+  interface Operation {
+    readonly document: DocumentNode;
+    readonly operation: OperationDefinitionNode | undefined;
+    readonly operationName: string | null | undefined;
+    readonly variables: Record<string, unknown> | undefined;
+    readonly context: object;
+  }
+
+  const run = async ({ document, operation, operationName, variables = {}, context }: Operation): Promise<ExecutorResult> => {
+    const query = compiledFor(document, operation, operationName);
+    const definitions = operation?.variableDefinitions;
     if (query && definitions && definitions.length > 0) {
       // Variables are checked by graphql-js, whose faults (and their messages) are the
       // reference; graphql-jit's own checks differ in wording and in corner cases.
@@ -99,24 +127,48 @@ export function jitGateway(schema: GraphQLSchema, sdl: string): Gateway {
       if (checked.errors) return { errors: checked.errors } as ExecutorResult;
     }
     if (!query) {
-      const result = await execute({ schema, document: rc.document, contextValue: rc.context, variableValues: variables, operationName: rc.operationName });
+      const result = await execute({ schema, document, contextValue: context, variableValues: variables, operationName });
       return result as ExecutorResult;
     }
-    const result: ExecutionResult = await query.query(undefined, rc.context, variables);
+    const result: ExecutionResult = await query.query(undefined, context, variables);
     if (!result.errors) return result as ExecutorResult;
     return { ...result, errors: result.errors.map(normalise) } as ExecutorResult;
   };
 
+  const executor: Executor = (rc) => {
+    const outcome = outcomes.get(rc.context);
+    if (!outcome) return run({ document: rc.document, operation: rc.operation, operationName: rc.operationName, variables: rc.request.variables, context: rc.context });
+    outcomes.delete(rc.context);
+    return outcome;
+  };
+
+  const listener: GraphQLRequestListener<GraphqlContext> = {
+    async responseForOperation(rc) {
+      const outcome = run({ document: rc.document, operation: rc.operation, operationName: rc.operationName, variables: rc.request.variables, context: rc.contextValue });
+      const result = await outcome.catch(() => undefined);
+      if (result && !result.errors?.length) return { http: { headers: new HeaderMap() }, body: { kind: 'single', singleResult: result } };
+      outcomes.set(rc.contextValue, outcome);
+      return null;
+    },
+  };
+
   return {
-    onSchemaLoadOrUpdate(callback) {
-      callback({ apiSchema: schema, coreSupergraphSdl: sdl });
-      return () => undefined;
+    gateway: {
+      onSchemaLoadOrUpdate(callback) {
+        callback({ apiSchema: schema, coreSupergraphSdl: sdl });
+        return () => undefined;
+      },
+      async load() {
+        return { executor };
+      },
+      async stop() {
+        return undefined;
+      },
     },
-    async load() {
-      return { executor };
-    },
-    async stop() {
-      return undefined;
+    plugin: {
+      async requestDidStart() {
+        return listener;
+      },
     },
   };
 }

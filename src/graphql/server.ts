@@ -45,7 +45,7 @@ import type { GraphqlContext } from './context';
 import { createFormatError, httpGraphQLError, logInternalErrors } from './errors';
 import { checkLimits, checkVariables, LIMITS } from './limits';
 import { variableFaults } from './variables';
-import { jitGateway } from './jit';
+import { jitExecution } from './jit';
 import { Loaders } from './loaders';
 import { resolvers } from './resolvers';
 
@@ -154,8 +154,9 @@ const logPlugin = (fallback: Logger, classify: ErrorClassifier | undefined): Apo
 export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler: RequestHandler; stop(): Promise<void> }> {
   const typeDefs = readSchema();
   const schema = makeExecutableSchema<GraphqlContext>({ typeDefs, resolvers });
+  const jit = deps.jit === false ? undefined : jitExecution(schema, typeDefs);
   const server = new ApolloServer<GraphqlContext>({
-    ...(deps.jit === false ? { schema } : { gateway: jitGateway(schema, typeDefs) }),
+    ...(jit ? { gateway: jit.gateway } : { schema }),
     introspection: !deps.production,
     includeStacktraceInErrorResponses: false,
     hideSchemaDetailsFromClientErrors: deps.production,
@@ -183,6 +184,8 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
       logPlugin(deps.logger, deps.classifyError),
       unavailablePlugin,
       ...(deps.readRouting ? [readRoutingPlugin(deps.readRouting)] : []),
+      // Answers the operation (responseForOperation comes after every plugin's didResolveOperation checks).
+      ...(jit ? [jit.plugin] : []),
     ],
   });
   await server.start();
