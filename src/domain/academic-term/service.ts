@@ -7,6 +7,6 @@ export type AcademicTerm = Prisma.AcademicTermGetPayload<object>;
 
 export class AcademicTermService extends ReadService<'AcademicTerm', AcademicTerm> {
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.academicTerm, academicTermFields, 'academic term');
+    super(deps.prisma.academicTerm, academicTermFields, 'academic term', { source: { rows: deps.rows, table: 'AcademicTerm', relations: [] }, ids: deps.prisma.academicTerm });
   }
 }

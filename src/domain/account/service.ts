@@ -7,6 +7,6 @@ export type Account = Prisma.AccountGetPayload<object>;
 
 export class AccountService extends ReadService<'Account', Account> {
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.account, accountFields, 'account');
+    super(deps.prisma.account, accountFields, 'account', { source: { rows: deps.rows, table: 'Account', relations: [] }, ids: deps.prisma.account });
   }
 }

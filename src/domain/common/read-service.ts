@@ -1,9 +1,12 @@
 import { includeOf, whereId, whereIdIn, type ModelDelegate, type ModelName } from '../../db/query/model';
+import { readPage } from '../../db/query/page-sql';
 import { notFound } from '../../errors/catalogue';
 import type { FieldCatalog, RelationCatalog } from '../../query/fields';
 import type { Expansion } from '../../query/filter-tree';
 import { expansionInclude, listRecords, type ListOptions, type ListQuery, type Page } from './list';
 import { parseId } from './validate';
+
+const BY_ID = [{ id: 'asc' }] as const;
 
 /**
  * Read access every resource shares: list with the neutral query, one by id, many by ids
@@ -33,8 +36,14 @@ export class ReadService<M extends ModelName, T extends { id: string }> {
     return found;
   }
 
-  /** For batching (GraphQL): the records with these ids, in no particular order. */
+  /**
+   * For batching (GraphQL): the records with these ids, in no particular order. With a page
+   * source, one statement through the page reader, as list pages are read (Prisma's engine
+   * cost about 1.6 ms of server CPU more for a dozen tax codes).
+   */
   async getMany(ids: readonly string[]): Promise<T[]> {
-    return this.delegate.findMany({ where: whereIdIn<M>(ids) });
+    if (!this.page) return this.delegate.findMany({ where: whereIdIn<M>(ids) });
+    // The rows have the delegate's shape (test/db/query/page-sql.test.ts compares them).
+    return (await readPage(this.page.source, { fields: this.fields, orderBy: BY_ID, window: { ids } })).rows as T[];
   }
 }

@@ -7,6 +7,6 @@ export type TaxCode = Prisma.TaxCodeGetPayload<object>;
 
 export class TaxCodeService extends ReadService<'TaxCode', TaxCode> {
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.taxCode, taxCodeFields, 'tax code');
+    super(deps.prisma.taxCode, taxCodeFields, 'tax code', { source: { rows: deps.rows, table: 'TaxCode', relations: [] }, ids: deps.prisma.taxCode });
   }
 }

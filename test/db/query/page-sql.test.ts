@@ -10,6 +10,9 @@ import type { SortKey } from '../../../src/query/filter-tree';
 import { createServices, type Services } from '../../../src/domain/services';
 import { fixture } from '../../support/fixture';
 import { DecimalText } from '../../../src/query/values';
+import { toPrismaOrderBy } from '../../../src/db/query/to-prisma';
+import type { Prisma } from '../../../src/generated/prisma/client';
+import type { FieldCatalog } from '../../../src/query/fields';
 import { createTestApp, type TestApp } from '../../support/app';
 
 let t: TestApp;
@@ -169,5 +172,46 @@ it('a filtered page sends its id query, selecting the id alone, then the records
     expect(statements[2]).toMatch(/FROM "Address" r WHERE r\."customerId" = ANY\(\$1::uuid\[\]\)/);
   } finally {
     await t2.close();
+  }
+});
+
+// By id (GraphQL's loaders): every service with a page source reads the records of a batch of
+// ids through the page reader, and they must be findMany's records for the same ids, unknown
+// ids left out. The reference tables (tax codes, accounts, academic terms) list through it too.
+interface Resource {
+  readonly service: () => { getMany(ids: readonly string[]): Promise<Array<{ id: string }>>; list(q: ListQuery): Promise<{ items: unknown[]; totalCount?: number | undefined }>; readonly fields: FieldCatalog };
+  /** Prisma's own findMany, ordered by a Prisma orderBy. */
+  readonly findMany: (orderBy: Array<Record<string, unknown>>, skip?: number, take?: number) => Promise<Array<{ id: string }>>;
+  readonly count: () => Promise<number>;
+}
+const RESOURCES: Record<string, Resource> = {
+  customers: { service: () => services.customers, findMany: (orderBy, skip, take) => t.db.prisma.customer.findMany({ orderBy: orderBy as Prisma.CustomerOrderByWithRelationInput[], skip, take }), count: () => t.db.prisma.customer.count() },
+  articles: { service: () => services.articles, findMany: (orderBy, skip, take) => t.db.prisma.article.findMany({ orderBy: orderBy as Prisma.ArticleOrderByWithRelationInput[], skip, take }), count: () => t.db.prisma.article.count() },
+  'tax codes': { service: () => services.taxCodes, findMany: (orderBy, skip, take) => t.db.prisma.taxCode.findMany({ orderBy: orderBy as Prisma.TaxCodeOrderByWithRelationInput[], skip, take }), count: () => t.db.prisma.taxCode.count() },
+  accounts: { service: () => services.accounts, findMany: (orderBy, skip, take) => t.db.prisma.account.findMany({ orderBy: orderBy as Prisma.AccountOrderByWithRelationInput[], skip, take }), count: () => t.db.prisma.account.count() },
+  'academic terms': { service: () => services.academicTerms, findMany: (orderBy, skip, take) => t.db.prisma.academicTerm.findMany({ orderBy: orderBy as Prisma.AcademicTermOrderByWithRelationInput[], skip, take }), count: () => t.db.prisma.academicTerm.count() },
+};
+
+it.each(Object.keys(RESOURCES))('%s by id: the records findMany gives (decimals, dates, nulls)', async (name) => {
+  const r = RESOURCES[name]!;
+  const every = await r.findMany([{ id: 'asc' }]);
+  expect(every.length).toBeGreaterThan(1);
+  const half = every.filter((_row, i) => i % 2 === 0);
+  const byId = (rows: Array<{ id: string }>) => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
+  expect(byId(await r.service().getMany([...half.map((row) => row.id), randomUUID()]))).toEqual(half);
+  expect(await r.service().getMany([randomUUID()])).toEqual([]);
+});
+
+it.each([
+  ['tax codes', [{ field: 'rate', direction: 'desc' }, { field: 'validTo', direction: 'asc' }]],
+  ['accounts', [{ field: 'type', direction: 'asc' }]],
+  ['academic terms', [{ field: 'endDate', direction: 'desc' }]],
+] as Array<[string, SortKey[]]>)('%s: a page is the same page as findMany', async (name, orderBy) => {
+  const r = RESOURCES[name]!;
+  for (const offset of [0, 2]) {
+    const page = await r.service().list(query(orderBy, { offset, limit: 5 }));
+    expect(page.items.length).toBeGreaterThan(0);
+    expect(page.items).toEqual(await r.findMany(toPrismaOrderBy(orderBy, r.service().fields), offset, 5));
+    expect(page.totalCount).toBe(await r.count());
   }
 });
