@@ -15,6 +15,7 @@ const serverUrl = process.env.DATABASE_URL;
 if (!serverUrl) process.env.DATABASE_URL = 'postgresql://embedded.invalid/pglite';
 
 let lock: { release(): void } | undefined;
+let embedded: ReturnType<typeof openEmbedded> | undefined;
 
 export default {
   experimental: { adapter: true },
@@ -25,13 +26,21 @@ export default {
       const { PrismaPg } = await import('@prisma/adapter-pg');
       return new PrismaPg({ connectionString: serverUrl });
     }
-    const { PGlite } = await import('@electric-sql/pglite');
-    const { PrismaPGlite } = await import('pglite-prisma-adapter');
-    // The embedded database belongs to one process: refused while a service holds DATA_DIR.
-    const dataDir = process.env.DATA_DIR ?? 'data';
-    const { lockDataDir } = await import('./src/db/data-dir-lock');
-    lock ??= lockDataDir(dataDir, 'prisma');
-    const dir = path.resolve(dataDir, 'pglite');
-    return new PrismaPGlite(new PGlite(dir));
+    // One embedded database per process: the CLI asks for an adapter more than once, and two
+    // PGlite instances on one folder made migrate deploy hang now and then after it finished.
+    embedded ??= openEmbedded();
+    return embedded;
   },
 } satisfies PrismaConfig;
+
+async function openEmbedded() {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PrismaPGlite } = await import('pglite-prisma-adapter');
+  // The embedded database belongs to one process: refused while a service holds DATA_DIR.
+  const dataDir = process.env.DATA_DIR ?? 'data';
+  const { lockDataDir } = await import('./src/db/data-dir-lock');
+  lock ??= lockDataDir(dataDir, 'prisma');
+  const { PGLITE_EXTENSIONS } = await import('./src/db/pglite-extensions');
+  const dir = path.resolve(dataDir, 'pglite');
+  return new PrismaPGlite(new PGlite(dir, { extensions: PGLITE_EXTENSIONS }));
+}
