@@ -7,6 +7,7 @@ import { Client, Pool, type PoolConfig } from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { isDatabaseUnavailable } from './errors';
+import { PGLITE_EXTENSIONS } from './pglite-extensions';
 import { applyMigrations, type SqlSession } from './migrate';
 import { guardCheckouts } from './read-timeout';
 import { ReplicaReadsPrismaPg, ReplicaSet, routeReads, type ReplicaHealth } from './replicas';
@@ -247,14 +248,14 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
   let pg: PGlite;
   let lock: DataDirLock | undefined;
   if (dir === 'memory') {
-    pg = await PGlite.create();
+    pg = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   } else {
     // Before anything in the folder is touched: refused at once when another process holds it.
     lock = lockDataDir(dir, opts.role ?? 'service');
     try {
       const target = path.resolve(dir, 'pglite');
       fs.mkdirSync(target, { recursive: true });
-      pg = await PGlite.create(target);
+      pg = await PGlite.create(target, { extensions: PGLITE_EXTENSIONS });
     } catch (e) {
       lock.release();
       throw e;

@@ -16,6 +16,7 @@ import { cursorToWhere, encodeCursor } from '../../../src/db/query/keyset';
 import { parseODataOptions } from '../../../src/rest/odata/options';
 import { toPrismaOrderBy, toPrismaWhere } from '../../../src/db/query/to-prisma';
 import { enumSortOrder } from '../../../src/query/values';
+import { PGLITE_EXTENSIONS } from '../../../src/db/pglite-extensions';
 
 type Row = Record<string, unknown> & { id: string };
 
@@ -62,7 +63,7 @@ const psFields: FieldCatalog = paymentSourceFields;
 const payFields: FieldCatalog = paymentFields;
 
 beforeAll(async () => {
-  pg = new PGlite();
+  pg = new PGlite({ extensions: PGLITE_EXTENSIONS });
   const dir = path.join(__dirname, '../../../prisma/migrations');
   for (const name of readdirSync(dir).sort()) {
     const file = path.join(dir, name, 'migration.sql');
