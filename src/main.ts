@@ -11,6 +11,7 @@ import { loadDemoDataIfEmpty } from './import/demo-data';
 import { replicaReadsAllowed } from './domain/consistency';
 import { createServices } from './domain/services';
 import { createApp } from './app';
+import { NATIVE_EXACT_JSON } from './http/json';
 import { createLogger, type Logger } from './http/logger';
 import { ReadRouting } from './http/read-routing';
 import { connectRedis } from './http/redis';
@@ -35,6 +36,9 @@ async function main(): Promise<void> {
     throw e;
   }
   const logger = createLogger(config.logLevel);
+  if (!NATIVE_EXACT_JSON && cluster.isPrimary) {
+    logger.warn({ node: process.versions.node }, 'this Node.js has no JSON.rawJSON: responses go through a slower exact-decimal JSON writer; use Node.js 22.15+ or 24');
+  }
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
   const started = Date.now();
   const d = config.database;

@@ -27,6 +27,7 @@ it('starts on an empty embedded database with demo data and shuts down cleanly o
     }
     expect(ready).toBe(true);
     expect(out).toContain('demo dataset loaded');
+    expect(out).not.toContain('no JSON.rawJSON'); // the supported runtimes have it (json-without-rawjson.test.ts)
     const secret = fs.readFileSync(path.join(dataDir, 'jwt-secret'), 'utf8').trim();
     const { signToken } = await import('../../src/auth/tokens');
     const token = await signToken(secret, { sub: '00000000-0000-4000-8000-000000000001', scope: 'billing.read' });
