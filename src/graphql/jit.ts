@@ -109,15 +109,16 @@ export function jitExecution(schema: GraphQLSchema, sdl: string): JitExecution {
     return query;
   };
 
+  /** What both of Apollo's request contexts (the executor's, responseForOperation's) hold of the operation. */
   interface Operation {
     readonly document: DocumentNode;
-    readonly operation: OperationDefinitionNode | undefined;
-    readonly operationName: string | null | undefined;
-    readonly variables: Record<string, unknown> | undefined;
-    readonly context: object;
+    readonly operation?: OperationDefinitionNode | undefined;
+    readonly operationName?: string | null | undefined;
+    readonly request: { readonly variables?: Record<string, unknown> | undefined };
   }
 
-  const run = async ({ document, operation, operationName, variables = {}, context }: Operation): Promise<ExecutorResult> => {
+  const run = async ({ document, operation, operationName, request }: Operation, context: object): Promise<ExecutorResult> => {
+    const variables = request.variables ?? {};
     const query = compiledFor(document, operation, operationName);
     const definitions = operation?.variableDefinitions;
     if (query && definitions && definitions.length > 0) {
@@ -137,14 +138,14 @@ export function jitExecution(schema: GraphQLSchema, sdl: string): JitExecution {
 
   const executor: Executor = (rc) => {
     const outcome = outcomes.get(rc.context);
-    if (!outcome) return run({ document: rc.document, operation: rc.operation, operationName: rc.operationName, variables: rc.request.variables, context: rc.context });
+    if (!outcome) return run(rc, rc.context);
     outcomes.delete(rc.context);
     return outcome;
   };
 
   const listener: GraphQLRequestListener<GraphqlContext> = {
     async responseForOperation(rc) {
-      const outcome = run({ document: rc.document, operation: rc.operation, operationName: rc.operationName, variables: rc.request.variables, context: rc.contextValue });
+      const outcome = run(rc, rc.contextValue);
       const result = await outcome.catch(() => undefined);
       if (result && !result.errors?.length) return { http: { headers: new HeaderMap() }, body: { kind: 'single', singleResult: result } };
       outcomes.set(rc.contextValue, outcome);

@@ -1,7 +1,7 @@
 import { token } from '../support/app';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { freePort } from '../support/pg-cluster';
-import { startService } from '../support/service';
+import { startService, type RunningService } from '../support/service';
 
 // All cores of a machine: WORKERS=N forks N workers behind one port (Node's cluster), and
 // SIGTERM stops every one of them gracefully before the primary exits 0. Needs PostgreSQL
@@ -10,15 +10,7 @@ import { startService } from '../support/service';
 let HTTP_PORT = 0; // a free port, picked in beforeAll
 
 /** Pids of the workers that logged they listen. */
-function listening(output: string): Set<number> {
-  const pids = new Set<number>();
-  for (const line of output.split('\n')) {
-    if (!line.startsWith('{')) continue;
-    const entry = JSON.parse(line) as { msg?: string; pid?: number };
-    if (entry.pid && entry.msg?.startsWith('listening on ')) pids.add(entry.pid);
-  }
-  return pids;
-}
+const listening = (svc: RunningService): Set<number> => new Set(svc.logs().flatMap((e) => (e.pid && e.msg?.startsWith('listening on ') ? [e.pid] : [])));
 describe('WORKERS=2', () => {
   let db: TestDatabase;
   beforeAll(async () => {
@@ -34,8 +26,8 @@ describe('WORKERS=2', () => {
     try {
       expect(await svc.ready(90_000)).toBe(true);
       // /readyz answers once ONE worker listens; the cluster hands connections only to workers that do.
-      for (const until = Date.now() + 60_000; listening(svc.output()).size < 2 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
-      expect(listening(svc.output()).size).toBe(2);
+      for (const until = Date.now() + 60_000; listening(svc).size < 2 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
+      expect(listening(svc).size).toBe(2);
       const auth = `Bearer ${await token('billing.read')}`;
       const served = new Set<number>();
       for (let i = 0; i < 10; i++) {

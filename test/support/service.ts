@@ -11,10 +11,19 @@ export interface RunningService {
   readonly child: ChildProcess;
   /** Everything it logged so far. */
   output(): string;
+  /** Its JSON log entries so far (pino's lines; anything else it printed left out). */
+  logs(): LogEntry[];
   /** Waits until /readyz answers 200; false after timeoutMs. */
   ready(timeoutMs?: number): Promise<boolean>;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
+}
+
+export interface LogEntry {
+  readonly level?: number;
+  readonly msg?: string;
+  readonly pid?: number;
+  readonly [field: string]: unknown;
 }
 
 export function startService(port: number, env: Record<string, string>): RunningService {
@@ -32,6 +41,7 @@ export function startService(port: number, env: Record<string, string>): Running
     base,
     child,
     output: () => out,
+    logs: () => out.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as LogEntry),
     async ready(timeoutMs = 60_000) {
       const until = Date.now() + timeoutMs;
       while (Date.now() < until) {

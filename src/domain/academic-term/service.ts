@@ -1,4 +1,5 @@
 import type { Prisma } from '../../generated/prisma/client';
+import { tablePages } from '../common/list';
 import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
 import { academicTermFields } from './fields';
@@ -7,6 +8,6 @@ export type AcademicTerm = Prisma.AcademicTermGetPayload<object>;
 
 export class AcademicTermService extends ReadService<'AcademicTerm', AcademicTerm> {
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.academicTerm, academicTermFields, 'academic term', { source: { rows: deps.rows, table: 'AcademicTerm', relations: [] }, ids: deps.prisma.academicTerm });
+    super(deps.prisma.academicTerm, academicTermFields, 'academic term', tablePages(deps.rows, 'AcademicTerm', deps.prisma.academicTerm));
   }
 }

@@ -3,6 +3,7 @@ import type { ModelDelegate } from '../../db/query/model';
 import type { PageRelation } from '../../db/query/page-sql';
 import { NEWEST_FIRST } from '../article-price/order';
 import { articlePriceFields } from '../article-price/fields';
+import { tablePages } from '../common/list';
 import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
 import type { ArticlePrice } from '../article-price/service';
@@ -31,7 +32,7 @@ export class ArticleService extends ReadService<'Article', Article> {
 
   constructor(deps: ServiceDeps) {
     const ids = deps.prisma.article;
-    super(ids, articleFields, 'article', { source: { rows: deps.rows, table: 'Article', relations: [] }, ids }, articleRelations);
-    this.withPrices = new ReadService(withPrices(deps.prisma), articleFields, 'article', { source: { rows: deps.rows, table: 'Article', relations: [PRICES] }, ids }, articleRelations);
+    super(ids, articleFields, 'article', tablePages(deps.rows, 'Article', ids), articleRelations);
+    this.withPrices = new ReadService(withPrices(deps.prisma), articleFields, 'article', tablePages(deps.rows, 'Article', ids, [PRICES]), articleRelations);
   }
 }

@@ -2,7 +2,8 @@ import type { FieldCatalog, RelationCatalog } from '../../query/fields';
 import type { Expansion, FilterNode, SortKey } from '../../query/filter-tree';
 import { encodeCursor } from '../../db/query/keyset';
 import { idsArgs, includeOf, pageArgs, type IdDelegate, type ModelDelegate, type ModelName } from '../../db/query/model';
-import { readPage, type PageSource } from '../../db/query/page-sql';
+import { readPage, type PageRelation, type PageSource } from '../../db/query/page-sql';
+import type { RowReader } from '../../db/row-reader';
 import { toPrismaOrderBy } from '../../db/query/to-prisma';
 
 // One way to list any resource, for both doors: a neutral filter and sort, offset or
@@ -80,6 +81,11 @@ export interface ListOptions<M extends ModelName> {
   readonly page?: { readonly source: PageSource; readonly ids: IdDelegate<M> } | undefined;
   /** The relations `expand` may name. */
   readonly relations?: RelationCatalog | undefined;
+}
+
+/** ListOptions' `page` for a table read by `rows`, its ids through `ids`, with these relations inside each record. */
+export function tablePages<M extends ModelName>(rows: RowReader, table: string, ids: IdDelegate<M>, relations: readonly PageRelation[] = []): NonNullable<ListOptions<M>['page']> {
+  return { source: { rows, table, relations }, ids };
 }
 
 export async function listRecords<M extends ModelName, T extends { id: string }>(

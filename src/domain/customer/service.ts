@@ -1,5 +1,6 @@
 import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import type { ModelDelegate } from '../../db/query/model';
+import { tablePages } from '../common/list';
 import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
 import { toPrismaOrderBy } from '../../db/query/to-prisma';
@@ -34,12 +35,9 @@ export class CustomerService extends ReadService<'Customer', Customer> {
 
   constructor(deps: ServiceDeps) {
     const ids = deps.prisma.customer;
-    super(ids, customerFields, 'customer', { source: { rows: deps.rows, table: 'Customer', relations: [] }, ids }, customerRelations);
+    super(ids, customerFields, 'customer', tablePages(deps.rows, 'Customer', ids), customerRelations);
     this.prisma = deps.prisma;
-    this.withAddresses = new ReadService(withAddresses(deps.prisma), customerFields, 'customer', {
-      source: { rows: deps.rows, table: 'Customer', relations: [ADDRESSES] },
-      ids,
-    }, customerRelations);
+    this.withAddresses = new ReadService(withAddresses(deps.prisma), customerFields, 'customer', tablePages(deps.rows, 'Customer', ids, [ADDRESSES]), customerRelations);
   }
 
   /** For batching: the addresses of many customers, default first. */

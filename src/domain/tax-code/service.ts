@@ -1,4 +1,5 @@
 import type { Prisma } from '../../generated/prisma/client';
+import { tablePages } from '../common/list';
 import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
 import { taxCodeFields } from './fields';
@@ -7,6 +8,6 @@ export type TaxCode = Prisma.TaxCodeGetPayload<object>;
 
 export class TaxCodeService extends ReadService<'TaxCode', TaxCode> {
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.taxCode, taxCodeFields, 'tax code', { source: { rows: deps.rows, table: 'TaxCode', relations: [] }, ids: deps.prisma.taxCode });
+    super(deps.prisma.taxCode, taxCodeFields, 'tax code', tablePages(deps.rows, 'TaxCode', deps.prisma.taxCode));
   }
 }

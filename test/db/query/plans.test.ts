@@ -16,7 +16,7 @@ const sent: string[] = [];
 
 beforeAll(async () => {
   t = await createTestApp({ demoData: false, onQuery: (sql) => sent.push(sql) });
-  // Bulk setup in SQL: 20,000 rows through the import would take most of the test's time.
+  // Bulk setup in SQL: 100,000 rows through the import would take most of the test's time.
   await t.db.session.exec(`
     INSERT INTO "Customer" (id, "firstName", "lastName", "debtorNumber")
     SELECT gen_random_uuid(), 'F' || i, (ARRAY['${SURNAMES.join("','")}'])[1 + i % ${SURNAMES.length}] || (i % 50), 'D' || i
