@@ -67,6 +67,7 @@ const SCALAR_FIELD_ENUMS: Readonly<Record<Prisma.ModelName, object>> = {
   Address: Prisma.AddressScalarFieldEnum,
   TaxCode: Prisma.TaxCodeScalarFieldEnum,
   AcademicTerm: Prisma.AcademicTermScalarFieldEnum,
+  CustomerSurname: Prisma.CustomerSurnameScalarFieldEnum,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -207,4 +208,11 @@ describe('enums', () => {
     const check = /CHECK \("taxType" IN \(([^)]*)\)\)/.exec(migrationSql)?.[1] ?? '';
     expect(check.split(',').map((v) => v.trim().replace(/^'|'$/g, '')).sort()).toEqual([...TAX_TYPES].sort());
   });
+});
+
+test('the surname table (the lexicon substring filters look in first) stores what a customer surname can be', () => {
+  const surname = prismaModel('CustomerSurname').get('name')!;
+  const lastName = prismaModel('Customer').get('lastName')!;
+  expect([surname.type, varcharLength(surname)]).toEqual([lastName.type, varcharLength(lastName)]);
+  expect(varcharLength(surname)).toBeGreaterThan(0);
 });

@@ -4,7 +4,8 @@ import { ADDRESS, SPEC_OF } from '../../src/import/write';
 
 // The import's one registry against the database schema: every resource table but
 // payments (which are not reference data) is imported, and every column the import
-// writes is a column of its Prisma model.
+// writes is a column of its Prisma model. Customer surnames are not a resource: the
+// database's triggers keep them from the customers the import writes.
 
 const SCALAR_FIELDS: Record<Prisma.ModelName, Readonly<Record<string, string>>> = {
   Account: Prisma.AccountScalarFieldEnum,
@@ -16,12 +17,14 @@ const SCALAR_FIELDS: Record<Prisma.ModelName, Readonly<Record<string, string>>> 
   Customer: Prisma.CustomerScalarFieldEnum,
   Address: Prisma.AddressScalarFieldEnum,
   AcademicTerm: Prisma.AcademicTermScalarFieldEnum,
+  CustomerSurname: Prisma.CustomerSurnameScalarFieldEnum,
 };
 const scalarFields = (model: Prisma.ModelName): string[] => Object.values(SCALAR_FIELDS[model]);
 
 describe('the import registry', () => {
   it('imports every resource table except payments', () => {
-    expect(new Set(Object.values(TABLE))).toEqual(new Set(Object.values(Prisma.ModelName).filter((m) => m !== 'Payment')));
+    const notImported: readonly Prisma.ModelName[] = ['Payment', 'CustomerSurname'];
+    expect(new Set(Object.values(TABLE))).toEqual(new Set(Object.values(Prisma.ModelName).filter((m) => !notImported.includes(m))));
     expect(IMPORT_SECTIONS).toEqual([...FILE_SECTIONS.slice(0, 5), 'addresses', ...FILE_SECTIONS.slice(5)]);
   });
 

@@ -33,6 +33,6 @@ export class ArticleService extends ReadService<'Article', Article> {
   constructor(deps: ServiceDeps) {
     const ids = deps.prisma.article;
     super(ids, articleFields, 'article', tablePages(deps.rows, 'Article', ids), articleRelations);
-    this.withPrices = new ReadService(withPrices(deps.prisma), articleFields, 'article', tablePages(deps.rows, 'Article', ids, [PRICES]), articleRelations);
+    this.withPrices = new ReadService(withPrices(deps.prisma), articleFields, 'article', tablePages(deps.rows, 'Article', ids, { relations: [PRICES] }), articleRelations);
   }
 }

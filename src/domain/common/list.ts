@@ -2,6 +2,7 @@ import type { FieldCatalog, RelationCatalog } from '../../query/fields';
 import type { Expansion, FilterNode, SortKey } from '../../query/filter-tree';
 import { encodeCursor } from '../../db/query/keyset';
 import { idsArgs, includeOf, pageArgs, type IdDelegate, type ModelDelegate, type ModelName } from '../../db/query/model';
+import { narrowByLexicons, type Lexicons } from '../../db/query/lexicon';
 import { readPage, type PageRelation, type PageSource } from '../../db/query/page-sql';
 import type { RowReader } from '../../db/row-reader';
 import { toPrismaOrderBy } from '../../db/query/to-prisma';
@@ -78,14 +79,22 @@ export interface ListOptions<M extends ModelName> {
    * page without a filter or cursor is a window of the table; any other page first reads its
    * ids through `ids` (Prisma compiles the filter and the cursor).
    */
-  readonly page?: { readonly source: PageSource; readonly ids: IdDelegate<M> } | undefined;
+  readonly page?: { readonly source: PageSource; readonly ids: IdDelegate<M>; readonly lexicons?: Lexicons | undefined } | undefined;
   /** The relations `expand` may name. */
   readonly relations?: RelationCatalog | undefined;
 }
 
-/** ListOptions' `page` for a table read by `rows`, its ids through `ids`, with these relations inside each record. */
-export function tablePages<M extends ModelName>(rows: RowReader, table: string, ids: IdDelegate<M>, relations: readonly PageRelation[] = []): NonNullable<ListOptions<M>['page']> {
-  return { source: { rows, table, relations }, ids };
+/**
+ * ListOptions' `page` for a table read by `rows`, its ids through `ids`, with `relations`
+ * inside each record, and the `lexicons` (./lexicon.ts) its text filters look in first.
+ */
+export function tablePages<M extends ModelName>(
+  rows: RowReader,
+  table: string,
+  ids: IdDelegate<M>,
+  { relations = [], lexicons }: { readonly relations?: readonly PageRelation[]; readonly lexicons?: Lexicons } = {},
+): NonNullable<ListOptions<M>['page']> {
+  return { source: { rows, table, relations }, ids, lexicons };
 }
 
 export async function listRecords<M extends ModelName, T extends { id: string }>(
@@ -95,7 +104,8 @@ export async function listRecords<M extends ModelName, T extends { id: string }>
   o: ListOptions<M> = {},
 ): Promise<Page<T>> {
   const sortKeys = q.orderBy ?? [];
-  const args = pageArgs<M>(fields, { filter: q.filter, orderBy: sortKeys, after: q.after, offset: q.offset ?? 0, take: q.limit + 1 });
+  const filter = o.page?.lexicons ? await narrowByLexicons(o.page.source.rows, o.page.lexicons, q.filter) : q.filter;
+  const args = pageArgs<M>(fields, { filter, orderBy: sortKeys, after: q.after, offset: q.offset ?? 0, take: q.limit + 1 });
   const include = expansionInclude(q.expand, o.relations);
   const read = async (): Promise<{ rows: T[]; totalCount: number | undefined; hasMore: boolean }> => {
     if (!o.page || include) {

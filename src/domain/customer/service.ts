@@ -7,11 +7,14 @@ import { toPrismaOrderBy } from '../../db/query/to-prisma';
 import { customerFields, customerRelations } from './fields';
 import { addressFields } from '../address/fields';
 import type { PageRelation } from '../../db/query/page-sql';
+import type { Lexicons } from '../../db/query/lexicon';
 
 // The relation's default order (default address first, then by type), ties by id.
 const ADDRESS_ORDER = toPrismaOrderBy(customerRelations.addresses.defaultOrder ?? [], addressFields) as Prisma.AddressOrderByWithRelationInput[];
 const WITH_ADDRESSES = { addresses: { orderBy: ADDRESS_ORDER } } satisfies Prisma.CustomerInclude;
 const ADDRESSES: PageRelation = { name: 'addresses', table: 'Address', foreignKey: 'customerId', fields: addressFields, orderBy: ADDRESS_ORDER };
+/** Every surname customers have had (a table kept by the database): where substring filters on surnames look first. */
+const SURNAMES: Lexicons = { lastName: { table: 'CustomerSurname', column: 'name' } };
 
 export type Customer = Prisma.CustomerGetPayload<object>;
 export type CustomerWithAddresses = Prisma.CustomerGetPayload<{ include: { addresses: true } }>;
@@ -35,9 +38,10 @@ export class CustomerService extends ReadService<'Customer', Customer> {
 
   constructor(deps: ServiceDeps) {
     const ids = deps.prisma.customer;
-    super(ids, customerFields, 'customer', tablePages(deps.rows, 'Customer', ids), customerRelations);
+    super(ids, customerFields, 'customer', tablePages(deps.rows, 'Customer', ids, { lexicons: SURNAMES }), customerRelations);
     this.prisma = deps.prisma;
-    this.withAddresses = new ReadService(withAddresses(deps.prisma), customerFields, 'customer', tablePages(deps.rows, 'Customer', ids, [ADDRESSES]), customerRelations);
+    const pages = tablePages<'Customer'>(deps.rows, 'Customer', ids, { relations: [ADDRESSES], lexicons: SURNAMES });
+    this.withAddresses = new ReadService(withAddresses(deps.prisma), customerFields, 'customer', pages, customerRelations);
   }
 
   /** For batching: the addresses of many customers, default first. */
