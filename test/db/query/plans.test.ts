@@ -80,7 +80,7 @@ it('a substring that few surnames contain reads the range of those surnames', as
 it('a substring in more surnames than the filter lists is left to the database as it is', async () => {
   // PostgreSQL then walks the (lastName, id) index or takes the trigram index, as its
   // statistics suggest (PostgreSQL 15 and PGlite choose differently here).
-  // 130 customers, each with a surname of their own (MAX_LEXICON_VALUES is 128).
+  // 130 customers, each with a surname of their own (MAX_LEXICON_VALUES is 32).
   await t.db.session.exec(`
     INSERT INTO "Customer" (id, "firstName", "lastName", "debtorNumber")
     SELECT gen_random_uuid(), 'F', 'Kzqvxj' || i, 'KZQV' || i FROM generate_series(1, 130) AS i;
