@@ -55,7 +55,7 @@ const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
 /** A table or column name as an SQL identifier. */
 export function ident(name: string): Prisma.Sql {
   // Names come from code (catalogues, table names); anything else is a programming error.
-  if (!IDENTIFIER.test(name)) throw new Error(`page-sql: not an identifier: ${name}`);
+  if (!IDENTIFIER.test(name)) throw new Error(`not an SQL identifier: ${name}`);
   return Prisma.raw(`"${name}"`);
 }
 

@@ -40,8 +40,7 @@ export class CustomerService extends ReadService<'Customer', Customer> {
     const ids = deps.prisma.customer;
     super(ids, customerFields, 'customer', tablePages(deps.rows, 'Customer', ids, { lexicons: SURNAMES }), customerRelations);
     this.prisma = deps.prisma;
-    const pages = tablePages<'Customer'>(deps.rows, 'Customer', ids, { relations: [ADDRESSES], lexicons: SURNAMES });
-    this.withAddresses = new ReadService(withAddresses(deps.prisma), customerFields, 'customer', pages, customerRelations);
+    this.withAddresses = new ReadService(withAddresses(deps.prisma), customerFields, 'customer', tablePages(deps.rows, 'Customer', ids, { relations: [ADDRESSES], lexicons: SURNAMES }), customerRelations);
   }
 
   /** For batching: the addresses of many customers, default first. */
