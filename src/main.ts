@@ -44,6 +44,10 @@ async function main(): Promise<void> {
   const d = config.database;
   const db = await openDatabase({
     url: d.url,
+    directUrl: d.directUrl,
+    pooler: d.pooler,
+    namedStatements: d.namedStatements,
+    tlsRootCertFile: d.tlsRootCertFile,
     dataDir: d.dataDir,
     poolMax: d.poolMax,
     role: 'service',
