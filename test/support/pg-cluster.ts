@@ -121,11 +121,23 @@ function started(c: PgCluster): PgCluster {
   return c;
 }
 
+export interface PrimaryOptions {
+  /** More postgresql.conf lines (later lines win over the defaults below). */
+  readonly settings?: readonly string[];
+  /** Files to place in the data folder before the first start (e.g. a TLS key and certificate), owned by postgres, mode 0600. */
+  readonly files?: Readonly<Record<string, string | Buffer>>;
+}
+
 /** A new primary: initdb, WAL for streaming replicas, trust for local connections, started. */
-export function startPrimary(port: number): PgCluster {
+export function startPrimary(port: number, o: PrimaryOptions = {}): PgCluster {
   const holder = makeDir('pg-primary-');
   const dataDir = path.join(holder, 'data');
   asPostgres('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-N', '-E', 'UTF8', '--locale=C']);
+  for (const [name, content] of Object.entries(o.files ?? {})) {
+    const file = path.join(dataDir, name);
+    fs.writeFileSync(file, content, { mode: 0o600 });
+    if (process.getuid?.() === 0) execFileSync('chown', ['postgres:postgres', file]);
+  }
   fs.appendFileSync(
     path.join(dataDir, 'postgresql.conf'),
     [
@@ -138,6 +150,7 @@ export function startPrimary(port: number): PgCluster {
       'max_connections = 60',
       // No background work in the statistics tests read (tests and benchmarks ANALYZE themselves).
       'autovacuum = off',
+      ...(o.settings ?? []),
       '',
     ].join('\n'),
   );
