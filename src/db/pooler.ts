@@ -28,7 +28,9 @@ function limitedClient(limits: TransactionLimits): typeof Client {
   return class LimitedClient extends Client {
     override query(...args: any[]): any {
       const text = textOf(args[0]);
-      if (text !== undefined && /^\s*BEGIN\s*;?\s*$/i.test(text)) args[0] = typeof args[0] === 'string' ? begin : { ...(args[0] as QueryConfig), text: begin };
+      // Unnamed and without values, so it goes as one simple-protocol message (a named or
+      // parameterised statement cannot hold three commands).
+      if (text !== undefined && /^\s*BEGIN\s*;?\s*$/i.test(text)) args[0] = typeof args[0] === 'string' ? begin : { ...(args[0] as QueryConfig), text: begin, name: undefined, values: undefined };
       return (super.query as (...a: any[]) => any)(...args);
     }
   };

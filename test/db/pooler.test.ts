@@ -249,9 +249,12 @@ describe('behind PgBouncer in transaction mode', () => {
       expect(res.status).toBe(503);
       expect(res.body.code).toBe('SERVICE_UNAVAILABLE');
       expect(res.headers.get('retry-after')).toBeTruthy();
-      // PostgreSQL's statement_timeout, not the client's watchdog (timeout + 2 s).
       expect(tookMs).toBeGreaterThanOrEqual(STATEMENT_TIMEOUT_MS - 100);
-      expect(tookMs).toBeLessThan(STATEMENT_TIMEOUT_MS + 1500);
+      // A write: its interactive transaction reads the account under the same limit.
+      const write = await call('/api/v1/payment-sources', writer, { method: 'POST', body: newSource() });
+      expect(write.status).toBe(503);
+      // PostgreSQL's statement_timeout cancelled both, not the client's watchdog (timeout + 2 s).
+      expect(primary.serverLog().match(/canceling statement due to statement timeout/g)?.length).toBe(2);
     } finally {
       await holder.query('ROLLBACK').catch(() => undefined);
       await holder.end();
@@ -284,6 +287,22 @@ describe('behind PgBouncer in transaction mode', () => {
     expect(await svc.ready(30_000)).toBe(true);
     expect((await call('/api/v1/payment-sources', reader)).status).toBe(200);
   }, 60_000);
+
+  it('carries the limits inside every transaction and single statement, named statements included, and leaves none on the session', async () => {
+    // Straight to PostgreSQL: with named statements (as PgBouncer 1.21+ with max_prepared_statements allows).
+    const db = await openDatabase({ url: primary.url(DB), pooler: 'transaction', namedStatements: true, statementTimeoutMs: 1234, migrate: false, poolMax: 1 });
+    try {
+      const setting = async (q: (sql: TemplateStringsArray) => Promise<unknown>) => ((await q`SELECT current_setting('statement_timeout') AS s`) as Array<{ s: string }>)[0]!.s;
+      expect(await setting((sql) => db.prisma.$queryRaw(sql))).toBe('1234ms');
+      const inside = await db.prisma.$transaction(async (tx) => [await setting((sql) => tx.$queryRaw(sql)), await tx.account.count()]);
+      expect(inside).toEqual(['1234ms', fixture.accounts.length]);
+      expect(await db.prisma.customer.count()).toBe(fixture.customers.length);
+      // The one pooled connection, outside any transaction: nothing left behind.
+      expect((await db.session.query<{ statement_timeout: string }>('SHOW statement_timeout'))[0]!.statement_timeout).toBe('0');
+    } finally {
+      await db.close();
+    }
+  });
 
   it('without DB_POOLER the service stops at start-up, naming the setting (exit 1)', async () => {
     const plain = startService(await freePort(), { DATABASE_URL: bouncer.url(DB), DB_STARTUP_TIMEOUT_MS: '60000' });

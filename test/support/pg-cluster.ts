@@ -61,6 +61,8 @@ export interface PgCluster {
   freeze(): void;
   /** SIGCONT: the stalled server carries on. */
   thaw(): void;
+  /** What the server logged so far (its stderr, with errors such as cancelled statements). */
+  serverLog(): string;
   /** Runs SQL on database `name` through a short-lived connection. */
   query<T extends Record<string, unknown>>(sql: string, params?: unknown[], name?: string): Promise<T[]>;
   destroy(): void;
@@ -91,6 +93,7 @@ function cluster(dataDir: string, port: number, holder: string): PgCluster {
     thaw() {
       for (const pid of serverPids(dataDir)) process.kill(pid, 'SIGCONT');
     },
+    serverLog: () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : ''),
     running() {
       return asPostgres('pg_ctl', ['-D', dataDir, 'status'], { allowFail: true }).includes('server is running');
     },
