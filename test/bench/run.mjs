@@ -87,6 +87,25 @@ function processTicks(comm) {
   return total;
 }
 const postgresTicks = () => processTicks('postgres');
+/**
+ * CPU ticks of the PostgreSQL backends serving the bench database (their process title,
+ * /proc/<pid>/cmdline, names it): unlike postgresTicks, blind to other clients of a shared
+ * server. Backends that end during a scenario take their ticks with them; the service's pool
+ * (and a pooler's) keeps them open.
+ */
+function benchBackendTicks() {
+  const name = new URL(dbUrl).pathname.slice(1);
+  let total = 0;
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim() !== 'postgres') continue;
+      if (!fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(` ${name} `)) continue;
+      total += cpuTicks(d);
+    } catch {}
+  }
+  return total;
+}
 // A pooler between the service and PostgreSQL (BENCH_DATABASE_URL pointing at PgBouncer) costs CPU too.
 const pgbouncerTicks = () => processTicks('pgbouncer');
 
@@ -148,6 +167,7 @@ async function main() {
       const server0 = cpuTicks(server.pid);
       const pg0 = postgresTicks();
       const bouncer0 = pgbouncerTicks();
+      const backends0 = benchBackendTicks();
       const r = await autocannon({ url: `http://127.0.0.1:${port}${s.path}`, method: s.method, headers, body: s.body, connections, duration: seconds });
       const n = Math.max(1, r.requests.total);
       rows.push({
@@ -157,6 +177,7 @@ async function main() {
         'p99 ms': r.latency.p99,
         'server CPU ms/req': Number((((cpuTicks(server.pid) - server0) * 10) / n).toFixed(2)),
         'PostgreSQL CPU ms/req': Number((((postgresTicks() - pg0) * 10) / n).toFixed(2)),
+        'its backends CPU ms/req': Number((((benchBackendTicks() - backends0) * 10) / n).toFixed(2)),
         'PgBouncer CPU ms/req': Number((((pgbouncerTicks() - bouncer0) * 10) / n).toFixed(2)),
         non2xx: r.non2xx,
         'bytes/s': Math.round(r.throughput.average),
