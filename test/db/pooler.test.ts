@@ -85,6 +85,7 @@ describe('behind PgBouncer in transaction mode', () => {
   });
 
   it('starts with migrations on the direct connection and leaves no advisory lock behind', async () => {
+    expect(svc.logs().find((l) => l.msg === 'database ready, migrations applied')).toMatchObject({ pooler: 'transaction', namedStatements: false });
     const locks = await primary.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'", [], DB);
     expect(locks[0]!.n).toBe(0);
     const migrations = await primary.query<{ n: number }>('SELECT count(*)::int AS n FROM "_prisma_migrations" WHERE finished_at IS NOT NULL', [], DB);
