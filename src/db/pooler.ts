@@ -1,8 +1,8 @@
 import { Client, Pool, type PoolConfig, type QueryConfig } from 'pg';
 
-// The pool for a transaction-mode pooler (DB_POOLER=transaction: PgBouncer, RDS Proxy, a
-// managed database's pooler). Such a pooler lends a server connection for one transaction
-// and refuses startup parameters it does not know (PgBouncer 1.18: "unsupported startup
+// The pool for a transaction-mode pooler (DB_POOLER=transaction: PgBouncer, a managed
+// database's pooler). Such a pooler lends a server connection for one transaction and may
+// refuse startup parameters it does not know (PgBouncer 1.18: "unsupported startup
 // parameter: statement_timeout"), so the time limits cannot be session settings: each
 // transaction carries them as SET LOCAL, sent in the same message as its BEGIN, and a
 // statement outside a transaction is sent as one (BEGIN + limits, the statement, COMMIT).
@@ -20,7 +20,7 @@ const beginWith = (l: TransactionLimits): string =>
 const textOf = (config: unknown): string | undefined =>
   typeof config === 'string' ? config : typeof config === 'object' && config !== null && typeof (config as QueryConfig).text === 'string' ? (config as QueryConfig).text : undefined;
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- node-postgres' query() has a dozen overloads; these pass them through */
+// node-postgres' query() has a dozen overloads; the overrides below pass them through as `any`.
 
 /** A pg Client whose BEGIN (Prisma's interactive transactions send a bare one) also sets the limits. */
 function limitedClient(limits: TransactionLimits): typeof Client {
@@ -77,8 +77,6 @@ class LimitedPool extends Pool {
     }
   }
 }
-
-/* eslint-enable @typescript-eslint/no-explicit-any */
 
 /** A pool for DATABASE_URL behind a transaction-mode pooler; without limits a plain pool. */
 export function transactionPool(config: PoolConfig, limits: TransactionLimits | undefined): Pool {
