@@ -305,6 +305,26 @@ describe('behind PgBouncer in transaction mode', () => {
     }
   });
 
+  it('Database.lockSession holds a session-level advisory lock past the pooler until closed (for lock holders such as a relay)', async () => {
+    const db = await openDatabase({ url: bouncer.url(DB), directUrl: primary.url(DB), pooler: 'transaction', statementTimeoutMs: 2000, migrate: false });
+    const held = await db.lockSession();
+    const other = await db.lockSession();
+    try {
+      expect(await held.query('SELECT pg_try_advisory_lock(4242) AS ok')).toEqual([{ ok: true }]);
+      // Pool statements in between go through the pooler; the lock stays with its own session.
+      for (let i = 0; i < 5; i++) await db.prisma.account.count();
+      expect(await other.query('SELECT pg_try_advisory_lock(4242) AS ok')).toEqual([{ ok: false }]);
+      expect(await held.query('SELECT pg_advisory_unlock(4242) AS ok')).toEqual([{ ok: true }]);
+      expect(await other.query('SELECT pg_try_advisory_lock(4242) AS ok')).toEqual([{ ok: true }]);
+    } finally {
+      await held.close();
+      await other.close();
+      await db.close();
+    }
+    const [row] = await primary.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'", [], DB);
+    expect(row!.n).toBe(0);
+  });
+
   it('without DB_POOLER the service stops at start-up, naming the setting (exit 1)', async () => {
     const plain = startService(await freePort(), { DATABASE_URL: bouncer.url(DB), DB_STARTUP_TIMEOUT_MS: '60000' });
     const code = await new Promise<number | null>((resolve) => plain.child.once('exit', resolve));
