@@ -325,6 +325,36 @@ describe('behind PgBouncer in transaction mode', () => {
     expect(row!.n).toBe(0);
   });
 
+  it('behind a PgBouncer told to ignore the startup parameters: 160 concurrent reads of both doors, none answered 500 (no 42P05)', async () => {
+    // The issue's second failure: with `ignore_startup_parameters` the service started, and
+    // named statements met server connections that already had them ("prepared statement
+    // \"prisma_0\" already exists", 42P05) or lacked them.
+    const lenient = await startPgBouncer(await freePort(), {
+      serverPort: primary.port,
+      defaultPoolSize: 2,
+      settings: { ignore_startup_parameters: 'statement_timeout, idle_in_transaction_session_timeout' },
+    });
+    const other = startService(await freePort(), { DATABASE_URL: lenient.url(DB), DATABASE_DIRECT_URL: primary.url(DB), DB_POOLER: 'transaction' });
+    try {
+      expect(await other.ready(60_000)).toBe(true);
+      const statuses = await Promise.all(
+        Array.from({ length: 160 }, (_, i) =>
+          i % 2
+            ? fetch(`${other.base}/api/v1/customers?$top=10&$orderby=lastName`, { headers: { authorization: `Bearer ${reader}` } }).then((r) => r.status)
+            : fetch(`${other.base}/graphql`, {
+                method: 'POST',
+                headers: { authorization: `Bearer ${reader}`, 'content-type': 'application/json' },
+                body: JSON.stringify({ query: '{ articles(first: 10) { nodes { code prices { amount } } } }' }),
+              }).then(async (r) => ((await r.json()) as { errors?: unknown }).errors ? 500 : r.status),
+        ),
+      );
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    } finally {
+      expect(await other.stop()).toBe(0);
+      await lenient.stop();
+    }
+  }, 120_000);
+
   it('without DB_POOLER the service stops at start-up, naming the setting (exit 1)', async () => {
     const plain = startService(await freePort(), { DATABASE_URL: bouncer.url(DB), DB_STARTUP_TIMEOUT_MS: '60000' });
     const code = await new Promise<number | null>((resolve) => plain.child.once('exit', resolve));
