@@ -1,5 +1,5 @@
 // The offline tools, in a real Chromium with every request to another origin refused:
-// GraphiQL at /graphql runs a query with a token, and the REST reference at /api/v1/docs
+// GraphiQL at /graphiql runs a query with a token, and the REST reference at /api/v1/docs
 // lists every path of the OpenAPI document and tries one with a token. Screenshots go to the artifacts folder.
 // Runs on PGlite (npm run test:browser).
 import { openApiDocument } from '../../src/rest/openapi';
@@ -21,10 +21,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-it('GraphiQL at /graphql runs a query with the token set in its token bar, offline', async () => {
+it('GraphiQL at /graphiql runs a query with the token set in its token bar, offline', async () => {
   const page = await browser.context.newPage();
   const seen = await watch(page, [api.origin]);
-  await page.goto(`${api.origin}/graphql`);
+  await page.goto(`${api.origin}/graphiql`);
   await page.waitForSelector('.graphiql-container', { timeout: 30_000 });
   await page.fill('#token', t.tokens.reader);
   await page.click('#token-bar button');
