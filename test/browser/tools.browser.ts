@@ -4,7 +4,7 @@
 // Runs on PGlite (npm run test:browser).
 import { openApiDocument } from '../../src/rest/openapi';
 import { createTestApp, type TestApp } from '../support/app';
-import { launchChromium, screenshotPath, serve, watch, type Browser, type Served } from './support';
+import { launchChromium, runGraphiqlExample, screenshotPath, serve, watch, type Browser, type Served } from './support';
 
 let t: TestApp;
 let api: Served;
@@ -25,16 +25,7 @@ it('GraphiQL at /graphiql runs a query with the token set in its token bar, offl
   const page = await browser.context.newPage();
   const seen = await watch(page, [api.origin]);
   await page.goto(`${api.origin}/graphiql`);
-  await page.waitForSelector('.graphiql-container', { timeout: 30_000 });
-  await page.fill('#token', t.tokens.reader);
-  await page.click('#token-bar button');
-  await page.waitForSelector('#token-state:has-text("token set")');
-  // The example query is prefilled; run it as a user would, with the run button.
-  await page.waitForSelector('.graphiql-execute-button');
-  await page.click('.graphiql-execute-button');
-  const response = page.locator('.graphiql-response');
-  await response.getByText('"totalCount"').waitFor({ timeout: 30_000 });
-  const text = (await response.innerText()).replace(/\s+/g, ' ');
+  const text = await runGraphiqlExample(page, t.tokens.reader);
   expect(text).toMatch(/"paymentSources": \{ "totalCount": \d+/);
   expect(text).not.toMatch(/errors/);
   await page.screenshot({ path: screenshotPath('graphiql.png') });
