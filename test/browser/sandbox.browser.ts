@@ -8,11 +8,11 @@
 //    endpoint and the example operation, and its policy lets the script and the frame load.
 // Screenshots go to the artifacts folder (test-artifacts/).
 import http from 'node:http';
-import { getIntrospectionQuery } from 'graphql';
 import type { App } from '../../src/app';
 import { HOSTED_SANDBOX_ORIGIN } from '../../src/config/config';
 import { EXAMPLE_OPERATION } from '../../src/graphql/example';
 import { SANDBOX_FRAME_ORIGIN, SANDBOX_SCRIPT_ORIGIN } from '../../src/graphql/sandbox';
+import { IDE_INTROSPECTION } from '../graphql/helpers';
 import { createTestApp, createVariantApp, type TestApp } from '../support/app';
 import { launchChromium, runGraphiqlExample, screenshotPath, serve, watch, type Browser, type Served } from './support';
 
@@ -78,7 +78,7 @@ function hostedSandboxPage(endpoint: string, token: string): string {
   const setup = JSON.stringify({
     endpoint,
     token,
-    introspection: { query: getIntrospectionQuery({ inputValueDeprecation: true }), operationName: 'IntrospectionQuery' },
+    introspection: IDE_INTROSPECTION,
     query: { query: EXAMPLE_OPERATION, operationName: 'PaymentSources' },
   });
   // Runs in the page (this project type-checks without the DOM library).

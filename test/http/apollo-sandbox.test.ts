@@ -4,9 +4,9 @@
 // is /graphql's page for a browser, with a Content-Security-Policy made for it. test/browser/
 // drives the same through a real Chromium; these run on every database.
 import { createHash } from 'node:crypto';
-import { getIntrospectionQuery } from 'graphql';
 import request from 'supertest';
 import type { App } from '../../src/app';
+import { IDE_INTROSPECTION } from '../graphql/helpers';
 import { createTestApp, createVariantApp, type TestApp } from '../support/app';
 
 let t: TestApp;
@@ -93,7 +93,7 @@ describe('the hosted Sandbox (https://studio.apollographql.com) reaches a local 
     };
     // Sandbox polls the schema: the same introspection, again and again.
     for (let poll = 0; poll < 2; poll++) {
-      const schema = await post({ query: getIntrospectionQuery({ inputValueDeprecation: true }), operationName: 'IntrospectionQuery' }, t.tokens.reader).expect(200);
+      const schema = await post(IDE_INTROSPECTION, t.tokens.reader).expect(200);
       expect(schema.headers['access-control-allow-origin']).toBe(STUDIO);
       expect(schema.body.data.__schema.queryType.name).toBe('Query');
     }
@@ -112,7 +112,7 @@ describe('the hosted Sandbox (https://studio.apollographql.com) reaches a local 
       .post('/graphql')
       .set('Origin', STUDIO)
       .set('Authorization', `Bearer ${t.tokens.reader}`)
-      .send({ query: getIntrospectionQuery() })
+      .send(IDE_INTROSPECTION)
       .expect(400);
     expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
