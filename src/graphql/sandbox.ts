@@ -10,8 +10,8 @@ import { GRAPHIQL_PATH } from './ide';
 // page (the Sandbox embed, loaded from Apollo's CDN into an iframe from Apollo's site), pointed at
 // the page's own address, opened on an example operation. Around it: a bar saying how to get a
 // token and where it goes (the page never hands one out: a development server listens on every
-// interface), and, when the CDN cannot be reached, a notice with the bundled GraphiQL one click
-// away (./sandbox/landing.js).
+// interface), and, when Apollo's servers cannot be reached, a notice with the bundled GraphiQL
+// one click away (./sandbox/landing.js).
 //
 // The page has its own Content-Security-Policy, the header (Apollo's <meta> policy is taken out
 // so that one policy applies): Apollo's inline script and styles are admitted by their hashes
@@ -62,8 +62,8 @@ const BODY = [
   '</header>',
   '<section id="sandbox-offline" role="alert" hidden>',
   '<h1>Apollo Sandbox could not be loaded</h1>',
-  `<p>Its script comes from Apollo's CDN (<code>${new URL(SANDBOX_SCRIPT_ORIGIN).host}</code>), which this browser cannot reach:`,
-  'the machine is offline, or the network blocks it.</p>',
+  `<p>It comes from Apollo's servers (<code>${new URL(SANDBOX_SCRIPT_ORIGIN).host}</code>, <code>${new URL(SANDBOX_FRAME_ORIGIN).host}</code>),`,
+  'which this browser cannot reach: the machine is offline, or the network blocks them.</p>',
   '<p>The service bundles GraphiQL, which needs nothing from the internet:</p>',
   `<p><a id="open-graphiql" href="${GRAPHIQL_PATH}">Open GraphiQL</a></p>`,
   '<p>Its token bar takes the output of <code>npm run --silent token</code>.</p>',

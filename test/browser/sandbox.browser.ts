@@ -5,7 +5,8 @@
 //    through the browser's request interception, not the real site), introspects the service on
 //    127.0.0.1 and runs a query with a token, through the browser's real CORS preflight;
 //  - with a stand-in for Apollo's embed script, /graphql starts the embed on the service's
-//    endpoint and the example operation, and its policy lets the script and the frame load.
+//    endpoint and the example operation, and its policy lets the script and the frame load;
+//    when the frame cannot load, the page says so after a while.
 // Screenshots go to the artifacts folder (test-artifacts/).
 import http from 'node:http';
 import type { App } from '../../src/app';
@@ -184,6 +185,8 @@ const standInEmbed = (token: string) => `
     document.body.dataset.embed = JSON.stringify(options);
   };`;
 
+const FRAME_SPEAKS = "<script>parent.postMessage({ name: 'stand-in ready' }, '*');</script>";
+
 it("/graphql starts Apollo's Sandbox embed on the service's endpoint and the example operation; its policy admits the embed's script and frame", async () => {
   const api = await service(t.http, 13, 'localhost');
   const page = await browser.context.newPage();
@@ -196,7 +199,8 @@ it("/graphql starts Apollo's Sandbox embed on the service's endpoint and the exa
   });
   await page.route(`${SANDBOX_FRAME_ORIGIN}/**`, (route) => {
     embedded.push(route.request().url());
-    return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Sandbox</title><p id="frame">the embedded Sandbox</p>' });
+    // Like Sandbox, it tells the page it is there.
+    return route.fulfill({ status: 200, contentType: 'text/html', body: `<!doctype html><title>Sandbox</title><p id="frame">the embedded Sandbox</p>${FRAME_SPEAKS}` });
   });
 
   const response = await page.goto(`${api.origin}/graphql`);
@@ -225,5 +229,24 @@ it("/graphql starts Apollo's Sandbox embed on the service's endpoint and the exa
 
   expect(seen.foreign).toEqual([]);
   expect(seen.problems).toEqual([]);
+  await page.close();
+});
+
+it("when the embed's script comes but its frame cannot load, /graphql says so after a while and offers GraphiQL", async () => {
+  const api = await service(t.http, 14, 'localhost');
+  const page = await browser.context.newPage();
+  const seen = await watch(page, [api.origin]);
+  // The script as if from the browser's cache; the frame, like everything else, is refused.
+  await page.route(`${SANDBOX_SCRIPT_ORIGIN}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: standInEmbed(t.tokens.reader) }));
+  await page.goto(`${api.origin}/graphql`);
+  await page.waitForSelector('body[data-embed]', { state: 'attached', timeout: 30_000 });
+  expect(await page.isVisible('#sandbox-offline')).toBe(false);
+  // A loaded Sandbox speaks at once; this one never does.
+  await page.locator('#sandbox-offline').waitFor({ state: 'visible', timeout: 30_000 });
+  expect(await page.locator('#sandbox-offline').innerText()).toMatch(/could not be loaded[\s\S]*sandbox\.embed\.apollographql\.com/);
+  expect(await page.isVisible('#open-graphiql')).toBe(true);
+  await page.screenshot({ path: screenshotPath('sandbox-frame-unreachable.png') });
+  expect(seen.foreign.filter((u) => !u.startsWith(`${SANDBOX_FRAME_ORIGIN}/`))).toEqual([]);
+  expect(unexpected(seen.problems)).toEqual([]);
   await page.close();
 });
