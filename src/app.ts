@@ -88,8 +88,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     const ide = graphiql();
     app.use(ide.assets, toolAssets(SANDBOX_ASSETS));
     app.get(GRAPHIQL_PATH, ide.page);
+    app.use(restReference(REST_BASE));
   }
-  if (!production) app.use(restReference(REST_BASE));
 
   app.use(rateLimiter(deps.config.rateLimitPerMinute, { redis: deps.redis, logger: deps.logger, onRefusal: metrics?.rateLimited }));
   const readScope = deps.readRouting ? [deps.readRouting.scope()] : [];
