@@ -75,6 +75,10 @@ describe('the hosted Sandbox (https://studio.apollographql.com) reaches a local 
     const stranger = await preflight(t.http, 'https://evil.example', true);
     expect(stranger.headers['access-control-allow-origin']).toBeUndefined();
     expect(stranger.headers['access-control-allow-private-network']).toBeUndefined();
+    // CORS_ORIGINS=* allows every origin, private networks included.
+    const any = await preflight(await variant({ CORS_ORIGINS: '*' }), 'https://anywhere.example', true).expect(204);
+    expect(any.headers['access-control-allow-origin']).toBe('*');
+    expect(any.headers['access-control-allow-private-network']).toBe('true');
     // The REST door answers the same way.
     const rest = await request(t.http)
       .options('/api/v1/payment-sources')
