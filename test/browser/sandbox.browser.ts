@@ -45,7 +45,7 @@ async function service(handler: http.RequestListener, n: number, host: 'localhos
 /** Console errors but the one a refused request to Apollo's CDN causes. */
 const unexpected = (problems: string[]) => problems.filter((p) => !/Failed to load resource: net::ERR_INTERNET_DISCONNECTED/.test(p));
 
-it("offline, /graphql says Apollo Sandbox cannot load, and GraphiQL, one click away, runs a query with a token", async () => {
+it('offline, /graphql says Apollo Sandbox cannot load, and GraphiQL, one click away, runs a query with a token', async () => {
   const api = await service(t.http, 10, 'localhost');
   const page = await browser.context.newPage();
   const seen = await watch(page, [api.origin]);
