@@ -47,6 +47,10 @@ const schema = z
     DATABASE_URL: optionalText.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
       message: 'must be a postgresql:// URL (or unset for the embedded database)',
     }),
+    DATABASE_DIRECT_URL: optionalText.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), { message: 'must be a postgresql:// URL' }),
+    DB_POOLER: z.enum(['none', 'transaction']).default('none'),
+    DB_PREPARED_STATEMENTS: z.enum(['auto', 'named', 'unnamed']).default('auto'),
+    PGSSLROOTCERT: optionalText,
     DATA_DIR: z.string().min(1).default('./data'),
     DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
     DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
@@ -94,6 +98,16 @@ const schema = z
   .superRefine((env, ctx) => {
     if (!env.DATABASE_URL && env.DATABASE_REPLICA_URLS.length > 0)
       ctx.addIssue({ code: 'custom', path: ['DATABASE_REPLICA_URLS'], message: 'needs DATABASE_URL (replicas of the embedded database do not exist)' });
+    if (!env.DATABASE_URL && (env.DATABASE_DIRECT_URL || env.DB_POOLER !== 'none'))
+      ctx.addIssue({ code: 'custom', path: [env.DATABASE_DIRECT_URL ? 'DATABASE_DIRECT_URL' : 'DB_POOLER'], message: 'needs DATABASE_URL (the embedded database has no pooler)' });
+    // Session-level advisory locks (migrations, ./src/db/session.ts) cannot hold across a
+    // pooler that hands each transaction another server connection.
+    if (env.DATABASE_URL && env.DB_POOLER === 'transaction' && !env.DATABASE_DIRECT_URL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_DIRECT_URL'],
+        message: 'is required with DB_POOLER=transaction: migrations and advisory locks need a session of their own (a URL that bypasses the pooler)',
+      });
     if (!env.DATABASE_URL && env.WORKERS > 1)
       ctx.addIssue({ code: 'custom', path: ['WORKERS'], message: 'above 1 needs DATABASE_URL (the embedded database belongs to one process)' });
     if (env.NODE_ENV !== 'production') return;
@@ -124,6 +138,14 @@ export interface Config {
   readonly host: string;
   readonly database: {
     readonly url: string | undefined;
+    /** Migrations and advisory locks: a URL that bypasses a transaction-mode pooler (default: url). */
+    readonly directUrl: string | undefined;
+    /** 'transaction': DATABASE_URL is a transaction-mode pooler (PgBouncer, a managed database's pooler). */
+    readonly pooler: 'none' | 'transaction';
+    /** Named (server-side, per connection) prepared statements; off behind a transaction-mode pooler unless asked for. */
+    readonly namedStatements: boolean;
+    /** CA file for connections whose URL names no sslrootcert (PGSSLROOTCERT, as libpq reads it). */
+    readonly tlsRootCertFile: string | undefined;
     readonly dataDir: string;
     readonly poolMax: number;
     readonly statementTimeoutMs: number;
@@ -173,6 +195,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     database: {
       url: e.DATABASE_URL,
+      directUrl: e.DATABASE_DIRECT_URL,
+      pooler: e.DB_POOLER,
+      namedStatements: e.DB_PREPARED_STATEMENTS === 'auto' ? e.DB_POOLER === 'none' : e.DB_PREPARED_STATEMENTS === 'named',
+      tlsRootCertFile: e.PGSSLROOTCERT,
       dataDir: e.DATA_DIR,
       poolMax: e.DB_POOL_MAX,
       statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,

@@ -42,6 +42,20 @@ describe('configuration', () => {
     expect(() => loadConfig({ DB_STATEMENT_TIMEOUT_MS: '5' })).toThrow(/DB_STATEMENT_TIMEOUT_MS/);
   });
 
+  it('reads the pooler and TLS settings; a transaction-mode pooler needs a direct URL', () => {
+    const direct = loadConfig({ DATABASE_URL: 'postgresql://h/db' }).database;
+    expect(direct).toMatchObject({ pooler: 'none', namedStatements: true, directUrl: undefined, tlsRootCertFile: undefined });
+    const pooled = loadConfig({ DATABASE_URL: 'postgresql://bouncer:6432/db', DATABASE_DIRECT_URL: 'postgresql://h:5432/db', DB_POOLER: 'transaction', PGSSLROOTCERT: '/etc/ca.pem' }).database;
+    expect(pooled).toMatchObject({ pooler: 'transaction', namedStatements: false, directUrl: 'postgresql://h:5432/db', tlsRootCertFile: '/etc/ca.pem' });
+    // PgBouncer 1.21+ with max_prepared_statements keeps named statements.
+    expect(loadConfig({ DATABASE_URL: 'postgresql://b/db', DATABASE_DIRECT_URL: 'postgresql://h/db', DB_POOLER: 'transaction', DB_PREPARED_STATEMENTS: 'named' }).database.namedStatements).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgresql://h/db', DB_PREPARED_STATEMENTS: 'unnamed' }).database.namedStatements).toBe(false);
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://b/db', DB_POOLER: 'transaction' })).toThrow(/DATABASE_DIRECT_URL is required with DB_POOLER=transaction/);
+    expect(() => loadConfig({ DB_POOLER: 'transaction' })).toThrow(/DB_POOLER needs DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://h/db', DB_POOLER: 'session' })).toThrow(/DB_POOLER/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://h/db', DATABASE_DIRECT_URL: 'mysql://h/db' })).toThrow(/DATABASE_DIRECT_URL/);
+  });
+
   it('production refuses to start without a key source or a database server', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET[\s\S]*DATABASE_URL|DATABASE_URL[\s\S]*JWT_SECRET/);
     expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) })).toThrow(/DATABASE_URL/);
