@@ -30,8 +30,14 @@ function originOf(text: string): string | undefined {
   }
 }
 
-/** Outside production, a front-end dev server on this machine (Vite, webpack, …) on any port. */
-const LOCAL_ORIGINS: readonly RegExp[] = [/^http:\/\/localhost(:\d{1,5})?$/, /^http:\/\/127\.0\.0\.1(:\d{1,5})?$/];
+/** The hosted Apollo Sandbox: its page calls the service from this origin. */
+export const HOSTED_SANDBOX_ORIGIN = 'https://studio.apollographql.com';
+
+/**
+ * The default outside production: a front-end dev server on this machine (Vite, webpack, …) on
+ * any port, and the hosted Apollo Sandbox (the GraphQL explorer developers keep open).
+ */
+const DEVELOPMENT_ORIGINS: readonly (string | RegExp)[] = [/^http:\/\/localhost(:\d{1,5})?$/, /^http:\/\/127\.0\.0\.1(:\d{1,5})?$/, HOSTED_SANDBOX_ORIGIN];
 
 const schema = z
   .object({
@@ -122,6 +128,10 @@ const schema = z
 /** Browser origins allowed by CORS: `*`, or exact origins and patterns (empty: no CORS). */
 export type CorsOrigins = '*' | readonly (string | RegExp)[];
 
+/** Whether CORS lets a page on this origin call the service. */
+export const originAllowed = (origins: CorsOrigins, origin: string | undefined): boolean =>
+  origins === '*' || (origin !== undefined && origins.some((o) => (typeof o === 'string' ? o === origin : o.test(origin))));
+
 export interface Config {
   readonly env: 'development' | 'test' | 'production';
   readonly port: number;
@@ -205,7 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     loadDemoData: e.DEMO_DATA === 'auto',
     trustProxy: e.TRUST_PROXY,
-    corsOrigins: e.CORS_ORIGINS ?? (e.NODE_ENV === 'production' ? [] : LOCAL_ORIGINS),
+    corsOrigins: e.CORS_ORIGINS ?? (e.NODE_ENV === 'production' ? [] : DEVELOPMENT_ORIGINS),
     metrics: e.METRICS === 'on',
   };
 }

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config/config';
+import { ConfigError, loadConfig, originAllowed } from '../../src/config/config';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -63,14 +63,16 @@ describe('configuration', () => {
     expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://h/db', JWT_SECRET: 'x'.repeat(40) }).env).toBe('production');
   });
 
-  it('CORS_ORIGINS: comma-separated origins or *; local origins by default outside production, none in production', () => {
+  it('CORS_ORIGINS: comma-separated origins or *; local origins and the hosted Apollo Sandbox by default outside production, none in production', () => {
     const prod = { NODE_ENV: 'production', DATABASE_URL: 'postgresql://h/db', JWT_SECRET: 'x'.repeat(40) };
     expect(loadConfig({ ...prod }).corsOrigins).toEqual([]);
     const local = loadConfig({}).corsOrigins;
     expect(local).not.toBe('*');
-    const allows = (origin: string) => local !== '*' && local.some((o) => (typeof o === 'string' ? o === origin : o.test(origin)));
-    for (const o of ['http://localhost:5173', 'http://127.0.0.1:3000', 'http://localhost']) expect(allows(o)).toBe(true);
-    for (const o of ['https://localhost:5173', 'http://localhost.evil.example', 'http://127.0.0.1.evil.example:80']) expect(allows(o)).toBe(false);
+    const allows = (origin: string) => originAllowed(local, origin);
+    for (const o of ['http://localhost:5173', 'http://127.0.0.1:3000', 'http://localhost', 'https://studio.apollographql.com']) expect(allows(o)).toBe(true);
+    for (const o of ['https://localhost:5173', 'http://localhost.evil.example', 'http://127.0.0.1.evil.example:80', 'http://studio.apollographql.com', 'https://studio.apollographql.com.evil.example']) {
+      expect(allows(o)).toBe(false);
+    }
     expect(loadConfig({ ...prod, CORS_ORIGINS: ' https://Billing.Example.edu:443/ , http://localhost:5173' }).corsOrigins).toEqual([
       'https://billing.example.edu',
       'http://localhost:5173',
