@@ -105,7 +105,8 @@ async function main(): Promise<void> {
       server.closeAllConnections();
     }, 10_000);
     force.unref();
-    server.close(async () => {
+    // Node does not wait on the close callback: the steps run on their own and end in exit.
+    server.close(() => void (async () => {
       try {
         await app.stop();
         await stopSharing?.();
@@ -115,7 +116,7 @@ async function main(): Promise<void> {
       } finally {
         process.exit(0);
       }
-    });
+    })());
     server.closeIdleConnections();
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));

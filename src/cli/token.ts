@@ -28,16 +28,16 @@ async function main(): Promise<void> {
   const secret = resolveSecret(config);
   if (!secret) throw new Error('no JWT_SECRET configured (tokens for a JWKS setup come from your identity provider)');
   const token = await signToken(secret, {
-    sub: values.sub!,
-    scope: values.scope!,
-    expiresIn: values.expires!,
+    sub: values.sub,
+    scope: values.scope,
+    expiresIn: values.expires,
     issuer: config.auth.issuer,
     audience: config.auth.audience,
   });
   // The service refuses tokens that live longer than JWT_MAX_TTL: say so now, not at the first request.
   const { exp, iat } = decodeJwt(token);
   if (exp !== undefined && iat !== undefined && exp - iat > config.auth.maxTtlSeconds)
-    throw new Error(`--expires ${values.expires!} is longer than JWT_MAX_TTL (${config.auth.maxTtlSeconds} seconds); the service would refuse the token`);
+    throw new Error(`--expires ${values.expires} is longer than JWT_MAX_TTL (${config.auth.maxTtlSeconds} seconds); the service would refuse the token`);
   process.stdout.write(`${token}\n`);
 }
 

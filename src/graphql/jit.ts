@@ -96,7 +96,7 @@ export function jitExecution(schema: GraphQLSchema, sdl: string): JitExecution {
   const compiledFor = (document: DocumentNode, operation: OperationDefinitionNode | undefined, operationName: string | null | undefined): CompiledQuery | null => {
     if (!operation) return null;
     let byName = compiled.get(document);
-    if (!byName) compiled.set(document, (byName = new Map()));
+    if (!byName) compiled.set(document, (byName = new Map<string, CompiledQuery | null>()));
     const key = operationName ?? '';
     let query = byName.get(key);
     if (query === undefined) {

@@ -28,6 +28,7 @@ import {
   ApolloServerPluginUsageReportingDisabled,
 } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
+import { OperationTypeNode } from 'graphql';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { Request, RequestHandler } from 'express';
 import { requireScope, SCOPES, type Principal } from '../auth/principal';
@@ -78,7 +79,7 @@ const guard: GraphQLRequestListener<GraphqlContext> = {
   async didResolveOperation({ operation, contextValue, document, schema, request }) {
     if (!operation) return;
     try {
-      requireScope(contextValue.principal, operation.operation === 'mutation' ? SCOPES.write : SCOPES.read);
+      requireScope(contextValue.principal, operation.operation === OperationTypeNode.MUTATION ? SCOPES.write : SCOPES.read);
     } catch (e) {
       throw isAppError(e) ? httpGraphQLError(e) : e;
     }
@@ -133,7 +134,7 @@ const readRoutingPlugin = (routing: ReadRouting): ApolloServerPlugin<GraphqlCont
   async requestDidStart() {
     return {
       async didResolveOperation({ operation, contextValue }) {
-        if (operation?.operation === 'mutation') routing.wrote(contextValue.principal.userId);
+        if (operation?.operation === OperationTypeNode.MUTATION) routing.wrote(contextValue.principal.userId);
       },
     };
   },
@@ -151,7 +152,7 @@ const logPlugin = (fallback: Logger, classify: ErrorClassifier | undefined): Apo
   },
 });
 
-export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler: RequestHandler; stop(): Promise<void> }> {
+export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler: RequestHandler; stop: () => Promise<void> }> {
   const typeDefs = readSchema();
   const schema = makeExecutableSchema<GraphqlContext>({ typeDefs, resolvers });
   const jit = deps.jit === false ? undefined : jitExecution(schema, typeDefs);

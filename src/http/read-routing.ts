@@ -28,8 +28,9 @@ export class ReadRouting {
     subscriber.on('error', () => undefined);
     subscriber.on('message', (_channel: string, userId: string) => this.remember(userId));
     void subscriber.subscribe(this.channel).catch((e: Error) => logger.warn({ error: e.message }, 'read-your-writes: cannot subscribe; the window holds per instance'));
-    return async () => {
+    return () => {
       subscriber.disconnect();
+      return Promise.resolve();
     };
   }
 

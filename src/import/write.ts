@@ -70,6 +70,7 @@ function toValue(v: unknown): Value {
   if (v instanceof Date) return v.toISOString();
   if (v === undefined || v === null) return null;
   if (typeof v === 'string' || typeof v === 'boolean') return v;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what is left is a number or a decimal, never a plain object
   return String(v); // exact decimals: their text
 }
 

@@ -82,7 +82,7 @@ export async function sendODataRecord<T extends { id: string }>(
   const record = (await service.get(id, o.expand)) as T & Record<string, unknown>;
   const expanded = (o.expand ?? []).map((e) => e.relation);
   const unexpanded = pick(record, Object.keys(record).filter((k) => !expanded.includes(k)));
-  res.setHeader('ETag', etagOf(unexpanded as { id: string }));
+  res.setHeader('ETag', etagOf(unexpanded));
   const shown = o.select ? pick(record, [...o.select, ...expanded]) : record;
   sendJson(res, 200, shown);
 }

@@ -75,8 +75,8 @@ describe.each(CASES)('$list orderBy $orderBy', (c) => {
     const seen: string[] = [];
     let after: string | null = null;
     for (let pages = 0; pages < 100; pages++) {
-      const data: any = await gqlOk(t, `query($after: String) { ${c.list}(first: ${PAGE}, after: $after, orderBy: ${c.orderBy}) { nodes { id } pageInfo { hasNextPage endCursor } } }`, { after });
-      const conn = data[c.list];
+      const data: Record<string, { nodes: Array<{ id: string }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } }> = await gqlOk(t, `query($after: String) { ${c.list}(first: ${PAGE}, after: $after, orderBy: ${c.orderBy}) { nodes { id } pageInfo { hasNextPage endCursor } } }`, { after });
+      const conn = data[c.list]!;
       seen.push(...conn.nodes.map((n: { id: string }) => n.id));
       if (!conn.pageInfo.hasNextPage) break;
       after = conn.pageInfo.endCursor;

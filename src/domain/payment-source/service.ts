@@ -6,7 +6,7 @@ import { ReadService } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
 import { paymentSourceFields, paymentSourceRelations } from './fields';
 import { accountFaults, clashingDefault, codeKey, SOURCE_ACCOUNT_TYPE } from './rules';
-import { parseId, parseInput } from '../common/validate';
+import { parseInput } from '../common/validate';
 import { paymentSourceInput, paymentSourcePatch, type PaymentSourceInput } from './schema';
 
 export type PaymentSource = Prisma.PaymentSourceGetPayload<object>;
