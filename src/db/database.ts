@@ -319,7 +319,7 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
     rows,
     session,
     // One connection: its advisory locks are session locks already; it closes with the database.
-    lockSession: async () => ({ ...session, close: async () => undefined }),
+    lockSession: () => Promise.resolve({ ...session, close: () => Promise.resolve() }),
     async ping() {
       if (pg.closed) throw new Error('the embedded database is closed');
       await pg.query('SELECT 1');
