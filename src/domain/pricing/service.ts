@@ -18,6 +18,7 @@ import {
   type TaxCodeProblem,
 } from './rules';
 import { quoteInput } from './schema';
+import { NEWEST_FIRST } from '../article-price/order';
 import type { Quote, QuoteLine } from './types';
 
 /** A line amount must fit the money columns (numeric(19,4)): below 10^15. */
@@ -189,7 +190,7 @@ export class PricingService {
     if (!isUuid(articleId)) return null;
     const row = await this.prisma.articlePrice.findFirst({
       where: { articleId: articleId.toLowerCase(), validFrom: { lte: date } },
-      orderBy: [{ validFrom: 'desc' }, { id: 'asc' }],
+      orderBy: NEWEST_FIRST,
       select: { id: true, articleId: true, amount: true, validFrom: true },
     });
     return row ? toEffectivePrice(row) : null;
