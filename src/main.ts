@@ -8,7 +8,7 @@ import { openDatabase } from './db/database';
 import { DataDirBusyError, EXIT_DATA_DIR_BUSY } from './db/data-dir-lock';
 import { databaseFailure } from './db/errors';
 import { loadDemoDataIfEmpty } from './import/demo-data';
-import { replicaReadsAllowed } from './domain/consistency';
+import { replicaReadsAllowed } from './http/read-scope';
 import { createServices } from './domain/services';
 import { createApp } from './app';
 import { NATIVE_EXACT_JSON } from './http/json';
