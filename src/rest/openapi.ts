@@ -2,7 +2,8 @@ import { paymentSourceInput, paymentSourcePatch } from '../domain/payment-source
 import { paymentInput } from '../domain/payment/schema';
 import { ALL_RESOURCES } from '../domain/resources';
 import { ERRORS } from '../errors/catalogue';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/common/list';
+import { DEFAULT_PAGE_SIZE, MAX_OFFSET, MAX_PAGE_SIZE } from '../domain/common/list';
+import { MAX_FILTER_LENGTH } from './odata/parser';
 import { extraOpenApiPaths } from './openapi-extra';
 import { inputSchema, responseSchema, type JsonSchema } from './openapi-schema';
 
@@ -86,10 +87,10 @@ const expandParameter = {
 };
 const formatParameter = { name: '$format', in: 'query', schema: { type: 'string', enum: ['json', 'application/json'] } };
 const odataParameters = [
-  { name: '$filter', in: 'query', schema: { type: 'string', maxLength: 8000 }, description: "OData filter, e.g. `isActive eq true and startswith(code,'K')`" },
+  { name: '$filter', in: 'query', schema: { type: 'string', maxLength: MAX_FILTER_LENGTH }, description: "OData filter, e.g. `isActive eq true and startswith(code,'K')`" },
   { name: '$orderby', in: 'query', schema: { type: 'string' }, description: 'Comma-separated `field [asc|desc]`; ties are broken by id; nulls first ascending, last descending' },
   { name: '$top', in: 'query', schema: { type: 'integer', minimum: 0, maximum: MAX_PAGE_SIZE }, description: `Records to return, all in one response; without it the server returns pages of ${DEFAULT_PAGE_SIZE} with @odata.nextLink` },
-  { name: '$skip', in: 'query', schema: { type: 'integer', minimum: 0 } },
+  { name: '$skip', in: 'query', schema: { type: 'integer', minimum: 0, maximum: MAX_OFFSET } },
   { name: '$count', in: 'query', schema: { type: 'boolean' } },
   { name: '$select', in: 'query', schema: { type: 'string' }, description: 'Comma-separated fields' },
   expandParameter,
