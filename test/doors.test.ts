@@ -14,8 +14,8 @@ import { FILE_SECTIONS, SECTIONS } from '../src/import/registry';
 import { metadataJson } from '../src/rest/odata/metadata';
 import { entitySetOf } from '../src/rest/odata/model';
 import { openApiDocument } from '../src/rest/openapi';
-import { createTestApp, type TestApp } from './support/app';
-import { gqlOk } from './graphql/helpers';
+import { createTestApp, type TestApp, bearer } from './support/app';
+import { gqlOk } from './support/graphql';
 
 /** Resources that are not a section of import files, and why. */
 const NOT_IMPORTED: Readonly<Record<string, string>> = {
@@ -40,7 +40,7 @@ describe.each(ALL_RESOURCES.map((r) => [r.model, r] as const))('%s', (_model, r)
   const set = r.entitySet;
   if (set) {
     it('REST: the collection, its $count and one record answer', async () => {
-      const auth = { Authorization: `Bearer ${t.tokens.reader}` };
+      const auth = bearer(t.tokens.reader);
       const list = await request(t.http).get(`/api/v1/${set.path}?$top=1`).set(auth).expect(200);
       expect(Array.isArray(list.body.value)).toBe(true);
       await request(t.http).get(`/api/v1/${set.path}/$count`).set(auth).expect(200);

@@ -6,7 +6,7 @@
 // parameters, on a table large enough for the planner to prefer an index.
 
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../../support/app';
+import { createTestApp, type TestApp, bearer } from '../../support/app';
 
 const CUSTOMERS = 100_000;
 const SURNAMES = ['Bauer', 'Fischer', 'Hoffmann', 'Meier', 'Müller', 'Neumann', 'Schmidt', 'Zimmermann'];
@@ -31,7 +31,7 @@ async function idsStatement(filter: string): Promise<{ sql: string; ids: string[
   const res = await request(t.http)
     .get('/api/v1/customers')
     .query({ $filter: filter, $orderby: 'lastName', $top: '100', $select: 'id' })
-    .set('Authorization', `Bearer ${t.tokens.reader}`)
+    .set(bearer(t.tokens.reader))
     .expect(200);
   const sql = sent.find((s) => s.includes('FROM "public"."Customer"') && s.includes('LIKE'));
   if (!sql) throw new Error(`no LIKE statement on customers among: ${sent.join('\n')}`);
@@ -89,7 +89,7 @@ it('a substring in more surnames than the filter lists is left to the database a
   const res = await request(t.http)
     .get('/api/v1/customers')
     .query({ $filter: "contains(lastName,'zqvxj')", $orderby: 'lastName', $top: '100', $select: 'id', $count: 'true' })
-    .set('Authorization', `Bearer ${t.tokens.reader}`)
+    .set(bearer(t.tokens.reader))
     .expect(200);
   expect(res.body['@odata.count']).toBe(130);
   expect((res.body.value as { id: string }[]).map((c) => c.id)).toEqual(await expectedIds('%zqvxj%'));
