@@ -58,7 +58,7 @@ export interface DatabaseOptions {
   readonly replicaMaxLagMs?: number;
   /**
    * Whether the statement being sent may be answered by a replica (the request's read scope,
-   * src/domain/consistency.ts); default never.
+   * src/http/read-scope.ts); default never.
    */
   readonly replicaReadsAllowed?: () => boolean;
   /** Told when a replica goes up, down or lagging (for the log). */

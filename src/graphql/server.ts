@@ -188,7 +188,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
       logPlugin(deps.logger, deps.classifyError),
       unavailablePlugin,
       ...(deps.readRouting ? [readRoutingPlugin(deps.readRouting)] : []),
-      // Answers the operation (responseForOperation comes after every plugin's didResolveOperation checks).
+      // Answers the operation: last, after every check (./apollo-internals.ts, assumption 1).
       ...(jit ? [jit.plugin] : []),
     ],
   });

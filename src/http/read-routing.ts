@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Redis } from 'ioredis';
-import { currentReadScope, runInReadScope } from '../domain/consistency';
+import { currentReadScope, runInReadScope } from './read-scope';
 import type { Logger } from './logger';
 
 // Read-your-writes with read replicas. A client that wrote reads from the primary for a

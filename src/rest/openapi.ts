@@ -1,15 +1,9 @@
-import { academicTermRecord } from '../domain/academic-term/schema';
-import { accountRecord } from '../domain/account/schema';
-import { articlePriceRecord } from '../domain/article-price/schema';
-import { articleRecord } from '../domain/article/schema';
-import { addressRecord } from '../domain/address/schema';
-import { customerRecord } from '../domain/customer/schema';
-import { paymentSourceInput, paymentSourcePatch, paymentSourceRecord } from '../domain/payment-source/schema';
+import { paymentSourceInput, paymentSourcePatch } from '../domain/payment-source/schema';
 import { paymentInput } from '../domain/payment/schema';
-import { taxCodeRecord } from '../domain/tax-code/schema';
-import { dateTime, uuid } from '../domain/common/schemas';
+import { ALL_RESOURCES } from '../domain/resources';
 import { ERRORS } from '../errors/catalogue';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/common/list';
+import { DEFAULT_PAGE_SIZE, MAX_OFFSET, MAX_PAGE_SIZE } from '../domain/common/list';
+import { MAX_FILTER_LENGTH } from './odata/parser';
 import { extraOpenApiPaths } from './openapi-extra';
 import { inputSchema, responseSchema, type JsonSchema } from './openapi-schema';
 
@@ -21,25 +15,6 @@ import { inputSchema, responseSchema, type JsonSchema } from './openapi-schema';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-const paymentRecord = paymentInput.extend({
-  id: uuid(),
-  paymentSourceId: uuid(),
-  receivedAt: dateTime(),
-  createdAt: dateTime(),
-  createdById: uuid(),
-});
-
-const RESOURCES = {
-  PaymentSource: paymentSourceRecord,
-  Payment: paymentRecord,
-  Account: accountRecord,
-  Article: articleRecord,
-  ArticlePrice: articlePriceRecord,
-  Customer: customerRecord,
-  Address: addressRecord,
-  TaxCode: taxCodeRecord,
-  AcademicTerm: academicTermRecord,
-} as const;
 
 const problem = {
   type: 'object',
@@ -112,10 +87,10 @@ const expandParameter = {
 };
 const formatParameter = { name: '$format', in: 'query', schema: { type: 'string', enum: ['json', 'application/json'] } };
 const odataParameters = [
-  { name: '$filter', in: 'query', schema: { type: 'string', maxLength: 8000 }, description: "OData filter, e.g. `isActive eq true and startswith(code,'K')`" },
+  { name: '$filter', in: 'query', schema: { type: 'string', maxLength: MAX_FILTER_LENGTH }, description: "OData filter, e.g. `isActive eq true and startswith(code,'K')`" },
   { name: '$orderby', in: 'query', schema: { type: 'string' }, description: 'Comma-separated `field [asc|desc]`; ties are broken by id; nulls first ascending, last descending' },
   { name: '$top', in: 'query', schema: { type: 'integer', minimum: 0, maximum: MAX_PAGE_SIZE }, description: `Records to return, all in one response; without it the server returns pages of ${DEFAULT_PAGE_SIZE} with @odata.nextLink` },
-  { name: '$skip', in: 'query', schema: { type: 'integer', minimum: 0 } },
+  { name: '$skip', in: 'query', schema: { type: 'integer', minimum: 0, maximum: MAX_OFFSET } },
   { name: '$count', in: 'query', schema: { type: 'boolean' } },
   { name: '$select', in: 'query', schema: { type: 'string' }, description: 'Comma-separated fields' },
   expandParameter,
@@ -211,9 +186,13 @@ const odataPaths = {
 };
 
 export function openApiDocument(): Record<string, unknown> {
-  const ps = collection('/payment-sources', 'PaymentSource', 'payment sources');
+  // GET collection, `/$count` and GET one of every entity set; the writes are added below.
+  const collections = ALL_RESOURCES.reduce<Record<string, Record<string, unknown>>>(
+    (all, r) => (r.entitySet ? { ...all, ...collection(`/${r.entitySet.path}`, r.model, `${r.label}s`) } : all),
+    {},
+  );
   const body = { required: true, content: { 'application/json': { schema: ref('PaymentSourceInput') } } };
-  Object.assign(ps['/payment-sources']!, {
+  Object.assign(collections['/payment-sources']!, {
     post: {
       tags: ['payment sources'],
       summary: 'Create a payment source',
@@ -221,7 +200,7 @@ export function openApiDocument(): Record<string, unknown> {
       responses: { 201: one('PaymentSource', 'Created'), ...errorResponses('VALIDATION_FAILED', 'DUPLICATE_CODE', 'DEFAULT_ALREADY_SET', 'ACCOUNT_NOT_USABLE', 'PAYLOAD_TOO_LARGE') },
     },
   });
-  Object.assign(ps['/payment-sources/{id}']!, {
+  Object.assign(collections['/payment-sources/{id}']!, {
     put: {
       tags: ['payment sources'],
       summary: 'Replace a payment source (full replacement)',
@@ -247,8 +226,7 @@ export function openApiDocument(): Record<string, unknown> {
       responses: { 204: { description: 'Deleted' }, ...errorResponses('VALIDATION_FAILED', 'NOT_FOUND', 'HAS_PAYMENTS', 'PRECONDITION_FAILED') },
     },
   });
-  const payments = collection('/payments', 'Payment', 'payments');
-  Object.assign(payments['/payments']!, {
+  Object.assign(collections['/payments']!, {
     post: {
       tags: ['payments'],
       summary: 'Record a payment (the default payment source when none is named)',
@@ -269,10 +247,7 @@ export function openApiDocument(): Record<string, unknown> {
     security: [{ bearer: [] }],
     paths: {
       ...odataPaths,
-      ...ps,
-      ...payments,
-      ...collection('/accounts', 'Account', 'accounts'),
-      ...collection('/articles', 'Article', 'articles'),
+      ...collections,
       '/article-prices': {
         get: {
           tags: ['articles'],
@@ -284,9 +259,6 @@ export function openApiDocument(): Record<string, unknown> {
           },
         },
       },
-      ...collection('/customers', 'Customer', 'customers'),
-      ...collection('/tax-codes', 'TaxCode', 'tax codes'),
-      ...collection('/academic-terms', 'AcademicTerm', 'academic terms'),
       ...extraOpenApiPaths(ref, errorResponses),
     },
     components: {
@@ -297,7 +269,7 @@ export function openApiDocument(): Record<string, unknown> {
         PaymentSourceInput: inputSchema(paymentSourceInput),
         PaymentSourcePatch: inputSchema(paymentSourcePatch),
         PaymentInput: inputSchema(paymentInput),
-        ...Object.fromEntries(Object.entries(RESOURCES).map(([n, s]) => [n, responseSchema(s)])),
+        ...Object.fromEntries(ALL_RESOURCES.map((r) => [r.model, responseSchema(r.record)])),
       },
     },
   });

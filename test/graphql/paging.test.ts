@@ -4,9 +4,9 @@
 // door's $orderby order.
 
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../support/app';
+import { createTestApp, type TestApp, bearer } from '../support/app';
 import { fixture } from '../support/fixture';
-import { gql, gqlOk } from './helpers';
+import { gql, gqlOk } from '../support/graphql';
 
 let t: TestApp;
 
@@ -106,7 +106,7 @@ describe.each(CASES)('$list orderBy $orderBy', (c) => {
       const res = await request(t.http)
         .get(`/api/v1/${path}`)
         .query({ $top: '1000', ...(orderby ? { $orderby: orderby } : {}) })
-        .set('Authorization', `Bearer ${t.tokens.reader}`)
+        .set(bearer(t.tokens.reader))
         .expect(200);
       expect(res.body.value.map((r: { id: string }) => r.id)).toEqual(expected);
     });

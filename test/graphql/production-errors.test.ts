@@ -4,13 +4,13 @@
 import { Writable } from 'node:stream';
 import express from 'express';
 import pino from 'pino';
-import request from 'supertest';
 import { createTokenVerifier } from '../../src/auth/tokens';
 import type { Services } from '../../src/domain/services';
 import { createGraphqlHandler } from '../../src/graphql/server';
 import { requestContext } from '../../src/http/request-context';
 import { createTestApp, TEST_SECRET, type TestApp } from '../support/app';
 import { activeAssetAccount } from '../support/fixture';
+import { gqlRequest } from '../support/graphql';
 
 let t: TestApp;
 let prod: express.Express;
@@ -42,8 +42,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const post = (query: string, variables?: Record<string, unknown>) =>
-  request(prod).post('/graphql').set('Authorization', `Bearer ${t.tokens.writer}`).send({ query, variables });
+const post = (query: string, variables?: Record<string, unknown>) => gqlRequest(prod, { query, variables }, t.tokens.writer);
 
 describe('production: no name suggestions', () => {
   const cases: Array<[string, string, Record<string, unknown> | undefined, RegExp]> = [

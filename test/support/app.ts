@@ -86,3 +86,6 @@ export function createVariantApp(t: TestApp, env: Readonly<Record<string, string
 }
 
 export const newId = (): string => randomUUID();
+
+/** The Authorization header of a request with this token. */
+export const bearer = (token: string): { Authorization: string } => ({ Authorization: `Bearer ${token}` });

@@ -4,12 +4,16 @@ import { AppError, notFound } from '../../errors/catalogue';
 import { checkIfMatch } from '../common/etag';
 import { ReadService } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
-import { paymentSourceFields, paymentSourceRelations } from './fields';
+import { paymentSourceFields } from './fields';
+import { expandableRelations, RESOURCES, relationOrderBy } from '../resources';
 import { accountFaults, clashingDefault, codeKey, SOURCE_ACCOUNT_TYPE } from './rules';
 import { parseInput } from '../common/validate';
 import { paymentSourceInput, paymentSourcePatch, type PaymentSourceInput } from './schema';
 
 export type PaymentSource = Prisma.PaymentSourceGetPayload<object>;
+
+/** Account.paymentSources as declared: by code. */
+const BY_CODE = relationOrderBy<Prisma.PaymentSourceOrderByWithRelationInput>(RESOURCES.Account.relations.paymentSources);
 
 export interface WriteOptions {
   /** The client's If-Match header, checked against the current record. */
@@ -25,7 +29,7 @@ export class PaymentSourceService extends ReadService<'PaymentSource', PaymentSo
   private readonly now: () => Date;
 
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.paymentSource, paymentSourceFields, 'payment source', undefined, paymentSourceRelations);
+    super(deps.prisma.paymentSource, paymentSourceFields, 'payment source', undefined, expandableRelations(RESOURCES.PaymentSource));
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
   }
@@ -33,7 +37,7 @@ export class PaymentSourceService extends ReadService<'PaymentSource', PaymentSo
   byAccountIds(accountIds: readonly string[]): Promise<PaymentSource[]> {
     return this.prisma.paymentSource.findMany({
       where: { accountId: { in: [...accountIds] } },
-      orderBy: [{ code: 'asc' }, { id: 'asc' }],
+      orderBy: BY_CODE,
     });
   }
 

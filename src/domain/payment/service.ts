@@ -3,29 +3,34 @@ import { isForeignKeyViolation } from '../../db/errors';
 import { AppError, validationFailed } from '../../errors/catalogue';
 import { ReadService } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
-import { paymentFields, paymentRelations } from './fields';
+import { paymentFields } from './fields';
+import { expandableRelations, RESOURCES, relationOrderBy } from '../resources';
 import { parseInput } from '../common/validate';
 import { paymentInput } from './schema';
 
 export type Payment = Prisma.PaymentGetPayload<object>;
+
+// As PaymentSource.payments and Customer.payments declare them (newest first).
+const BY_SOURCE = relationOrderBy<Prisma.PaymentOrderByWithRelationInput>(RESOURCES.PaymentSource.relations.payments);
+const BY_CUSTOMER = relationOrderBy<Prisma.PaymentOrderByWithRelationInput>(RESOURCES.Customer.relations.payments);
 
 export class PaymentService extends ReadService<'Payment', Payment> {
   private readonly prisma: PrismaClient;
   private readonly now: () => Date;
 
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.payment, paymentFields, 'payment', undefined, paymentRelations);
+    super(deps.prisma.payment, paymentFields, 'payment', undefined, expandableRelations(RESOURCES.Payment));
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
   }
 
   /** For batching: payments of many payment sources / customers, newest first. */
   bySourceIds(ids: readonly string[]): Promise<Payment[]> {
-    return this.prisma.payment.findMany({ where: { paymentSourceId: { in: [...ids] } }, orderBy: [{ receivedAt: 'desc' }, { id: 'asc' }] });
+    return this.prisma.payment.findMany({ where: { paymentSourceId: { in: [...ids] } }, orderBy: BY_SOURCE });
   }
 
   byCustomerIds(ids: readonly string[]): Promise<Payment[]> {
-    return this.prisma.payment.findMany({ where: { customerId: { in: [...ids] } }, orderBy: [{ receivedAt: 'desc' }, { id: 'asc' }] });
+    return this.prisma.payment.findMany({ where: { customerId: { in: [...ids] } }, orderBy: BY_CUSTOMER });
   }
 
   /**

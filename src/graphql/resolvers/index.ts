@@ -1,8 +1,7 @@
 // All resolvers of schema.graphql, typed by the generated resolver types (npm run codegen).
 
-import type { ArticlePrice } from '../../domain/article-price/service';
+import { ALL_RESOURCES } from '../../domain/resources';
 import type { Resolvers } from '../__generated__/resolvers-types';
-import type { AcademicTermModel, AccountModel, AddressModel, ArticleModel, CustomerModel, PaymentModel, PaymentSourceModel, TaxCodeModel } from '../models';
 import { scalarResolvers } from '../scalars';
 import { connectionResolvers } from './connection';
 import { Mutation } from './mutation';
@@ -17,13 +16,6 @@ export const resolvers: Resolvers = {
   Query,
   Mutation,
   ...relations,
-  PaymentSourceConnection: connectionResolvers<PaymentSourceModel>(),
-  PaymentConnection: connectionResolvers<PaymentModel>(),
-  AccountConnection: connectionResolvers<AccountModel>(),
-  ArticleConnection: connectionResolvers<ArticleModel>(),
-  ArticlePriceConnection: connectionResolvers<ArticlePrice>(),
-  CustomerConnection: connectionResolvers<CustomerModel>(),
-  AddressConnection: connectionResolvers<AddressModel>(),
-  TaxCodeConnection: connectionResolvers<TaxCodeModel>(),
-  AcademicTermConnection: connectionResolvers<AcademicTermModel>(),
+  // Every resource's list field answers a `<Model>Connection` over the service's Page.
+  ...(Object.fromEntries(ALL_RESOURCES.map((r) => [`${r.model}Connection`, connectionResolvers()])) as Resolvers),
 };

@@ -1,15 +1,11 @@
 // The OData model of the REST door: which entity sets exist, under which URL, with which
 // entity type, fields and relations. Everything OData-shaped (the service document, the
 // metadata, `@odata.context`, entity-set names in URLs, $expand) reads this one list, and
-// the list itself reads the field and relation catalogues each resource declares once.
+// the list itself is the resource declarations' (src/domain/resources.ts): a resource with
+// an entity set is a set here, its expandable relations its navigation properties.
 
-import { accountFields } from '../../domain/account/fields';
-import { academicTermFields } from '../../domain/academic-term/fields';
-import { articleFields, articleRelations } from '../../domain/article/fields';
-import { customerFields, customerRelations } from '../../domain/customer/fields';
-import { paymentFields, paymentRelations } from '../../domain/payment/fields';
-import { paymentSourceFields, paymentSourceRelations } from '../../domain/payment-source/fields';
-import { taxCodeFields } from '../../domain/tax-code/fields';
+import { ALL_RESOURCES, expandableRelations, type ResourceModel } from '../../domain/resources';
+import type { Resource } from '../../domain/common/resource';
 import type { FieldCatalog, RelationCatalog } from '../../query/fields';
 
 /** The schema namespace of the metadata (`Billing.PaymentSource`). */
@@ -22,30 +18,16 @@ export interface EntitySetModel {
   /** Its URL segment under the REST base (`payment-sources`); the name works as well. */
   readonly path: string;
   /** The entity type of its records. */
-  readonly type: string;
+  readonly type: ResourceModel;
   readonly fields: FieldCatalog;
   readonly relations: RelationCatalog;
 }
 
-const set = (name: string, path: string, type: string, fields: FieldCatalog, relations: RelationCatalog = {}): EntitySetModel => ({
-  name,
-  path,
-  type,
-  fields,
-  relations,
-});
+const setOf = (r: Resource): EntitySetModel[] =>
+  r.entitySet ? [{ name: r.entitySet.name, path: r.entitySet.path, type: r.model as ResourceModel, fields: r.fields, relations: expandableRelations(r) }] : [];
 
-export const ENTITY_SETS = {
-  paymentSources: set('PaymentSources', 'payment-sources', 'PaymentSource', paymentSourceFields, paymentSourceRelations),
-  payments: set('Payments', 'payments', 'Payment', paymentFields, paymentRelations),
-  accounts: set('Accounts', 'accounts', 'Account', accountFields),
-  articles: set('Articles', 'articles', 'Article', articleFields, articleRelations),
-  customers: set('Customers', 'customers', 'Customer', customerFields, customerRelations),
-  taxCodes: set('TaxCodes', 'tax-codes', 'TaxCode', taxCodeFields),
-  academicTerms: set('AcademicTerms', 'academic-terms', 'AcademicTerm', academicTermFields),
-} as const satisfies Record<string, EntitySetModel>;
-
-export const ALL_ENTITY_SETS: readonly EntitySetModel[] = Object.values(ENTITY_SETS);
+/** Every entity set, in the order of the declarations. */
+export const ALL_ENTITY_SETS: readonly EntitySetModel[] = ALL_RESOURCES.flatMap(setOf);
 
 /** The entity set a URL segment names, by its path (`payment-sources`) or its name (`PaymentSources`). */
 export const entitySetOf = (segment: string): EntitySetModel | undefined =>

@@ -1,14 +1,11 @@
-import type { Request, Response } from 'express';
+import type { Request, Response, Router } from 'express';
 import { requireScope, SCOPES } from '../../auth/principal';
 import type { PaymentSource } from '../../domain/payment-source/service';
 import type { Services } from '../../domain/services';
-import { ENTITY_SETS } from '../odata/model';
 import { sendRecord } from '../respond';
-import { readOnlyRoutes } from './read-only';
 
-/** The one resource with full create, read, update and delete. */
-export function paymentSourceRoutes(s: Services) {
-  const r = readOnlyRoutes(s.paymentSources, ENTITY_SETS.paymentSources);
+/** The one resource with full create, read, update and delete: its writes, on the collection's read-only routes. */
+export function paymentSourceWrites(r: Router, s: Services): void {
   r.post('/', async (req, res) => {
     const who = requireScope(res.locals.principal, SCOPES.write);
     sendRecord(req, res, await s.paymentSources.create(req.body, who), 201);
@@ -27,7 +24,6 @@ export function paymentSourceRoutes(s: Services) {
     await s.paymentSources.delete(req.params.id, { ifMatch: req.get('if-match') });
     res.status(204).end();
   });
-  return r;
 }
 
 /** 200 with the record, or 204 with only its ETag when the client prefers `return=minimal` (OData). */

@@ -1,6 +1,22 @@
 import { getIntrospectionQuery } from 'graphql';
 import request from 'supertest';
-import type { TestApp } from '../support/app';
+import { bearer, type TestApp } from './app';
+
+// The one way tests send GraphQL to an app in this process: gqlRequest for the raw HTTP
+// exchange (status, headers), gql / gqlOk / gqlCode for the parsed answer of a TestApp.
+
+export interface GqlBody {
+  readonly query: string;
+  readonly variables?: unknown;
+  readonly operationName?: string;
+}
+
+/** POST /graphql to an Express app, with a token (`null` sends none). */
+export function gqlRequest(http: Parameters<typeof request>[0], body: GqlBody, token: string | null): request.Test {
+  let req = request(http).post('/graphql').set('Content-Type', 'application/json');
+  if (token !== null) req = req.set(bearer(token));
+  return req.send(JSON.stringify(body));
+}
 
 /**
  * A value of a GraphQL answer as the tests read it: walked into freely (data.customers.nodes[0].id),
@@ -23,9 +39,7 @@ export async function gql<T = Record<string, Json>>(
   variables?: Record<string, unknown>,
   token: string | null = t.tokens.writer,
 ): Promise<GqlResponse<T>> {
-  let req = request(t.http).post('/graphql').set('Content-Type', 'application/json');
-  if (token !== null) req = req.set('Authorization', `Bearer ${token}`);
-  const res = await req.send(JSON.stringify({ query, variables }));
+  const res = await gqlRequest(t.http, { query, variables }, token);
   const body = res.body as { data?: T | null; errors?: GqlResponse['errors'] };
   return { status: res.status, data: body.data, errors: body.errors, text: res.text };
 }
