@@ -6,6 +6,7 @@
 import { accountFields } from '../../domain/account/fields';
 import { academicTermFields } from '../../domain/academic-term/fields';
 import { articleFields, articleRelations } from '../../domain/article/fields';
+import { changeLogFields } from '../../domain/change-log/fields';
 import { customerFields, customerRelations } from '../../domain/customer/fields';
 import { paymentFields, paymentRelations } from '../../domain/payment/fields';
 import { paymentSourceFields, paymentSourceRelations } from '../../domain/payment-source/fields';
@@ -43,6 +44,7 @@ export const ENTITY_SETS = {
   customers: set('Customers', 'customers', 'Customer', customerFields, customerRelations),
   taxCodes: set('TaxCodes', 'tax-codes', 'TaxCode', taxCodeFields),
   academicTerms: set('AcademicTerms', 'academic-terms', 'AcademicTerm', academicTermFields),
+  changes: set('Changes', 'changes', 'Change', changeLogFields),
 } as const satisfies Record<string, EntitySetModel>;
 
 export const ALL_ENTITY_SETS: readonly EntitySetModel[] = Object.values(ENTITY_SETS);
