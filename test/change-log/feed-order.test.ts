@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { appendChanges } from '../../src/domain/change-log/writer';
+import { appendChanges } from '../../src/domain/common/change-log';
 import type { ChangeEntry } from '../../src/domain/change-log/service';
 import { createServices, type Services } from '../../src/domain/services';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../support/database';

@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { requireScope, SCOPES } from '../../auth/principal';
-import type { LoggedResource } from '../../domain/change-log/fields';
+import type { LoggedResource } from '../../domain/common/change-log';
 import { parseSeq, type ChangeEntry } from '../../domain/change-log/service';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pick } from '../../domain/common/list';
 import type { Services } from '../../domain/services';
