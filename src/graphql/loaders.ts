@@ -62,7 +62,7 @@ export class Loaders {
   #pricesByArticle?: DataLoader<string, ArticlePriceModel[]>;
   #addressesByCustomer?: DataLoader<string, AddressModel[]>;
   #priceAt?: DataLoader<PriceAtKey, EffectivePrice | null, string>;
-  readonly #history = new Map<LoggedResource, DataLoader<string, ChangeEntry[]>>();
+  #history?: Map<LoggedResource, DataLoader<string, ChangeEntry[]>>;
 
   get paymentSource() {
     return (this.#paymentSource ??= byId((ids) => this.s.paymentSources.getMany(ids)));
@@ -116,8 +116,9 @@ export class Loaders {
 
   /** The `history` field of a resource's records: their change-log entries, oldest first. */
   history(resource: LoggedResource): DataLoader<string, ChangeEntry[]> {
-    let loader = this.#history.get(resource);
-    if (!loader) this.#history.set(resource, (loader = byParent((ids) => this.s.changeLog.historyOf(resource, ids), (e) => e.recordId)));
+    const loaders = (this.#history ??= new Map());
+    let loader = loaders.get(resource);
+    if (!loader) loaders.set(resource, (loader = byParent((ids) => this.s.changeLog.historyOf(resource, ids), (e) => e.recordId)));
     return loader;
   }
 
