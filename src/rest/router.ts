@@ -5,9 +5,10 @@ import type { Services } from '../domain/services';
 import { AppError, invalidQuery } from '../errors/catalogue';
 import { rawQuery, serviceRoot } from './odata-list';
 import { metadataJson, metadataXml, serviceDocument } from './odata/metadata';
-import { ALL_ENTITY_SETS, entitySetOf } from './odata/model';
+import { CHANGES_SET, RESOURCE_SETS, entitySetOf } from './odata/model';
 import { decodeComponent, formatOf, optionName, queryPairs } from './odata/options';
 import { sendJson } from './respond';
+import { changeRoutes, historyRoutes } from './routes/changes';
 import { articlePriceRoutes, readOnlyRoutes, type Collection } from './routes/read-only';
 import { paymentWrites } from './routes/payments';
 import { paymentSourceWrites } from './routes/payment-sources';
@@ -38,7 +39,9 @@ export function restRouter(s: Services): Router {
     if (metadataFormat(req) === 'json') sendJson(res, 200, metadataJson);
     else res.status(200).type('application/xml').send(metadataXml);
   });
-  for (const set of ALL_ENTITY_SETS) {
+  r.use(historyRoutes(s));
+  r.use(`/${CHANGES_SET.path}`, changeRoutes(s));
+  for (const set of RESOURCE_SETS) {
     const routes = readOnlyRoutes(READS[set.type]?.(s) ?? s[RESOURCES[set.type].plural], set);
     WRITES[set.type]?.(routes, s);
     r.use(`/${set.path}`, routes);

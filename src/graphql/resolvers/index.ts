@@ -3,10 +3,18 @@
 import { ALL_RESOURCES } from '../../domain/resources';
 import type { Resolvers } from '../__generated__/resolvers-types';
 import { scalarResolvers } from '../scalars';
+import { changeResolvers } from './changes';
 import { connectionResolvers } from './connection';
 import { Mutation } from './mutation';
 import { Query } from './query';
 import { relations } from './relations';
+
+/** Two resolver maps whose types may overlap (relations and history fields of one type). */
+function mergeTypes(a: Resolvers, b: Resolvers): Resolvers {
+  const out: Record<string, unknown> = { ...a };
+  for (const [type, fields] of Object.entries(b)) out[type] = { ...(out[type] as object | undefined), ...(fields) };
+  return out;
+}
 
 export const resolvers: Resolvers = {
   ...scalarResolvers,
@@ -15,7 +23,7 @@ export const resolvers: Resolvers = {
   SortDirection: { ASC: 'asc', DESC: 'desc' },
   Query,
   Mutation,
-  ...relations,
+  ...mergeTypes(relations, changeResolvers),
   // Every resource's list field answers a `<Model>Connection` over the service's Page.
   ...(Object.fromEntries(ALL_RESOURCES.map((r) => [`${r.model}Connection`, connectionResolvers()])) as Resolvers),
 };

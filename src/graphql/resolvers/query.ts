@@ -7,6 +7,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { ListQuery } from '../../domain/common/list';
 import { singleFieldOf, type Resource } from '../../domain/common/resource';
+import { changes } from './changes';
 import { parseId } from '../../domain/common/validate';
 import { ALL_RESOURCES, RESOURCES, type ResourcePlural } from '../../domain/resources';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
@@ -57,6 +58,8 @@ export const Query: QueryResolvers = {
       ? services.customers.withAddresses.list(q)
       : services.customers.list(q);
   },
+
+  changes: (_p, args, ctx, info) => changes(args, ctx, info),
 
   // The service validates the input as REST receives it: dates as ISO text, not the DateTime scalar's Dates.
   quote: (_p, { input }, { services }) =>

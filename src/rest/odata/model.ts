@@ -6,6 +6,7 @@
 
 import { ALL_RESOURCES, expandableRelations, type ResourceModel } from '../../domain/resources';
 import type { Resource } from '../../domain/common/resource';
+import { changeLogFields } from '../../domain/change-log/fields';
 import type { FieldCatalog, RelationCatalog } from '../../query/fields';
 
 /** The schema namespace of the metadata (`Billing.PaymentSource`). */
@@ -18,16 +19,27 @@ export interface EntitySetModel {
   /** Its URL segment under the REST base (`payment-sources`); the name works as well. */
   readonly path: string;
   /** The entity type of its records. */
-  readonly type: ResourceModel;
+  readonly type: ResourceModel | 'Change';
   readonly fields: FieldCatalog;
   readonly relations: RelationCatalog;
+  /** Records carry properties beyond `fields` (an OData open type): the change log's seq and changes. */
+  readonly open?: boolean;
 }
 
-const setOf = (r: Resource): EntitySetModel[] =>
+/** The entity set of a resource's REST collection. */
+export type ResourceSetModel = EntitySetModel & { readonly type: ResourceModel };
+
+const setOf = (r: Resource): ResourceSetModel[] =>
   r.entitySet ? [{ name: r.entitySet.name, path: r.entitySet.path, type: r.model as ResourceModel, fields: r.fields, relations: expandableRelations(r) }] : [];
 
-/** Every entity set, in the order of the declarations. */
-export const ALL_ENTITY_SETS: readonly EntitySetModel[] = ALL_RESOURCES.flatMap(setOf);
+/** The resources' entity sets, in the order of the declarations. */
+export const RESOURCE_SETS: readonly ResourceSetModel[] = ALL_RESOURCES.flatMap(setOf);
+
+/** The change log (docs/changes.md): not a resource of its own, read with the scope billing.audit. */
+export const CHANGES_SET: EntitySetModel = { name: 'Changes', path: 'changes', type: 'Change', fields: changeLogFields, relations: {}, open: true };
+
+/** Every entity set: the resources', then the change log. */
+export const ALL_ENTITY_SETS: readonly EntitySetModel[] = [...RESOURCE_SETS, CHANGES_SET];
 
 /** The entity set a URL segment names, by its path (`payment-sources`) or its name (`PaymentSources`). */
 export const entitySetOf = (segment: string): EntitySetModel | undefined =>
@@ -37,6 +49,7 @@ export interface EntityTypeModel {
   readonly name: string;
   readonly fields: FieldCatalog;
   readonly relations: RelationCatalog;
+  readonly open?: boolean;
 }
 
 /**
@@ -45,7 +58,7 @@ export interface EntityTypeModel {
  */
 export function entityTypes(): EntityTypeModel[] {
   const types = new Map<string, EntityTypeModel>();
-  for (const s of ALL_ENTITY_SETS) types.set(s.type, { name: s.type, fields: s.fields, relations: s.relations });
+  for (const s of ALL_ENTITY_SETS) types.set(s.type, { name: s.type, fields: s.fields, relations: s.relations, ...(s.open ? { open: true } : {}) });
   for (const s of ALL_ENTITY_SETS) {
     for (const r of Object.values(s.relations)) if (!types.has(r.type)) types.set(r.type, { name: r.type, fields: r.fields, relations: {} });
   }
