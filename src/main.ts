@@ -10,6 +10,7 @@ import { databaseFailure } from './db/errors';
 import { loadDemoDataIfEmpty } from './import/demo-data';
 import { replicaReadsAllowed } from './domain/consistency';
 import { createServices } from './domain/services';
+import { startEvents } from './events/events';
 import { createApp } from './app';
 import { NATIVE_EXACT_JSON } from './http/json';
 import { createLogger, type Logger } from './http/logger';
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
   const verify = createTokenVerifier({ ...config.auth, secret });
   const services = createServices({ prisma: db.prisma, rows: db.rows });
   const redis = config.redis.url ? connectRedis(config.redis.url, logger) : undefined;
+  const events = await startEvents({ config: config.events, db, services, logger });
   const readRouting = d.replicaUrls.length > 0 ? new ReadRouting(d.readYourWritesMs) : undefined;
   const stopSharing = redis && readRouting ? readRouting.share(redis, config.redis.keyPrefix, logger) : undefined;
   const app = await createApp({
@@ -77,12 +79,15 @@ async function main(): Promise<void> {
     readRouting,
     redis: redis ? { client: redis, keyPrefix: config.redis.keyPrefix } : undefined,
     poolStats: () => db.poolStats(),
+    live: events,
+    events: events.relayStatus,
   });
 
   // A $filter may hold 8,000 characters; percent-encoded (3 bytes each) that is up to 24 KB of
   // request line, more than Node's default 16 KB header limit; 8 KB more for the headers.
   const MAX_HEADER_BYTES = MAX_FILTER_LENGTH * 3 + 8192;
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.express);
+  if (app.upgrade) server.on('upgrade', app.upgrade);
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 30_000;
   server.on('error', (e: NodeJS.ErrnoException) => {
@@ -105,9 +110,12 @@ async function main(): Promise<void> {
       server.closeAllConnections();
     }, 10_000);
     force.unref();
+    // WebSockets first: an open one would keep server.close() waiting.
+    void app.closeSockets();
     server.close(async () => {
       try {
         await app.stop();
+        await events.stop();
         await stopSharing?.();
         redis?.disconnect();
         await db.close();

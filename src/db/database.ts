@@ -12,6 +12,7 @@ import { applyMigrations, type SqlSession } from './migrate';
 import { guardCheckouts } from './read-timeout';
 import { ReplicaReadsPrismaPg, ReplicaSet, routeReads, type ReplicaHealth } from './replicas';
 import { adapterReader, routedReader, type RowReader } from './row-reader';
+import { listenPostgres, tryPostgresLock, type HeldLock } from './sessions';
 
 // Picks the driver adapter: a postgresql:// URL → PostgreSQL through a pg pool;
 // otherwise embedded PGlite (real Postgres compiled to WASM) in <dataDir>/pglite, or in
@@ -78,6 +79,16 @@ export interface Database {
   health(): Promise<DatabaseHealth[]>;
   /** Pool figures per database (PostgreSQL; empty for the embedded database). */
   poolStats(): PoolFigures[];
+  /**
+   * Calls onNotify on every NOTIFY on `channel` (after the sending transaction commits), and
+   * after a lost LISTEN connection is back; resolves to a function that stops listening.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /**
+   * A session-level advisory lock on `key`, or undefined while another session holds it. The
+   * embedded database belongs to one process, so there it is always granted.
+   */
+  tryLock(key: bigint): Promise<HeldLock | undefined>;
   close(): Promise<void>;
 }
 
@@ -231,6 +242,8 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     poolStats() {
       return [poolFigures('primary', pool, max), ...replicaPools.map((p, i) => poolFigures(`replica ${i + 1}`, p, max))];
     },
+    listen: (channel, onNotify) => listenPostgres(url, channel, onNotify),
+    tryLock: (key) => tryPostgresLock(url, key),
     async close() {
       if (closed) return;
       closed = true;
@@ -298,6 +311,15 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
     },
     poolStats() {
       return [];
+    },
+    async listen(channel, onNotify) {
+      const stop = await pg.listen(channel, onNotify);
+      return async () => {
+        if (!pg.closed) await stop();
+      };
+    },
+    async tryLock() {
+      return { lost: new Promise<void>(() => undefined), release: async () => undefined };
     },
     async close() {
       if (closed) return;

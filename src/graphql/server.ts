@@ -30,6 +30,7 @@ import {
 import { expressMiddleware } from '@as-integrations/express5';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { Request, RequestHandler } from 'express';
+import { GraphQLError } from 'graphql';
 import { requireScope, SCOPES, type Principal } from '../auth/principal';
 import type { TokenVerifier } from '../auth/tokens';
 import { PROJECT_ROOT } from '../config/paths';
@@ -41,13 +42,14 @@ import type { Logger } from '../http/logger';
 import type { ErrorClassifier } from '../http/problem';
 import type { ReadRouting } from '../http/read-routing';
 import type { GraphqlObservation } from '../http/metrics';
-import type { GraphqlContext } from './context';
+import type { GraphqlContext, LiveChanges } from './context';
 import { createFormatError, httpGraphQLError, logInternalErrors } from './errors';
 import { checkLimits, checkVariables, LIMITS } from './limits';
 import { variableFaults } from './variables';
 import { jitExecution } from './jit';
 import { Loaders } from './loaders';
 import { resolvers } from './resolvers';
+import { subscriptionServer, type SubscriptionServer } from './subscriptions';
 
 export interface GraphqlDeps {
   readonly services: Services;
@@ -62,6 +64,8 @@ export interface GraphqlDeps {
   readonly jit?: boolean;
   /** Told the name, type, duration and outcome of every operation (for /metrics). */
   readonly observe?: (o: GraphqlObservation) => void;
+  /** The change log, live: enables subscriptions over WebSocket (./subscriptions.ts). */
+  readonly live?: LiveChanges | undefined;
 }
 
 /** Apollo's recommended CSRF-prevention headers (its default, which setting the option replaces). */
@@ -77,6 +81,11 @@ export function readSchema(): string {
 const guard: GraphQLRequestListener<GraphqlContext> = {
   async didResolveOperation({ operation, contextValue, document, schema, request }) {
     if (!operation) return;
+    if (operation.operation === 'subscription') {
+      throw new GraphQLError('Subscriptions are served over WebSocket (graphql-ws, subprotocol graphql-transport-ws) at this path', {
+        extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+      });
+    }
     try {
       requireScope(contextValue.principal, operation.operation === 'mutation' ? SCOPES.write : SCOPES.read);
     } catch (e) {
@@ -151,7 +160,14 @@ const logPlugin = (fallback: Logger, classify: ErrorClassifier | undefined): Apo
   },
 });
 
-export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler: RequestHandler; stop(): Promise<void> }> {
+export interface GraphqlDoor {
+  readonly handler: RequestHandler;
+  /** WebSocket upgrades at /graphql (undefined without GraphqlDeps.live). */
+  readonly subscriptions: SubscriptionServer | undefined;
+  stop(): Promise<void>;
+}
+
+export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDoor> {
   const typeDefs = readSchema();
   const schema = makeExecutableSchema<GraphqlContext>({ typeDefs, resolvers });
   const jit = deps.jit === false ? undefined : jitExecution(schema, typeDefs);
@@ -229,5 +245,16 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
     return readBody(req, res, (err?: unknown) => (err ? next(err) : readScope(req, res, () => run(req, res, next))));
   };
 
-  return { handler, stop: () => server.stop() };
+  const subscriptions = deps.live
+    ? subscriptionServer({ schema, services: deps.services, verify: deps.verify, live: deps.live, logger: deps.logger, production: deps.production, classifyError: deps.classifyError, path: '/graphql' })
+    : undefined;
+
+  return {
+    handler,
+    subscriptions,
+    async stop() {
+      await subscriptions?.close();
+      await server.stop();
+    },
+  };
 }

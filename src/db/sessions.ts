@@ -1,0 +1,97 @@
+import { Client } from 'pg';
+
+// Sessions of their own, outside the pool, for what only a session can hold: LISTEN and a
+// session-level advisory lock. Both die with their connection, so each is one plain Client
+// whose loss is reported. Kept in this one file so that the connection they use (today the
+// service's own DATABASE_URL) can be switched to a direct, unpooled URL in one place: a
+// transaction-mode pooler would hand LISTEN and session locks to other clients.
+
+/** A session-level advisory lock this process holds until release() or until `lost` resolves. */
+export interface HeldLock {
+  /** Resolves when the connection holding the lock is gone (the lock with it). */
+  readonly lost: Promise<void>;
+  release(): Promise<void>;
+}
+
+const client = (url: string): Client => new Client({ connectionString: url, connectionTimeoutMillis: 5_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+
+/**
+ * Tries once to take `pg_try_advisory_lock(key)` on a new connection: the lock, or
+ * undefined when another session holds it (or the database cannot be reached).
+ */
+export async function tryPostgresLock(url: string, key: bigint): Promise<HeldLock | undefined> {
+  const c = client(url);
+  let markLost!: () => void;
+  const lost = new Promise<void>((resolve) => (markLost = resolve));
+  c.on('error', () => markLost());
+  c.on('end', () => markLost());
+  try {
+    await c.connect();
+    const { rows } = await c.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1) AS held', [key.toString()]);
+    if (rows[0]?.held !== true) {
+      await c.end().catch(() => undefined);
+      return undefined;
+    }
+  } catch {
+    await c.end().catch(() => undefined);
+    return undefined;
+  }
+  // A connection that breaks silently (a frozen peer) is found by this probe, not only by TCP keepalive.
+  const probe = setInterval(() => void c.query('SELECT 1').catch(() => markLost()), 5_000);
+  probe.unref();
+  void lost.then(() => clearInterval(probe));
+  return {
+    lost,
+    async release() {
+      clearInterval(probe);
+      await c.end().catch(() => undefined);
+      markLost();
+    },
+  };
+}
+
+/**
+ * LISTEN on `channel` on a connection of its own, reconnecting with backoff when it breaks.
+ * onNotify is called for every notification, and once after each reconnect (notifications
+ * sent while disconnected are lost; the caller reads what it missed). Resolves once the
+ * first LISTEN is in place, or throws when the database cannot be reached at all.
+ */
+export async function listenPostgres(url: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+  let stopped = false;
+  let current: Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const open = async (): Promise<void> => {
+    const c = client(url);
+    c.on('notification', () => onNotify());
+    let down = false;
+    const reconnect = (attempt: number) => {
+      if (down || stopped) return;
+      down = true;
+      current = undefined;
+      void c.end().catch(() => undefined);
+      retry = setTimeout(() => void openWithRetry(attempt), Math.min(250 * 2 ** attempt, 5_000));
+      retry.unref();
+    };
+    c.on('error', () => reconnect(0));
+    c.on('end', () => reconnect(0));
+    await c.connect();
+    await c.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+    current = c;
+  };
+  const openWithRetry = async (attempt: number): Promise<void> => {
+    if (stopped) return;
+    try {
+      await open();
+      onNotify();
+    } catch {
+      retry = setTimeout(() => void openWithRetry(attempt + 1), Math.min(250 * 2 ** attempt, 5_000));
+      retry.unref();
+    }
+  };
+  await open();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await current?.end().catch(() => undefined);
+  };
+}
