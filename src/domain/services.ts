@@ -1,6 +1,7 @@
 import { AcademicTermService } from './academic-term/service';
 import { AccountService } from './account/service';
 import { AddressService } from './address/service';
+import { ChangeLogService } from './change-log/service';
 import { ArticlePriceService } from './article-price/service';
 import { ArticleService } from './article/service';
 import type { ServiceDeps } from './context';
@@ -23,6 +24,7 @@ export function createServices(deps: ServiceDeps) {
     taxCodes: new TaxCodeService(deps),
     academicTerms: new AcademicTermService(deps),
     pricing: new PricingService(deps),
+    changeLog: new ChangeLogService(deps),
   };
 }
 

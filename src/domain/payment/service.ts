@@ -1,6 +1,7 @@
 import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import { isForeignKeyViolation } from '../../db/errors';
 import { AppError, validationFailed } from '../../errors/catalogue';
+import { appendChanges, fieldChanges } from '../change-log/writer';
 import { ReadService } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
 import { paymentFields, paymentRelations } from './fields';
@@ -12,11 +13,13 @@ export type Payment = Prisma.PaymentGetPayload<object>;
 export class PaymentService extends ReadService<'Payment', Payment> {
   private readonly prisma: PrismaClient;
   private readonly now: () => Date;
+  private readonly logChanges: boolean;
 
   constructor(deps: ServiceDeps) {
     super(deps.prisma.payment, paymentFields, 'payment', undefined, paymentRelations);
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
+    this.logChanges = deps.changeLog !== false;
   }
 
   /** For batching: payments of many payment sources / customers, newest first. */
@@ -53,7 +56,7 @@ export class PaymentService extends ReadService<'Payment', Payment> {
         const customer = await tx.customer.findUnique({ where: { id: input.customerId }, select: { id: true } });
         if (!customer) throw validationFailed([{ field: 'customerId', message: `no customer with id ${input.customerId}` }]);
         const now = this.now();
-        return tx.payment.create({
+        const payment = await tx.payment.create({
           data: {
             paymentSourceId: source.id,
             customerId: input.customerId,
@@ -64,6 +67,9 @@ export class PaymentService extends ReadService<'Payment', Payment> {
             createdById: actor.userId,
           },
         });
+        const changes = fieldChanges('payment', undefined, payment);
+        await appendChanges(tx, [{ resource: 'payment', recordId: payment.id, operation: 'created', changes }], { ...actor, occurredAt: now }, this.logChanges);
+        return payment;
       });
     } catch (e) {
       if (isForeignKeyViolation(e)) throw validationFailed([{ field: 'customerId', message: 'the customer or payment source no longer exists' }]);

@@ -17,8 +17,8 @@ export const Mutation: MutationResolvers = {
   createPaymentSource: (_p, { input }, { services, principal }) =>
     services.paymentSources.create(plain(input, ['isActive', 'isDefault']), principal),
   updatePaymentSource: (_p, { id, input }, { services, principal }) => services.paymentSources.patch(id, plain(input), principal),
-  deletePaymentSource: async (_p, { id }, { services }) => {
-    await services.paymentSources.delete(id);
+  deletePaymentSource: async (_p, { id }, { services, principal }) => {
+    await services.paymentSources.delete(id, principal);
     return true;
   },
   // paymentSourceId and receivedAt are optional, not nullable: an explicit null means "not given".

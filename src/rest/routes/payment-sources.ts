@@ -23,8 +23,8 @@ export function paymentSourceRoutes(s: Services) {
     sendUpdated(req, res, await s.paymentSources.patch(req.params.id, req.body, who, { ifMatch: req.get('if-match') }));
   });
   r.delete('/:id', async (req, res) => {
-    requireScope(res.locals.principal, SCOPES.write);
-    await s.paymentSources.delete(req.params.id, { ifMatch: req.get('if-match') });
+    const who = requireScope(res.locals.principal, SCOPES.write);
+    await s.paymentSources.delete(req.params.id, who, { ifMatch: req.get('if-match') });
     res.status(204).end();
   });
   return r;
