@@ -55,6 +55,7 @@ export async function startEvents(o: { config: Config['events']; db: Database; s
       logger: o.logger,
       pollMs: c.pollMs,
     });
+    broker.start();
     relay.start();
   }
   const r = relay;

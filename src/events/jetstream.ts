@@ -29,46 +29,67 @@ export class BrokerError extends Error {
 const PUBLISH_TIMEOUT_MS = 5_000;
 
 export class JetStreamBroker {
-  private nc: NatsConnection | undefined;
-  private js: JetStreamClient | undefined;
-  /** Set after a failed publish: the stream may be gone (a broker started without its store). */
-  private checkStream = true;
+  /** The one connection (the client reconnects by itself after it is made). */
+  private connection: Promise<{ nc: NatsConnection; js: JetStreamClient }> | undefined;
+  /** False after a connect, a reconnect or a failed publish: the stream may be gone (a broker started without its store). */
+  private streamChecked = false;
+  private up = false;
   private closed = false;
 
   constructor(private readonly o: JetStreamOptions) {}
 
   /** Whether the connection is up now (for /readyz and /metrics). */
   get connected(): boolean {
-    return this.nc !== undefined && !this.nc.isClosed() && !this.nc.isDraining() && this.js !== undefined && this.up;
+    return this.up;
   }
-  private up = false;
 
-  /** Connects (once; the client reconnects by itself afterwards) and makes sure the stream exists. */
+  /**
+   * Connects in the background, retrying with backoff until it succeeds, so that /readyz shows
+   * the broker's state on every instance (a standby one too) and a takeover starts connected.
+   */
+  start(): void {
+    const attempt = async (failures: number): Promise<void> => {
+      if (this.closed) return;
+      try {
+        await this.ready();
+      } catch {
+        setTimeout(() => void attempt(failures + 1), Math.min(250 * 2 ** failures, 5_000)).unref();
+      }
+    };
+    void attempt(0);
+  }
+
+  private connect(): Promise<{ nc: NatsConnection; js: JetStreamClient }> {
+    this.connection ??= connect({
+      servers: this.o.url,
+      name: 'billing-reference-data relay',
+      // Never give up: an outage of any length ends in a reconnect, not a dead relay.
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+      timeout: 5_000,
+    }).then(
+      (nc) => {
+        this.up = true;
+        this.streamChecked = false;
+        void this.watch(nc);
+        return { nc, js: jetstream(nc, { timeout: PUBLISH_TIMEOUT_MS }) };
+      },
+      (e: unknown) => {
+        this.connection = undefined;
+        throw new BrokerError(`cannot connect to NATS: ${messageOf(e)}`);
+      },
+    );
+    return this.connection;
+  }
+
   private async ready(): Promise<JetStreamClient> {
     if (this.closed) throw new BrokerError('the broker connection is closed');
-    if (!this.nc || this.nc.isClosed()) {
-      try {
-        this.nc = await connect({
-          servers: this.o.url,
-          name: 'billing-reference-data relay',
-          // Never give up: an outage of any length ends in a reconnect, not a dead relay.
-          maxReconnectAttempts: -1,
-          reconnectTimeWait: 500,
-          timeout: 5_000,
-        });
-      } catch (e) {
-        throw new BrokerError(`cannot connect to NATS: ${messageOf(e)}`);
-      }
-      this.up = true;
-      this.js = jetstream(this.nc, { timeout: PUBLISH_TIMEOUT_MS });
-      this.checkStream = true;
-      void this.watch(this.nc);
+    const { nc, js } = await this.connect();
+    if (!this.streamChecked) {
+      await this.ensureStream(nc);
+      this.streamChecked = true;
     }
-    if (this.checkStream) {
-      await this.ensureStream(this.nc);
-      this.checkStream = false;
-    }
-    return this.js!;
+    return js;
   }
 
   private async watch(nc: NatsConnection): Promise<void> {
@@ -76,10 +97,12 @@ export class JetStreamBroker {
       if (s.type === 'disconnect') this.up = false;
       if (s.type === 'reconnect') {
         this.up = true;
-        this.checkStream = true;
+        this.streamChecked = false;
       }
     }
+    // Closed for good (only close() does that): the next ready() connects anew.
     this.up = false;
+    this.connection = undefined;
   }
 
   private async ensureStream(nc: NatsConnection): Promise<void> {
@@ -110,16 +133,15 @@ export class JetStreamBroker {
     try {
       await js.publish(m.subject, m.body, { msgID: m.msgId, headers: h, timeout: PUBLISH_TIMEOUT_MS });
     } catch (e) {
-      this.checkStream = true;
+      this.streamChecked = false;
       throw new BrokerError(`JetStream did not store the message: ${messageOf(e)}`);
     }
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const nc = this.nc;
-    this.nc = undefined;
-    await nc?.close().catch(() => undefined);
+    const c = await this.connection?.catch(() => undefined);
+    await c?.nc.close().catch(() => undefined);
   }
 }
 

@@ -48,7 +48,7 @@ export interface SubscriptionDeps {
 export interface SubscriptionServer {
   /** The HTTP server's 'upgrade' handler. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
-  /** Closes every socket (1001 going away) and ends their subscriptions. */
+  /** Closes every socket (1001 going away) and ends their subscriptions; later calls wait for the first. */
   close(): Promise<void>;
 }
 
@@ -134,6 +134,7 @@ export function subscriptionServer(deps: SubscriptionDeps): SubscriptionServer {
     wss,
   );
 
+  let closing: Promise<void> | undefined;
   return {
     upgrade(req, socket, head) {
       const path = (req.url ?? '').split('?')[0];
@@ -144,10 +145,11 @@ export function subscriptionServer(deps: SubscriptionDeps): SubscriptionServer {
       socket.on('error', () => socket.destroy());
       wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
     },
-    async close() {
-      for (const ws of wss.clients) ws.close(1001, 'The server is shutting down');
-      await disposable.dispose();
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    close() {
+      // Once: main.ts closes the sockets first, App.stop() again.
+      // graphql-ws closes every socket (1001 going away), ends their subscriptions and closes the ws server.
+      closing ??= disposable.dispose();
+      return closing;
     },
   };
 }
