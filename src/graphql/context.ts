@@ -11,6 +11,8 @@ export interface GraphqlContext {
   readonly loaders: Loaders;
   /** This request's logger (it carries the request id). */
   readonly log: Logger;
+  /** The request id (X-Request-Id), recorded with the change-log entries of mutations. */
+  readonly requestId?: string | undefined;
   /** Subscriptions only (./subscriptions.ts): the change log after a cursor, then live. */
   readonly live?: LiveChanges;
 }

@@ -218,7 +218,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
       // For the request log line (src/http/request-context.ts).
       res.locals.principal = principal;
       deps.readRouting?.caller(principal.userId);
-      return { principal, services: deps.services, loaders: new Loaders(deps.services), log: res.locals.log ?? deps.logger };
+      return { principal, services: deps.services, loaders: new Loaders(deps.services), log: res.locals.log ?? deps.logger, requestId: res.locals.requestId };
     },
   });
 

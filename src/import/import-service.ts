@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import { appendStagedChanges, stageImportChanges } from '../domain/change-log/writer';
+import { NIL_UUID } from '../domain/common/schemas';
 import type { Database } from '../db/database';
 import { fileSize, scanFile } from './read-file';
 import { dependsOn, IMPORT_SECTIONS, perFileSection, perSection, sectionDef, type FileSection, type ImportSection, type Raw, type RecordOf } from './registry';
@@ -149,13 +152,16 @@ async function writeFile(
   plan: ImportPlan,
   totalBytes: number,
   opts: ImportOptions,
+  runId: string,
 ): Promise<Record<ImportSection, SectionCounts>> {
   const batchSize = opts.batchSize ?? DEFAULT_BATCH;
-  const now = new Date().toISOString();
+  const started = new Date();
+  const now = started.toISOString();
   const writers = new Writers(now);
   try {
     await db.prisma.$transaction(
       async (tx) => {
+        await stageImportChanges(tx);
         await prepareKeys(tx, plan.moveKeyFirst, plan.clearDefaultFirst);
         let totalRecords = 0;
         for (const run of writeRuns(plan.sections)) {
@@ -232,6 +238,8 @@ async function writeFile(
           );
           await drain();
         }
+        // Last: the feed's lock is held from here to the commit (src/domain/change-log/writer.ts).
+        await appendStagedChanges(tx, { userId: NIL_UUID, importRunId: runId, occurredAt: started });
       },
       { timeout: opts.transactionTimeoutMs ?? DEFAULT_TIMEOUT_MS, maxWait: 60_000 },
     );
@@ -255,11 +263,12 @@ export async function importReferenceData(db: Database, file: string, opts: Impo
   const after = await fileSize(file);
   if (after.size !== before.size || after.mtimeMs !== before.mtimeMs)
     throw new ImportFileError(`${file} changed while it was being imported`);
-  const counts = await writeFile(db, file, plan, before.size, opts);
+  const importRunId = randomUUID();
+  const counts = await writeFile(db, file, plan, before.size, opts, importRunId);
   // After a bulk load the planner's statistics are stale until autovacuum gets to them,
   // and the first queries would plan as for empty tables (seen: 3x slower list queries).
   const written = Object.values(counts).reduce((n, c) => n + c.inserted + c.updated, 0);
   if (written >= 1000) await db.prisma.$executeRawUnsafe('ANALYZE');
   const records = IMPORT_SECTIONS.reduce((n, s) => n + plan.records[s], 0);
-  return { counts, records, durationMs: Date.now() - started };
+  return { counts, records, durationMs: Date.now() - started, importRunId };
 }

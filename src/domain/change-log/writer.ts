@@ -75,3 +75,33 @@ export async function appendChanges(tx: Tx, drafts: readonly ChangeDraft[], orig
   if (!enabled || drafts.length === 0) return;
   await tx.$executeRawUnsafe(APPEND, JSON.stringify(drafts), origin.userId, origin.occurredAt.toISOString(), origin.requestId ?? null, origin.importRunId ?? null);
 }
+
+// The import (src/import/write.ts) stages its entries in a temporary table while it writes,
+// and appends them at the end, so that its long transaction holds the feed's lock only for
+// that last statement.
+
+/** The import's staged entries, in the order it wrote the records. */
+export const IMPORT_CHANGES = 'pg_temp."import_changes"';
+/** Values the import changed before its upserts (keys moved aside), as they were. */
+export const IMPORT_MOVED = 'pg_temp."import_moved"';
+
+/** Creates the staging tables in the import's transaction (dropped at its end). */
+export async function stageImportChanges(tx: Tx): Promise<void> {
+  await tx.$executeRawUnsafe(
+    `CREATE TEMPORARY TABLE ${IMPORT_CHANGES.slice('pg_temp.'.length)} ("n" bigserial, "resource" text NOT NULL, "recordId" uuid NOT NULL, "operation" "ChangeOperation" NOT NULL, "changes" jsonb NOT NULL) ON COMMIT DROP`,
+  );
+  await tx.$executeRawUnsafe(`CREATE TEMPORARY TABLE ${IMPORT_MOVED.slice('pg_temp.'.length)} ("id" uuid PRIMARY KEY, "field" text NOT NULL, "old" jsonb) ON COMMIT DROP`);
+}
+
+/** Appends the staged entries: the import's last statement. */
+export async function appendStagedChanges(tx: Tx, origin: ChangeOrigin, enabled = true): Promise<void> {
+  if (!enabled) return;
+  await tx.$executeRawUnsafe(
+    `INSERT INTO "ChangeLog" ("resource", "recordId", "operation", "changes", "userId", "occurredAt", "requestId", "importRunId")
+     SELECT "resource", "recordId", "operation", "changes", $1::uuid, $2::timestamptz, $3::text, $4::uuid FROM ${IMPORT_CHANGES} ORDER BY "n"`,
+    origin.userId,
+    origin.occurredAt.toISOString(),
+    origin.requestId ?? null,
+    origin.importRunId ?? null,
+  );
+}
