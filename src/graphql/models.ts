@@ -7,6 +7,7 @@ import type { Account } from '../domain/account/service';
 import type { ArticlePrice } from '../domain/article-price/service';
 import type { Article } from '../domain/article/service';
 import type { Page } from '../domain/common/list';
+import type { ChangeEntry } from '../domain/change-log/service';
 import type { Address, Customer } from '../domain/customer/service';
 import type { PaymentSource } from '../domain/payment-source/service';
 import type { Payment } from '../domain/payment/service';
@@ -30,6 +31,7 @@ export type AcademicTermModel = AcademicTerm;
 export type QuoteModel = Quote;
 export type QuoteLineModel = QuoteLine;
 export type QuoteTotalsModel = QuoteTotals;
+export type ChangeModel = ChangeEntry;
 
 export type ConnectionModel<T> = Page<T>;
 export interface EdgeModel<T> {

@@ -148,7 +148,7 @@ export function subscriptionServer(deps: SubscriptionDeps): SubscriptionServer {
     close() {
       // Once: main.ts closes the sockets first, App.stop() again.
       // graphql-ws closes every socket (1001 going away), ends their subscriptions and closes the ws server.
-      closing ??= disposable.dispose();
+      closing ??= Promise.resolve(disposable.dispose());
       return closing;
     },
   };

@@ -8,6 +8,7 @@ import { connectionResolvers } from './connection';
 import { Mutation } from './mutation';
 import { Query } from './query';
 import { relations } from './relations';
+import { Change, Subscription } from './subscription';
 
 export const resolvers: Resolvers = {
   ...scalarResolvers,
@@ -16,6 +17,8 @@ export const resolvers: Resolvers = {
   SortDirection: { ASC: 'asc', DESC: 'desc' },
   Query,
   Mutation,
+  Subscription,
+  Change,
   ...relations,
   PaymentSourceConnection: connectionResolvers<PaymentSourceModel>(),
   PaymentConnection: connectionResolvers<PaymentModel>(),
