@@ -8,7 +8,7 @@ import { ConfigError, loadConfig, readEnvFile } from '../config/config';
 // secret the service uses (JWT_SECRET, or the one generated in the data folder).
 /** The user id development tokens carry unless --sub names another. */
 const DEV_USER_ID = '00000000-0000-4000-8000-000000000001';
-const HELP = `Usage: npm run token -- [--sub UUID] [--scope "billing.read billing.write"] [--expires 12h]`;
+const HELP = `Usage: npm run token -- [--sub UUID] [--scope "billing.read billing.write"] (billing.audit reads the change log) [--expires 12h]`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { appendStagedChanges, stageImportChanges } from '../domain/change-log/writer';
+import { appendStagedChanges, stageImportChanges } from '../domain/common/change-log';
 import { NIL_UUID } from '../domain/common/schemas';
 import type { Database } from '../db/database';
 import { fileSize, scanFile } from './read-file';

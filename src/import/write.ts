@@ -1,7 +1,6 @@
 import type { Prisma } from '../generated/prisma/client';
 import type { FieldCatalog, FieldType } from '../query/fields';
-import { IMPORT_CHANGES, IMPORT_MOVED } from '../domain/change-log/writer';
-import type { LoggedResource } from '../domain/change-log/fields';
+import { IMPORT_CHANGES, IMPORT_MOVED, type LoggedResource } from '../domain/common/change-log';
 import { NIL_UUID } from '../domain/common/schemas';
 import { ADDRESSES, FILE_SECTIONS, perFileSection, sectionDef, type FileSection, type Raw } from './registry';
 import type { SectionCounts } from './types';
@@ -28,7 +27,7 @@ import type { Sql } from './validate';
 // Change log: each statement also stages one entry per row it inserts or updates (never
 // for an unchanged row) in the transaction's temporary table IMPORT_CHANGES, with the
 // field-level old and new values as the API writes them; the import appends them all to the
-// log at the end of its transaction (src/domain/change-log/writer.ts appendStagedChanges).
+// log at the end of its transaction (src/domain/common/change-log.ts appendStagedChanges).
 
 type Value = string | boolean | null;
 

@@ -172,6 +172,60 @@ function collection(path: string, name: string, tag: string) {
   };
 }
 
+// The change log (scope billing.audit): GET /changes and each set's /{id}/history.
+const value = { description: 'As the API writes the field: text, an exact number, a boolean or null' };
+const changeSchema = {
+  type: 'object',
+  required: ['id', 'seq', 'resource', 'recordId', 'operation', 'changes', 'userId', 'occurredAt', 'requestId', 'importRunId'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    seq: { type: 'string', pattern: '^[0-9]+$', description: 'The position in the feed, increasing in commit order' },
+    resource: { type: 'string', enum: ['payment-source', 'payment', 'customer', 'address', 'article', 'article-price', 'tax-code', 'account', 'academic-term'] },
+    recordId: { type: 'string', format: 'uuid' },
+    operation: { type: 'string', enum: ['created', 'deleted', 'updated'] },
+    changes: {
+      type: 'object',
+      description: 'Field → its value before and after the write (old null on a create, new null on a delete)',
+      additionalProperties: { type: 'object', required: ['old', 'new'], properties: { old: value, new: value } },
+    },
+    userId: { type: 'string', format: 'uuid', description: "The token's sub; the nil UUID for the import" },
+    occurredAt: { type: 'string', format: 'date-time' },
+    requestId: { type: ['string', 'null'] },
+    importRunId: { type: ['string', 'null'], format: 'uuid' },
+  },
+};
+const feedParameters = [
+  ...odataParameters.filter((p) => p !== expandParameter),
+  { name: '$skiptoken', in: 'query', schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'Continue after this seq (from @odata.nextLink); not with $orderby' },
+  { name: '$deltatoken', in: 'query', schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'Entries committed after this seq (from @odata.deltaLink); not with $orderby' },
+];
+const feedOf = () => {
+  const list = listOf('Change');
+  const schema = list.content['application/json'].schema;
+  return {
+    ...list,
+    description: 'A page of entries; in feed order (no $orderby) the last page carries @odata.deltaLink, to poll for what is committed later',
+    content: { 'application/json': { schema: { ...schema, properties: { ...schema.properties, '@odata.deltaLink': { type: 'string', format: 'uri' } } } } },
+  };
+};
+function changePaths() {
+  const paths: Record<string, unknown> = {
+    '/changes': {
+      get: { tags: ['changes'], summary: 'The change log (scope billing.audit), in feed order unless $orderby is given', parameters: feedParameters, responses: { 200: feedOf(), ...errorResponses('INVALID_QUERY') } },
+    },
+  };
+  for (const set of ['payment-sources', 'payments', 'customers', 'articles', 'tax-codes', 'accounts', 'academic-terms'])
+    paths[`/${set}/{id}/history`] = {
+      get: {
+        tags: ['changes'],
+        summary: `The change-log entries of one record of ${set}, oldest first (scope billing.audit); a deleted record's stay readable`,
+        parameters: [idParameter, ...feedParameters],
+        responses: { 200: feedOf(), ...errorResponses('VALIDATION_FAILED', 'INVALID_QUERY', 'NOT_FOUND') },
+      },
+    };
+  return paths;
+}
+
 /** The OData service document and metadata at the service root. */
 const odataPaths = {
   '/': {
@@ -287,16 +341,18 @@ export function openApiDocument(): Record<string, unknown> {
       ...collection('/customers', 'Customer', 'customers'),
       ...collection('/tax-codes', 'TaxCode', 'tax codes'),
       ...collection('/academic-terms', 'AcademicTerm', 'academic terms'),
+      ...changePaths(),
       ...extraOpenApiPaths(ref, errorResponses),
     },
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Scopes: billing.read, billing.write' } },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Scopes: billing.read, billing.write, billing.audit (the change log)' } },
       schemas: {
         Problem: problem,
         ODataError: odataError,
         PaymentSourceInput: inputSchema(paymentSourceInput),
         PaymentSourcePatch: inputSchema(paymentSourcePatch),
         PaymentInput: inputSchema(paymentInput),
+        Change: changeSchema,
         ...Object.fromEntries(Object.entries(RESOURCES).map(([n, s]) => [n, responseSchema(s)])),
       },
     },

@@ -7,6 +7,7 @@ import { metadataJson, metadataXml, serviceDocument } from './odata/metadata';
 import { ENTITY_SETS, entitySetOf } from './odata/model';
 import { decodeComponent, formatOf, optionName, queryPairs } from './odata/options';
 import { sendJson } from './respond';
+import { changeRoutes, historyRoutes } from './routes/changes';
 import { articlePriceRoutes, readOnlyRoutes } from './routes/read-only';
 import { paymentRoutes } from './routes/payments';
 import { paymentSourceRoutes } from './routes/payment-sources';
@@ -25,6 +26,8 @@ export function restRouter(s: Services): Router {
     if (metadataFormat(req) === 'json') sendJson(res, 200, metadataJson);
     else res.status(200).type('application/xml').send(metadataXml);
   });
+  r.use(historyRoutes(s));
+  r.use(`/${ENTITY_SETS.changes.path}`, changeRoutes(s));
   r.use(`/${ENTITY_SETS.paymentSources.path}`, paymentSourceRoutes(s));
   r.use(`/${ENTITY_SETS.payments.path}`, paymentRoutes(s));
   r.use(`/${ENTITY_SETS.accounts.path}`, readOnlyRoutes(s.accounts, ENTITY_SETS.accounts));

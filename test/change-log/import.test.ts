@@ -49,7 +49,7 @@ it('writes a created entry per inserted record, nothing for an unchanged one, an
   const customer = data.customers[0]!;
   const oldEmail = customer.email ?? null;
   customer.email = 'changed@example.org';
-  const address = customer.addresses[0]!;
+  const address = customer.addresses![0]!;
   const oldCity = address.city;
   address.city = 'Neustadt';
   const oldAmount = String(price.amount);

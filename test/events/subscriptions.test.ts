@@ -107,7 +107,7 @@ it('delivers a change made through REST within a second, with its fields old and
   await patch(sourceId, value);
   const got = await s.until(() => s.received.find((r) => r.data && described(r.data.changes) === value));
   expect(got.at - sent).toBeLessThan(1000);
-  expect(got.data!.changes).toMatchObject({ resource: 'payment-source', recordId: sourceId, operation: 'updated' });
+  expect(got.data!.changes).toMatchObject({ resource: 'payment-source', recordId: sourceId, operation: 'UPDATED' });
   expect(got.data!.changes.changes).toContainEqual(expect.objectContaining({ field: 'description', new: value }));
   s.stop();
   await c.dispose();

@@ -1,4 +1,5 @@
 import { field, type FieldCatalog } from '../../query/fields';
+import { CHANGE_OPERATIONS, type LoggedResource } from '../common/change-log';
 import { academicTermFields } from '../academic-term/fields';
 import { accountFields } from '../account/fields';
 import { addressFields } from '../address/fields';
@@ -8,10 +9,6 @@ import { customerFields } from '../customer/fields';
 import { paymentFields } from '../payment/fields';
 import { paymentSourceFields } from '../payment-source/fields';
 import { taxCodeFields } from '../tax-code/fields';
-
-/** What a change did to its record; alphabetical, as the database enum declares them. */
-export const CHANGE_OPERATIONS = ['created', 'deleted', 'updated'] as const;
-export type ChangeOperation = (typeof CHANGE_OPERATIONS)[number];
 
 /**
  * Every resource the log records, by its singular kebab name (an entry's `resource`, the
@@ -27,8 +24,7 @@ export const LOGGED_RESOURCES = {
   'tax-code': taxCodeFields,
   account: accountFields,
   'academic-term': academicTermFields,
-} as const satisfies Record<string, FieldCatalog>;
-export type LoggedResource = keyof typeof LOGGED_RESOURCES;
+} as const satisfies Record<LoggedResource, FieldCatalog>;
 
 /**
  * The filterable, sortable and selectable fields of a log entry (both doors). `seq` and

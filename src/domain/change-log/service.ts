@@ -6,7 +6,8 @@ import { DecimalText } from '../../query/values';
 import type { ListQuery, Page } from '../common/list';
 import { parseId } from '../common/validate';
 import type { ServiceDeps } from '../context';
-import { changeLogFields, LOGGED_RESOURCES, type ChangeOperation, type LoggedResource } from './fields';
+import type { ChangeOperation, LoggedResource } from '../common/change-log';
+import { changeLogFields, LOGGED_RESOURCES } from './fields';
 
 type Row = Prisma.ChangeLogGetPayload<object>;
 
@@ -76,7 +77,7 @@ function entryOf(row: Row): ChangeEntry {
 const BY_SEQ = { seq: 'asc' } as const;
 
 /**
- * Reads the change log (src/domain/change-log/writer.ts writes it). Entries become visible
+ * Reads the change log (src/domain/common/change-log.ts writes it). Entries become visible
  * in seq order (the migration's advisory lock), so "every entry with a seq above the
  * cursor" never skips one that commits later and never repeats one already read.
  */

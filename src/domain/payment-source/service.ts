@@ -1,7 +1,7 @@
 import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../../db/errors';
 import { AppError, notFound } from '../../errors/catalogue';
-import { appendChanges, fieldChanges } from '../change-log/writer';
+import { appendChanges, fieldChanges } from '../common/change-log';
 import { checkIfMatch } from '../common/etag';
 import { ReadService } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
@@ -128,7 +128,7 @@ export class PaymentSourceService extends ReadService<'PaymentSource', PaymentSo
     }
   }
 
-  /** The write's change-log entry, last in its transaction (src/domain/change-log/writer.ts). */
+  /** The write's change-log entry, last in its transaction (src/domain/common/change-log.ts). */
   private log(
     tx: Prisma.TransactionClient,
     recordId: string,
@@ -138,7 +138,7 @@ export class PaymentSourceService extends ReadService<'PaymentSource', PaymentSo
     actor: Actor,
     occurredAt: Date,
   ): Promise<void> {
-    const changes = fieldChanges('payment-source', before, after);
+    const changes = fieldChanges(paymentSourceFields, before, after);
     return appendChanges(tx, [{ resource: 'payment-source', recordId, operation, changes }], { ...actor, occurredAt }, this.logChanges);
   }
 

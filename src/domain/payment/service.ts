@@ -1,7 +1,7 @@
 import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import { isForeignKeyViolation } from '../../db/errors';
 import { AppError, validationFailed } from '../../errors/catalogue';
-import { appendChanges, fieldChanges } from '../change-log/writer';
+import { appendChanges, fieldChanges } from '../common/change-log';
 import { ReadService } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
 import { paymentFields, paymentRelations } from './fields';
@@ -67,7 +67,7 @@ export class PaymentService extends ReadService<'Payment', Payment> {
             createdById: actor.userId,
           },
         });
-        const changes = fieldChanges('payment', undefined, payment);
+        const changes = fieldChanges(paymentFields, undefined, payment);
         await appendChanges(tx, [{ resource: 'payment', recordId: payment.id, operation: 'created', changes }], { ...actor, occurredAt: now }, this.logChanges);
         return payment;
       });

@@ -4,11 +4,19 @@ import type { ArticlePrice } from '../../domain/article-price/service';
 import type { Resolvers } from '../__generated__/resolvers-types';
 import type { AcademicTermModel, AccountModel, AddressModel, ArticleModel, CustomerModel, PaymentModel, PaymentSourceModel, TaxCodeModel } from '../models';
 import { scalarResolvers } from '../scalars';
+import { changeResolvers } from './changes';
 import { connectionResolvers } from './connection';
 import { Mutation } from './mutation';
 import { Query } from './query';
 import { relations } from './relations';
-import { Change, Subscription } from './subscription';
+import { Subscription } from './subscription';
+
+/** Two resolver maps whose types may overlap (relations and history fields of one type). */
+function mergeTypes(a: Resolvers, b: Resolvers): Resolvers {
+  const out: Record<string, unknown> = { ...a };
+  for (const [type, fields] of Object.entries(b)) out[type] = { ...(out[type] as object | undefined), ...(fields as object) };
+  return out as Resolvers;
+}
 
 export const resolvers: Resolvers = {
   ...scalarResolvers,
@@ -18,8 +26,7 @@ export const resolvers: Resolvers = {
   Query,
   Mutation,
   Subscription,
-  Change,
-  ...relations,
+  ...mergeTypes(relations, changeResolvers),
   PaymentSourceConnection: connectionResolvers<PaymentSourceModel>(),
   PaymentConnection: connectionResolvers<PaymentModel>(),
   AccountConnection: connectionResolvers<AccountModel>(),

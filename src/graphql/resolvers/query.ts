@@ -12,6 +12,7 @@ import { paymentSourceFields } from '../../domain/payment-source/fields';
 import { paymentFields } from '../../domain/payment/fields';
 import { taxCodeFields } from '../../domain/tax-code/fields';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
+import { changes } from './changes';
 import { listQuery, nodesSelect } from './connection';
 import { parseId } from '../../domain/common/validate';
 import { RELATION_NEEDS } from './relations';
@@ -57,6 +58,8 @@ export const Query: QueryResolvers = {
 
   academicTerm: (_p, { id }, { loaders }) => loaders.academicTerm.load(parseId(id)),
   academicTerms: (_p, args, { services }, info) => services.academicTerms.list(listQuery(args, academicTermFields, info)),
+
+  changes: (_p, args, ctx, info) => changes(args, ctx, info),
 
   // The service validates the input as REST receives it: dates as ISO text, not the DateTime scalar's Dates.
   quote: (_p, { input }, { services }) =>

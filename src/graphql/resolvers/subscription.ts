@@ -1,13 +1,11 @@
-// The `changes` subscription (served over WebSocket only, ../subscriptions.ts) and the
-// Change type's computed field.
+// The `changes` subscription (served over WebSocket only, ../subscriptions.ts); the Change
+// type's fields are resolved as for the changes query (./changes.ts).
 
 import { LOGGED_RESOURCES } from '../../domain/change-log/fields';
-import { parseSeq, type ChangeValue } from '../../domain/change-log/service';
+import { parseSeq } from '../../domain/change-log/service';
 import { AppError, validationFailed } from '../../errors/catalogue';
-import type { ChangeResolvers, SubscriptionResolvers } from '../__generated__/resolvers-types';
+import type { SubscriptionResolvers } from '../__generated__/resolvers-types';
 import type { ChangeModel } from '../models';
-
-const text = (v: ChangeValue): string | null => (v === null ? null : typeof v === 'object' ? v.toFixed() : String(v));
 
 export const Subscription: SubscriptionResolvers = {
   changes: {
@@ -22,8 +20,4 @@ export const Subscription: SubscriptionResolvers = {
     },
     resolve: (entry: ChangeModel) => entry,
   },
-};
-
-export const Change: ChangeResolvers = {
-  changes: (e) => Object.entries(e.changes).map(([field, c]) => ({ field, old: text(c.old), new: text(c.new) })),
 };

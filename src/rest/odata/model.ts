@@ -6,6 +6,7 @@
 import { accountFields } from '../../domain/account/fields';
 import { academicTermFields } from '../../domain/academic-term/fields';
 import { articleFields, articleRelations } from '../../domain/article/fields';
+import { changeLogFields } from '../../domain/change-log/fields';
 import { customerFields, customerRelations } from '../../domain/customer/fields';
 import { paymentFields, paymentRelations } from '../../domain/payment/fields';
 import { paymentSourceFields, paymentSourceRelations } from '../../domain/payment-source/fields';
@@ -25,14 +26,17 @@ export interface EntitySetModel {
   readonly type: string;
   readonly fields: FieldCatalog;
   readonly relations: RelationCatalog;
+  /** Records carry properties beyond `fields` (an OData open type): the change log's seq and changes. */
+  readonly open?: boolean;
 }
 
-const set = (name: string, path: string, type: string, fields: FieldCatalog, relations: RelationCatalog = {}): EntitySetModel => ({
+const set = (name: string, path: string, type: string, fields: FieldCatalog, relations: RelationCatalog = {}, open = false): EntitySetModel => ({
   name,
   path,
   type,
   fields,
   relations,
+  ...(open ? { open } : {}),
 });
 
 export const ENTITY_SETS = {
@@ -43,6 +47,7 @@ export const ENTITY_SETS = {
   customers: set('Customers', 'customers', 'Customer', customerFields, customerRelations),
   taxCodes: set('TaxCodes', 'tax-codes', 'TaxCode', taxCodeFields),
   academicTerms: set('AcademicTerms', 'academic-terms', 'AcademicTerm', academicTermFields),
+  changes: set('Changes', 'changes', 'Change', changeLogFields, {}, true),
 } as const satisfies Record<string, EntitySetModel>;
 
 export const ALL_ENTITY_SETS: readonly EntitySetModel[] = Object.values(ENTITY_SETS);
@@ -55,6 +60,7 @@ export interface EntityTypeModel {
   readonly name: string;
   readonly fields: FieldCatalog;
   readonly relations: RelationCatalog;
+  readonly open?: boolean;
 }
 
 /**
@@ -63,7 +69,7 @@ export interface EntityTypeModel {
  */
 export function entityTypes(): EntityTypeModel[] {
   const types = new Map<string, EntityTypeModel>();
-  for (const s of ALL_ENTITY_SETS) types.set(s.type, { name: s.type, fields: s.fields, relations: s.relations });
+  for (const s of ALL_ENTITY_SETS) types.set(s.type, { name: s.type, fields: s.fields, relations: s.relations, ...(s.open ? { open: true } : {}) });
   for (const s of ALL_ENTITY_SETS) {
     for (const r of Object.values(s.relations)) if (!types.has(r.type)) types.set(r.type, { name: r.type, fields: r.fields, relations: {} });
   }

@@ -41,7 +41,7 @@ interface ParsedMetadata {
   };
 }
 
-const SETS = ['PaymentSources', 'Payments', 'Accounts', 'Articles', 'Customers', 'TaxCodes', 'AcademicTerms'];
+const SETS = ['PaymentSources', 'Payments', 'Accounts', 'Articles', 'Customers', 'TaxCodes', 'AcademicTerms', 'Changes'];
 
 describe('service document and metadata', () => {
   test('GET /api/v1/ lists every entity set with its URL', async () => {
@@ -51,7 +51,12 @@ describe('service document and metadata', () => {
     expect(res.body.value.map((s: { name: string }) => s.name)).toEqual(SETS);
     expect(res.body.value[0]).toEqual({ name: 'PaymentSources', kind: 'EntitySet', url: 'payment-sources' });
     // Every URL of the service document answers a list.
-    for (const s of res.body.value as { url: string }[]) await get(`${ROOT}/${s.url}?$top=1`).expect(200);
+    // The change log needs the scope billing.audit.
+    for (const s of res.body.value as { url: string }[])
+      await request(t.http)
+        .get(`${ROOT}/${s.url}?$top=1`)
+        .set({ Authorization: `Bearer ${s.url === 'changes' ? t.tokens.auditor : t.tokens.writer}` })
+        .expect(200);
   });
 
   test('$metadata is CSDL XML that SAP’s parser reads: sets, keys, types, nullability, relations, allowed values', async () => {

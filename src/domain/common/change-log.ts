@@ -1,13 +1,31 @@
 import type { Prisma } from '../../generated/prisma/client';
 import type { FieldCatalog } from '../../query/fields';
 import type { DecimalValue } from '../../query/values';
-import { LOGGED_RESOURCES, type ChangeOperation, type LoggedResource } from './fields';
 
+// Here in common (not src/domain/change-log, which reads the log) because every writing
+// service uses it, and the reader knows every resource's fields.
+//
 // Writes change-log entries inside the transaction of the write they record. The database
 // does the rest (migration 20261126000000_change_log): its trigger takes the feed's advisory
 // lock and assigns `seq`, so an entry's seq is taken late in its transaction and entries
 // become visible in seq order. Append the entries LAST in a transaction: the lock is held
 // from the first entry until the commit, and serialises every writer for that long.
+
+/** What a change did to its record; alphabetical, as the database enum declares them. */
+export const CHANGE_OPERATIONS = ['created', 'deleted', 'updated'] as const;
+export type ChangeOperation = (typeof CHANGE_OPERATIONS)[number];
+
+/** Every resource the log records, by its singular kebab name (an entry's `resource`). */
+export type LoggedResource =
+  | 'payment-source'
+  | 'payment'
+  | 'customer'
+  | 'address'
+  | 'article'
+  | 'article-price'
+  | 'tax-code'
+  | 'account'
+  | 'academic-term';
 
 /** A value as the log stores it: JSON, decimals as their exact text, instants as ISO 8601 UTC with Z. */
 export type LoggedValue = string | boolean | null;
@@ -43,11 +61,10 @@ function loggedValue(v: unknown): LoggedValue {
 
 /**
  * The field-level changes between two versions of a record (undefined: created / deleted),
- * over the fields of the resource's catalogue except `id` (the entry's recordId). An update
+ * over the fields of its resource's catalogue except `id` (the entry's recordId). An update
  * that changed nothing gives {}.
  */
-export function fieldChanges(resource: LoggedResource, before: object | undefined, after: object | undefined): FieldChanges {
-  const fields: FieldCatalog = LOGGED_RESOURCES[resource];
+export function fieldChanges(fields: FieldCatalog, before: object | undefined, after: object | undefined): FieldChanges {
   const out: FieldChanges = {};
   const get = (r: object | undefined, f: string): LoggedValue => (r ? loggedValue(Object.getOwnPropertyDescriptor(r, f)?.value) : null);
   for (const f of Object.keys(fields)) {
