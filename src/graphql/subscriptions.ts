@@ -59,12 +59,27 @@ const MAX_SUBSCRIPTIONS_PER_SOCKET = 10;
 /** A close reason may hold 123 bytes. */
 const reason = (e: AppError): string => Buffer.from(`${e.code}: ${e.detail}`).subarray(0, 123).toString();
 
+/** setTimeout's longest delay (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Milliseconds until a verified bearer token's `exp` (the verifier has checked it; this only reads it). */
+function expiresInMs(authorization: string): number | undefined {
+  const payload = authorization.replace(/^Bearer\s+/i, '').split('.')[1];
+  try {
+    const exp = (JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8')) as { exp?: unknown }).exp;
+    return typeof exp === 'number' ? Math.min(Math.max(0, exp * 1000 - Date.now()), MAX_TIMER_MS) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const refusal = (code: string, message: string): GraphQLError[] => [new GraphQLError(message, { extensions: { code } })];
 
 export function subscriptionServer(deps: SubscriptionDeps): SubscriptionServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const principals = new WeakMap<object, Principal>();
   const open = new WeakMap<object, number>();
+  const expiries = new WeakMap<object, NodeJS.Timeout>();
   const formatError = createFormatError({ production: deps.production, classifyError: deps.classifyError });
 
   const disposable = useServer<Record<string, unknown> | undefined, { log: Logger }>(
@@ -76,6 +91,13 @@ export function subscriptionServer(deps: SubscriptionDeps): SubscriptionServer {
         try {
           const principal = requireScope(await deps.verify(typeof header === 'string' ? header : undefined), SCOPES.audit);
           principals.set(ctx, principal);
+          // A connection lives no longer than its token: closed (4401) when the token expires.
+          const ms = expiresInMs(header as string);
+          if (ms !== undefined) {
+            const timer = setTimeout(() => ctx.extra.socket.close(CloseCode.Unauthorized, reason(new AppError('UNAUTHENTICATED', 'The token has expired'))), ms);
+            timer.unref();
+            expiries.set(ctx, timer);
+          }
           return true;
         } catch (e) {
           const error = isAppError(e) ? e : new AppError('UNAUTHENTICATED', 'The token is not valid');
@@ -126,6 +148,9 @@ export function subscriptionServer(deps: SubscriptionDeps): SubscriptionServer {
       },
       onError(_ctx, _id, _payload, errors) {
         return errors.map((e) => formatError(e.toJSON(), e));
+      },
+      onClose(ctx) {
+        clearTimeout(expiries.get(ctx));
       },
       onComplete(ctx) {
         open.set(ctx, Math.max(0, (open.get(ctx) ?? 1) - 1));

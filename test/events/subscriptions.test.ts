@@ -149,7 +149,7 @@ function rawConnect(payload: unknown): Promise<{ socket: WebSocket; acked: boole
   });
 }
 
-it('refuses a token without billing.audit (4403 FORBIDDEN), and a missing or bad token (4401 UNAUTHENTICATED)', async () => {
+it('refuses a token without billing.audit (4403 FORBIDDEN), a missing or bad token (4401 UNAUTHENTICATED), and closes the connection when its token expires', async () => {
   const noAudit = await rawConnect({ Authorization: `Bearer ${writer}` });
   expect(noAudit).toMatchObject({ acked: false, close: { code: 4403 } });
   expect(noAudit.close!.reason).toMatch(/^FORBIDDEN: .*billing\.audit/);
@@ -160,6 +160,12 @@ it('refuses a token without billing.audit (4403 FORBIDDEN), and a missing or bad
 
   const bad = await rawConnect({ authorization: 'Bearer not.a.token' });
   expect(bad).toMatchObject({ acked: false, close: { code: 4401 } });
+
+  // A connection lives no longer than its token.
+  const shortLived = await rawConnect({ Authorization: `Bearer ${await token('billing.audit', undefined, { expiresIn: '2s' })}` });
+  expect(shortLived.acked).toBe(true);
+  const expired = await new Promise<{ code: number; reason: string }>((r) => shortLived.socket.on('close', (code, why) => r({ code, reason: why.toString() })));
+  expect(expired).toEqual({ code: 4401, reason: 'UNAUTHENTICATED: The token has expired' });
 
   // The lower-case key works too.
   const ok = await rawConnect({ authorization: `Bearer ${auditor}` });
