@@ -13,7 +13,8 @@
 // A nats-server of its own runs on a free port (nats-server on PATH, or NATS_SERVER).
 // BENCH_DATABASE_URL names the database (default postgresql://postgres@127.0.0.1:5432/bench_writes;
 // created when missing, the demo data loaded when empty). Other options: BENCH_SECONDS
-// (default 10), BENCH_CONNECTIONS (default 8), BENCH_ROUNDS (default 2).
+// (default 10), BENCH_CONNECTIONS (default 8), BENCH_ROUNDS (default 3), BENCH_SOURCES (default 100).
+// It prints the machine's load average: on a shared machine other work moves every figure.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -28,7 +29,7 @@ import { SignJWT } from 'jose';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const rate = Number(process.env.BENCH_RATE ?? 200);
 const dbUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/bench_writes';
 const natsServer = process.env.NATS_SERVER ?? (fs.existsSync('/usr/sbin/nats-server') ? '/usr/sbin/nats-server' : 'nats-server');
@@ -168,7 +169,11 @@ async function throughput(base, auth, ids) {
   return { perSecond: r['2xx'] / seconds, p99: r.latency.p99 };
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
@@ -201,11 +206,15 @@ async function relayLag(base, auth, ids, natsUrl) {
         method: 'PATCH',
         headers: { authorization: auth, 'content-type': 'application/json' },
         body: JSON.stringify({ description: value }),
-      }).then((r) => {
-        // An overloaded service answers 503 (retry later); anything else is a fault.
-        if (r.status === 503) refused.push(value);
-        else if (r.status !== 200) throw new Error(`a write answered ${r.status}`);
-      }),
+      }).then(
+        (r) => {
+          // An overloaded service answers 503 (retry later); anything else is a fault.
+          if (r.status === 503) refused.push(value);
+          else if (r.status !== 200) throw new Error(`a write answered ${r.status}`);
+        },
+        // Not even connected in time (an overloaded machine): not written either.
+        () => refused.push(value),
+      ),
     );
   }
   await Promise.all(sent);
@@ -228,7 +237,7 @@ async function main() {
     .setExpirationTime('1h')
     .sign(new TextEncoder().encode(secret))}`;
   try {
-    console.log(`node ${process.version}, ${connections} connections, ${seconds} s per round, ${rounds} rounds per build`);
+    console.log(`node ${process.version}, ${connections} connections, ${seconds} s per round, ${rounds} rounds per build, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.availableParallelism()} cores`);
     const results = { off: [], on: [] };
     for (let i = 0; i < rounds; i++) {
       for (const mode of ['off', 'on']) {
@@ -260,6 +269,7 @@ async function main() {
     } finally {
       await server.stop();
     }
+    console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     if (on / off < 0.8) process.exitCode = 1;
   } finally {
     await nats.stop();
