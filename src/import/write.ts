@@ -2,6 +2,7 @@ import type { Prisma } from '../generated/prisma/client';
 import type { FieldCatalog, FieldType } from '../query/fields';
 import { IMPORT_CHANGES, IMPORT_MOVED, type LoggedResource } from '../domain/common/change-log';
 import { NIL_UUID } from '../domain/common/schemas';
+import { resourceOf } from '../domain/resources';
 import { ADDRESSES, FILE_SECTIONS, perFileSection, sectionDef, type FileSection, type Raw } from './registry';
 import type { SectionCounts } from './types';
 import { arrayLiteral, arrayParam } from './sql-arrays';
@@ -73,17 +74,6 @@ const SQL_TYPE: Record<FieldType, string> = {
   datetime: 'timestamptz',
   enum: 'text',
 };
-// The resource of each table the import writes, as the change log names it.
-const RESOURCE_OF: Readonly<Partial<Record<Prisma.ModelName, LoggedResource>>> = {
-  Account: 'account',
-  TaxCode: 'tax-code',
-  Article: 'article',
-  ArticlePrice: 'article-price',
-  Customer: 'customer',
-  Address: 'address',
-  AcademicTerm: 'academic-term',
-  PaymentSource: 'payment-source',
-};
 
 /**
  * SQL of a column's value as the change log stores it (jsonb; SQL NULL for null): instants
@@ -108,8 +98,9 @@ function toValue(v: unknown): Value {
 
 /** The table of a catalogue: every field but the audit ones as columns; audited when it has them. */
 function tableSpec(table: Prisma.ModelName, fields: FieldCatalog, enumTypes: Readonly<Record<string, string>> = {}): TableSpec {
-  const resource = RESOURCE_OF[table];
-  if (!resource) throw new Error(`import: table ${table} has no change-log resource`);
+  // The declaration's kebab name is the change log's (test/change-log/resources.test.ts).
+  const resource = resourceOf(table)?.name as LoggedResource | undefined;
+  if (!resource) throw new Error(`import: table ${table} has no resource declaration`);
   return {
     table,
     resource,

@@ -209,9 +209,19 @@ const feedOf = () => {
   };
 };
 function changePaths() {
+  const { '/changes/$count': count } = collection('/changes', 'Change', 'changes');
   const paths: Record<string, unknown> = {
     '/changes': {
       get: { tags: ['changes'], summary: 'The change log (scope billing.audit), in feed order unless $orderby is given', parameters: feedParameters, responses: { 200: feedOf(), ...errorResponses('INVALID_QUERY') } },
+    },
+    '/changes/$count': count,
+    '/changes/{id}': {
+      get: {
+        tags: ['changes'],
+        summary: 'One change-log entry (scope billing.audit)',
+        parameters: [idParameter, formatParameter, odataParameters.find((p) => p.name === '$select')!],
+        responses: { 200: { description: 'The entry', content: { 'application/json': { schema: ref('Change') } } }, ...errorResponses('VALIDATION_FAILED', 'INVALID_QUERY', 'NOT_FOUND') },
+      },
     },
   };
   for (const set of ['payment-sources', 'payments', 'customers', 'articles', 'tax-codes', 'accounts', 'academic-terms'])

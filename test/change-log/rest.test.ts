@@ -131,6 +131,13 @@ describe('GET /changes', () => {
     expect((await audit(`${ROOT}/changes?$filter=nope eq 1`).expect(400)).body.code).toBe('INVALID_QUERY');
     expect((await audit(`${ROOT}/changes?$skiptoken=abc`).expect(400)).body.code).toBe('INVALID_QUERY');
     expect((await audit(`${ROOT}/changes?$orderby=occurredAt&$skiptoken=1`).expect(400)).body.code).toBe('INVALID_QUERY');
+    // One entry by id (OData key syntax too), and the count.
+    const entry = newest.body.value[0] as { id: string; seq: string };
+    expect((await audit(`${ROOT}/changes(${entry.id})?$select=id`).expect(200)).body).toEqual({ id: entry.id });
+    expect((await audit(`${ROOT}/changes/${entry.id}`).expect(200)).body.seq).toBe(entry.seq);
+    await audit(`${ROOT}/changes/00000000-0000-4000-8000-00000000abcd`).expect(404);
+    expect((await audit(`${ROOT}/changes/$count?$filter=resource eq 'customer'`).expect(200)).text).toBe(String(fixture.customers.length));
+    await request(t.http).get(`${ROOT}/changes/$count`).set(as(t.tokens.writer)).expect(403);
     const metadata = await request(t.http).get(`${ROOT}/$metadata`).set(as(t.tokens.reader)).expect(200);
     expect(metadata.text).toContain('EntitySet Name="Changes"');
   });

@@ -28,6 +28,7 @@ import { TAX_TYPES, taxCodeFields } from '../../src/domain/tax-code/fields';
 import { taxCodeRecord } from '../../src/domain/tax-code/schema';
 import { $Enums, Prisma } from '../../src/generated/prisma/client';
 import type { FieldCatalog, FieldSpec } from '../../src/query/fields';
+import { ALL_RESOURCES, resourceOf } from '../../src/domain/resources';
 
 type ObjectSchema = z.ZodObject<z.ZodRawShape>;
 
@@ -217,4 +218,36 @@ test('the surname table (the lexicon substring filters look in first) stores wha
   const lastName = prismaModel('Customer').get('lastName')!;
   expect([surname.type, varcharLength(surname)]).toEqual([lastName.type, varcharLength(lastName)]);
   expect(varcharLength(surname)).toBeGreaterThan(0);
+});
+
+// ---------------------------------------------------------------------------------------
+// The resource declarations (src/domain/<resource>/resource.ts): each is a model whose
+// scalar fields are its catalogue, and each relation is a foreign key of schema.prisma in
+// the direction declared, ordered by fields of the records it orders.
+
+describe.each(ALL_RESOURCES.map((r) => [r.model, r] as const))('resource declaration %s', (_name, resource) => {
+  it('is the Prisma model with exactly the catalogue as its scalar fields', () => {
+    expect([...scalarFieldsOf(prismaModel(resource.model)).keys()].sort()).toEqual(Object.keys(resource.fields).sort());
+  });
+
+  it('has relations that follow foreign keys of the schema', () => {
+    for (const r of Object.values(resource.relations)) {
+      const target = resourceOf(r.target);
+      if (!target) throw new Error(`${r.target} is not a declared resource`);
+      // The model holding the key, and the model it points at.
+      const [holder, pointedAt] = r.kind === 'one' ? [resource, target] : [target, resource];
+      const keyField = [...prismaModel(holder.model).values()].find(
+        (f) => f.type === pointedAt.model && new RegExp(`fields:\\s*\\[${r.foreignKey}\\]`).test(f.attributes),
+      );
+      expect(keyField).toBeDefined();
+      expect(holder.fields[r.foreignKey]).toEqual({ type: 'uuid', nullable: r.kind === 'one' && r.nullable });
+      if (r.kind === 'many') for (const k of r.order) expect(Object.keys(target.fields)).toContain(k.field);
+    }
+  });
+});
+
+it('names every resource and entity set once', () => {
+  const sets = ALL_RESOURCES.flatMap((r) => (r.entitySet ? [r.entitySet.name, r.entitySet.path] : []));
+  expect(new Set(sets).size).toBe(sets.length);
+  expect(new Set(ALL_RESOURCES.map((r) => r.name)).size).toBe(ALL_RESOURCES.length);
 });

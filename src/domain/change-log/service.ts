@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import { toPrismaOrderBy, toPrismaWhere } from '../../db/query/to-prisma';
-import { invalidQuery } from '../../errors/catalogue';
+import { invalidQuery, notFound } from '../../errors/catalogue';
 import type { FilterNode } from '../../query/filter-tree';
 import { DecimalText } from '../../query/values';
 import type { ListQuery, Page } from '../common/list';
@@ -96,6 +96,14 @@ export class ChangeLogService {
   async changesAfter(seq: bigint | string, limit: number): Promise<ChangeEntry[]> {
     const rows = await this.prisma.changeLog.findMany({ where: { seq: { gt: BigInt(seq) } }, orderBy: BY_SEQ, take: limit });
     return rows.map(entryOf);
+  }
+
+  /** One entry by its id. */
+  async get(rawId: string): Promise<ChangeEntry> {
+    const id = parseId(rawId);
+    const row = await this.prisma.changeLog.findUnique({ where: { id } });
+    if (!row) throw notFound('change-log entry', id);
+    return entryOf(row);
   }
 
   /** A feed page: entries matching the filter with a seq above `after`, in seq order. */

@@ -111,8 +111,7 @@ export async function stageImportChanges(tx: Tx): Promise<void> {
 }
 
 /** Appends the staged entries: the import's last statement. */
-export async function appendStagedChanges(tx: Tx, origin: ChangeOrigin, enabled = true): Promise<void> {
-  if (!enabled) return;
+export async function appendStagedChanges(tx: Tx, origin: ChangeOrigin): Promise<void> {
   await tx.$executeRawUnsafe(
     `INSERT INTO "ChangeLog" ("resource", "recordId", "operation", "changes", "userId", "occurredAt", "requestId", "importRunId")
      SELECT "resource", "recordId", "operation", "changes", $1::uuid, $2::timestamptz, $3::text, $4::uuid FROM ${IMPORT_CHANGES} ORDER BY "n"`,

@@ -6,7 +6,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pick } from '../../domain/common/list
 import type { Services } from '../../domain/services';
 import { invalidQuery } from '../../errors/catalogue';
 import type { FilterNode } from '../../query/filter-tree';
-import { context, linkWith, rawQuery } from '../odata-list';
+import { context, linkWith, rawQuery, sendODataCount, sendODataRecord } from '../odata-list';
 import { ENTITY_SETS, type EntitySetModel } from '../odata/model';
 import { decodeComponent, optionName, parseODataOptions, type OptionName } from '../odata/options';
 import { sendJson } from '../respond';
@@ -78,12 +78,20 @@ async function sendChanges(req: Request, res: Response, s: Services, fixed: Filt
   sendJson(res, 200, body);
 }
 
-/** GET /changes (mounted at its path). */
+/** GET /changes, /changes/$count and /changes/{id} (mounted at its path). */
 export function changeRoutes(s: Services): Router {
   const r = Router();
   r.get('/', async (req, res) => {
     requireScope(res.locals.principal, SCOPES.audit);
     await sendChanges(req, res, s, undefined);
+  });
+  r.get('/\\$count', async (req, res) => {
+    requireScope(res.locals.principal, SCOPES.audit);
+    await sendODataCount(req, res, s.changeLog, ENTITY_SETS.changes);
+  });
+  r.get('/:id', async (req, res) => {
+    requireScope(res.locals.principal, SCOPES.audit);
+    await sendODataRecord(req, res, s.changeLog, ENTITY_SETS.changes, req.params.id ?? '');
   });
   return r;
 }

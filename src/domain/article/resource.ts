@@ -1,0 +1,16 @@
+import { defineResource, many, one } from '../common/resource';
+import { articleFields } from './fields';
+
+export const articleResource = defineResource({
+  model: 'Article',
+  name: 'article',
+  label: 'article',
+  entitySet: { name: 'Articles', path: 'articles' },
+  fields: articleFields,
+  relations: {
+    // Newest price first, as GET /article-prices answers.
+    prices: many('ArticlePrice', 'articleId', [{ field: 'validFrom', direction: 'desc' }], { expandable: true }),
+    defaultTaxCode: one('TaxCode', 'defaultTaxCodeId', { nullable: true, expandable: true }),
+    revenueAccount: one('Account', 'revenueAccountId', { nullable: true }),
+  },
+});

@@ -1,0 +1,65 @@
+// What a resource IS, declared once per resource (src/domain/<resource>/resource.ts) and
+// collected in src/domain/resources.ts. Everything that lists resources (the OData model,
+// the OpenAPI paths, the import registry, GraphQL's loaders and resolvers, the services,
+// the read path's SQL) derives from these declarations instead of restating names, tables
+// and relations.
+
+import type { Prisma } from '../../generated/prisma/client';
+import type { FieldCatalog } from '../../query/fields';
+import type { SortKey } from '../../query/filter-tree';
+
+/** Every resource's table is its Prisma model's (no @@map in prisma/schema.prisma). */
+export type ModelName = Prisma.ModelName;
+
+/**
+ * A relation to records of another resource. `target` names the other resource's model;
+ * declarations name each other by model, never by import, so the domain folders stay free
+ * of cycles (src/domain/resources.ts resolves the names).
+ */
+export type Relation =
+  /** This record holds the other's id in `foreignKey` (a payment source's `account`). */
+  | { readonly kind: 'one'; readonly target: ModelName; readonly foreignKey: string; readonly nullable: boolean; readonly expandable: boolean }
+  /** The other records hold this record's id in their `foreignKey`, read in `order` (ties by id). */
+  | { readonly kind: 'many'; readonly target: ModelName; readonly foreignKey: string; readonly order: readonly SortKey[]; readonly expandable: boolean };
+
+export type RelationOne = Extract<Relation, { kind: 'one' }>;
+export type RelationMany = Extract<Relation, { kind: 'many' }>;
+
+/** `expandable`: REST clients may `$expand` it and the OData metadata lists it (GraphQL has every relation). */
+export const one = (target: ModelName, foreignKey: string, { nullable = false, expandable = false } = {}): RelationOne => ({
+  kind: 'one',
+  target,
+  foreignKey,
+  nullable,
+  expandable,
+});
+export const many = (target: ModelName, foreignKey: string, order: readonly SortKey[] = [], { expandable = false } = {}): RelationMany => ({
+  kind: 'many',
+  target,
+  foreignKey,
+  order,
+  expandable,
+});
+
+/** The REST collection of a resource: its OData entity-set name and its URL segment under /api/v1. */
+export interface EntitySet {
+  readonly name: string;
+  readonly path: string;
+}
+
+export interface Resource<F extends FieldCatalog = FieldCatalog> {
+  /** Prisma model, database table, GraphQL type and OData entity type (one name for all four). */
+  readonly model: ModelName;
+  /** Kebab-case singular, as events and the change log name it (`payment-source`). */
+  readonly name: string;
+  /** The noun in messages ("No payment source with id ..."). */
+  readonly label: string;
+  /** Its REST collection; absent for records reached only through another resource (addresses, prices). */
+  readonly entitySet?: EntitySet;
+  readonly fields: F;
+  readonly relations: Readonly<Record<string, Relation>>;
+}
+
+export const defineResource = <F extends FieldCatalog, R extends Readonly<Record<string, Relation>>>(
+  r: Resource<F> & { readonly relations: R },
+): Resource<F> & { readonly relations: R } => r;

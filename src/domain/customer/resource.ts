@@ -1,0 +1,25 @@
+import { defineResource, many, one } from '../common/resource';
+import { customerFields } from './fields';
+
+export const customerResource = defineResource({
+  model: 'Customer',
+  name: 'customer',
+  label: 'customer',
+  entitySet: { name: 'Customers', path: 'customers' },
+  fields: customerFields,
+  relations: {
+    // The default address first, then by type (as the record's inline addresses).
+    addresses: many(
+      'Address',
+      'customerId',
+      [
+        { field: 'isDefault', direction: 'desc' },
+        { field: 'addressType', direction: 'asc' },
+      ],
+      { expandable: true },
+    ),
+    payments: many('Payment', 'customerId', [{ field: 'receivedAt', direction: 'desc' }]),
+    receivableAccount: one('Account', 'receivableAccountId', { nullable: true }),
+    prepaymentAccount: one('Account', 'prepaymentAccountId', { nullable: true }),
+  },
+});
