@@ -12,7 +12,7 @@ import { applyMigrations, type SqlSession } from './migrate';
 import { guardCheckouts } from './read-timeout';
 import { ReplicaReadsPrismaPg, ReplicaSet, routeReads, type ReplicaHealth } from './replicas';
 import { adapterReader, routedReader, type RowReader } from './row-reader';
-import { listenPostgres, tryPostgresLock, type HeldLock } from './sessions';
+import { listenPostgres, postgresLocks, type HeldLock } from './sessions';
 
 // Picks the driver adapter: a postgresql:// URL → PostgreSQL through a pg pool;
 // otherwise embedded PGlite (real Postgres compiled to WASM) in <dataDir>/pglite, or in
@@ -243,7 +243,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
       return [poolFigures('primary', pool, max), ...replicaPools.map((p, i) => poolFigures(`replica ${i + 1}`, p, max))];
     },
     listen: (channel, onNotify) => listenPostgres(url, channel, onNotify),
-    tryLock: (key) => tryPostgresLock(url, key),
+    tryLock: postgresLocks(url),
     async close() {
       if (closed) return;
       closed = true;

@@ -16,39 +16,51 @@ export interface HeldLock {
 const client = (url: string): Client => new Client({ connectionString: url, connectionTimeoutMillis: 5_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
 
 /**
- * Tries once to take `pg_try_advisory_lock(key)` on a new connection: the lock, or
- * undefined when another session holds it (or the database cannot be reached).
+ * Session-level advisory locks on connections of their own: each call tries
+ * `pg_try_advisory_lock(key)` once and resolves to the lock, or undefined while another
+ * session holds it (or the database cannot be reached). A connection that did not get the
+ * lock is kept for the next try, so an instance on standby does not open a connection each time.
  */
-export async function tryPostgresLock(url: string, key: bigint): Promise<HeldLock | undefined> {
-  const c = client(url);
-  let markLost!: () => void;
-  const lost = new Promise<void>((resolve) => (markLost = resolve));
-  c.on('error', () => markLost());
-  c.on('end', () => markLost());
-  try {
-    await c.connect();
-    const { rows } = await c.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1) AS held', [key.toString()]);
-    if (rows[0]?.held !== true) {
+export function postgresLocks(url: string): (key: bigint) => Promise<HeldLock | undefined> {
+  let waiting: Client | undefined;
+  return async (key) => {
+    const c = waiting ?? client(url);
+    waiting = undefined;
+    let markLost!: () => void;
+    const lost = new Promise<void>((resolve) => (markLost = resolve));
+    c.removeAllListeners('error').removeAllListeners('end');
+    c.on('error', () => markLost());
+    c.on('end', () => markLost());
+    try {
+      if (!connected.has(c)) {
+        await c.connect();
+        connected.add(c);
+      }
+      const { rows } = await c.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1) AS held', [key.toString()]);
+      if (rows[0]?.held !== true) {
+        waiting = c;
+        return undefined;
+      }
+    } catch {
       await c.end().catch(() => undefined);
       return undefined;
     }
-  } catch {
-    await c.end().catch(() => undefined);
-    return undefined;
-  }
-  // A connection that breaks silently (a frozen peer) is found by this probe, not only by TCP keepalive.
-  const probe = setInterval(() => void c.query('SELECT 1').catch(() => markLost()), 5_000);
-  probe.unref();
-  void lost.then(() => clearInterval(probe));
-  return {
-    lost,
-    async release() {
-      clearInterval(probe);
-      await c.end().catch(() => undefined);
-      markLost();
-    },
+    // A connection that breaks silently (a frozen peer) is found by this probe, not only by TCP keepalive.
+    const probe = setInterval(() => void c.query('SELECT 1').catch(() => markLost()), 5_000);
+    probe.unref();
+    void lost.then(() => clearInterval(probe));
+    return {
+      lost,
+      async release() {
+        clearInterval(probe);
+        await c.end().catch(() => undefined);
+        markLost();
+      },
+    };
   };
 }
+
+const connected = new WeakSet<Client>();
 
 /**
  * LISTEN on `channel` on a connection of its own, reconnecting with backoff when it breaks.
