@@ -82,7 +82,7 @@ export function subscriptionServer(deps: SubscriptionDeps): SubscriptionServer {
   const expiries = new WeakMap<object, NodeJS.Timeout>();
   const formatError = createFormatError({ production: deps.production, classifyError: deps.classifyError });
 
-  const disposable = useServer<Record<string, unknown> | undefined, { log: Logger }>(
+  const disposable = useServer<Record<string, unknown> | undefined>(
     {
       schema: deps.schema,
       async onConnect(ctx) {
