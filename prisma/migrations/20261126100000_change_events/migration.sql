@@ -1,7 +1,7 @@
 -- Change events (docs/events.md).
 --
 -- ChangeRelayState: how far the relay has published the change log to NATS JetStream, one
--- row per relay (its stream's name).
+-- row per relay (named after its stream), its text in the code-point collation like every text column.
 --
 -- A notification on the channel billing_change_log after every statement that appends to the
 -- change log. PostgreSQL delivers it when the transaction commits, and never for one that
@@ -11,7 +11,7 @@
 
 -- CreateTable
 CREATE TABLE "ChangeRelayState" (
-    "relay" VARCHAR(100) NOT NULL,
+    "relay" VARCHAR(100) COLLATE "billing_c" NOT NULL,
     "lastSeq" BIGINT NOT NULL,
     "updatedAt" TIMESTAMPTZ(3) NOT NULL,
 
