@@ -1,10 +1,9 @@
 import { Client } from 'pg';
 
-// Sessions of their own, outside the pool, for what only a session can hold: LISTEN and a
-// session-level advisory lock. Both die with their connection, so each is one plain Client
-// whose loss is reported. Kept in this one file so that the connection they use (today the
-// service's own DATABASE_URL) can be switched to a direct, unpooled URL in one place: a
-// transaction-mode pooler would hand LISTEN and session locks to other clients.
+// Sessions of their own, outside the pool, for what only a session can hold and must be
+// told it lost: LISTEN (notifications) and the relay's session-level advisory lock. Both die
+// with their connection, so each is one plain Client whose loss is reported. The caller
+// gives the URL past any transaction-mode pooler (DATABASE_DIRECT_URL, ./session.ts).
 
 /** A session-level advisory lock this process holds until release() or until `lost` resolves. */
 export interface HeldLock {
