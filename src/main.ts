@@ -10,6 +10,7 @@ import { databaseFailure } from './db/errors';
 import { loadDemoDataIfEmpty } from './import/demo-data';
 import { replicaReadsAllowed } from './http/read-scope';
 import { createServices } from './domain/services';
+import { startEvents } from './events/events';
 import { createApp, type App } from './app';
 import { NATIVE_EXACT_JSON } from './http/json';
 import { createLogger, type Logger } from './http/logger';
@@ -35,7 +36,7 @@ async function main(): Promise<void> {
   const { app, release } = await assembleApp(config, db, logger);
   const server = listen(config, app, logger, started, () => db.close());
   onSignals(
-    stopServer(server, logger, async () => {
+    stopServer(server, app, logger, async () => {
       await app.stop();
       await release();
       await db.close();
@@ -85,12 +86,13 @@ async function openServiceDatabase(config: Config, logger: Logger): Promise<Data
   return db;
 }
 
-/** The app over the database: keys, services, Redis and read routing when configured. `release` lets go of Redis. */
+/** The app over the database: keys, services, change events, Redis and read routing when configured. `release` stops the events and lets go of Redis. */
 async function assembleApp(config: Config, db: Database, logger: Logger): Promise<{ app: App; release: () => Promise<void> }> {
   const secret = resolveSecret(config);
   const verify = createTokenVerifier({ ...config.auth, secret });
   const services = createServices({ prisma: db.prisma, rows: db.rows });
   const redis = config.redis.url ? connectRedis(config.redis.url, logger) : undefined;
+  const events = await startEvents({ config: config.events, db, services, logger });
   const readRouting = config.database.replicaUrls.length > 0 ? new ReadRouting(config.database.readYourWritesMs) : undefined;
   const stopSharing = redis && readRouting ? readRouting.share(redis, config.redis.keyPrefix, logger) : undefined;
   const app = await createApp({
@@ -104,8 +106,11 @@ async function assembleApp(config: Config, db: Database, logger: Logger): Promis
     readRouting,
     redis: redis ? { client: redis, keyPrefix: config.redis.keyPrefix } : undefined,
     poolStats: () => db.poolStats(),
+    live: events,
+    events: events.relayStatus,
   });
   const release = async () => {
+    await events.stop();
     await stopSharing?.();
     redis?.disconnect();
   };
@@ -119,6 +124,7 @@ const MAX_HEADER_BYTES = MAX_FILTER_LENGTH * 3 + 8192;
 /** The HTTP server on the configured port; a port it cannot take closes the database and ends the process. */
 function listen(config: Config, app: App, logger: Logger, started: number, closeDatabase: () => Promise<void>): http.Server {
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.express);
+  if (app.upgrade) server.on('upgrade', app.upgrade);
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 30_000;
   server.on('error', (e: NodeJS.ErrnoException) => {
@@ -146,10 +152,10 @@ function onSignals(shutdown: (signal: NodeJS.Signals) => void): void {
 }
 
 /**
- * A graceful stop: no new connections, the requests in flight finish (for at most 10 s),
+ * A graceful stop: no new connections, WebSockets closed, the requests in flight finish (for at most 10 s),
  * then `release` (the app, Redis, the database), and the process exits.
  */
-function stopServer(server: http.Server, logger: Logger, release: () => Promise<void>): (signal: NodeJS.Signals) => void {
+function stopServer(server: http.Server, app: App, logger: Logger, release: () => Promise<void>): (signal: NodeJS.Signals) => void {
   return (signal) => {
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     const force = setTimeout(() => {
@@ -157,6 +163,8 @@ function stopServer(server: http.Server, logger: Logger, release: () => Promise<
       server.closeAllConnections();
     }, 10_000);
     force.unref();
+    // WebSockets first: an open one would keep server.close() waiting.
+    void app.closeSockets();
     // Node does not wait on the close callback: the steps run on their own and end in exit.
     server.close(() => void (async () => {
       try {

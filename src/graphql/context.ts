@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/principal';
+import type { ChangeEntry } from '../domain/change-log/service';
 import type { Services } from '../domain/services';
 import type { Logger } from '../http/logger';
 import type { Loaders } from './loaders';
@@ -12,4 +13,11 @@ export interface GraphqlContext {
   readonly log: Logger;
   /** The request id (X-Request-Id), recorded with the change-log entries of mutations. */
   readonly requestId?: string | undefined;
+  /** Subscriptions only (./subscriptions.ts): the change log after a cursor, then live. */
+  readonly live?: LiveChanges;
+}
+
+/** What the `changes` subscription reads (src/events/live.ts provides it; main.ts wires it). */
+export interface LiveChanges {
+  follow(o: { readonly after: bigint | undefined; readonly resource: string | undefined }): AsyncIterableIterator<ChangeEntry>;
 }

@@ -28,9 +28,9 @@ import {
   ApolloServerPluginUsageReportingDisabled,
 } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
-import { OperationTypeNode } from 'graphql';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { Request, RequestHandler } from 'express';
+import { GraphQLError, OperationTypeNode } from 'graphql';
 import { requireScope, SCOPES, type Principal } from '../auth/principal';
 import type { TokenVerifier } from '../auth/tokens';
 import { PROJECT_ROOT } from '../config/paths';
@@ -43,7 +43,7 @@ import type { ErrorClassifier } from '../http/problem';
 import { wantsHtml } from '../http/tool-pages';
 import type { ReadRouting } from '../http/read-routing';
 import type { GraphqlObservation } from '../http/metrics';
-import type { GraphqlContext } from './context';
+import type { GraphqlContext, LiveChanges } from './context';
 import { createFormatError, httpGraphQLError, logInternalErrors } from './errors';
 import { checkLimits, checkVariables, LIMITS } from './limits';
 import { variableFaults } from './variables';
@@ -51,6 +51,7 @@ import { jitExecution } from './jit';
 import { Loaders } from './loaders';
 import { resolvers } from './resolvers';
 import { sandboxLandingPage } from './sandbox';
+import { subscriptionServer, type SubscriptionServer } from './subscriptions';
 
 export interface GraphqlDeps {
   readonly services: Services;
@@ -65,6 +66,8 @@ export interface GraphqlDeps {
   readonly jit?: boolean;
   /** Told the name, type, duration and outcome of every operation (for /metrics). */
   readonly observe?: (o: GraphqlObservation) => void;
+  /** The change log, live: enables subscriptions over WebSocket (./subscriptions.ts). */
+  readonly live?: LiveChanges | undefined;
 }
 
 /** Apollo's recommended CSRF-prevention headers (its default, which setting the option replaces). */
@@ -80,6 +83,11 @@ export function readSchema(): string {
 const guard: GraphQLRequestListener<GraphqlContext> = {
   async didResolveOperation({ operation, contextValue, document, schema, request }) {
     if (!operation) return;
+    if (operation.operation === OperationTypeNode.SUBSCRIPTION) {
+      throw new GraphQLError('Subscriptions are served over WebSocket (graphql-ws, subprotocol graphql-transport-ws) at this path', {
+        extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+      });
+    }
     try {
       requireScope(contextValue.principal, operation.operation === OperationTypeNode.MUTATION ? SCOPES.write : SCOPES.read);
     } catch (e) {
@@ -154,7 +162,14 @@ const logPlugin = (fallback: Logger, classify: ErrorClassifier | undefined): Apo
   },
 });
 
-export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler: RequestHandler; stop: () => Promise<void> }> {
+export interface GraphqlDoor {
+  readonly handler: RequestHandler;
+  /** WebSocket upgrades at /graphql (undefined without GraphqlDeps.live). */
+  readonly subscriptions: SubscriptionServer | undefined;
+  readonly stop: () => Promise<void>;
+}
+
+export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDoor> {
   const typeDefs = readSchema();
   const schema = makeExecutableSchema<GraphqlContext>({ typeDefs, resolvers });
   const jit = deps.jit === false ? undefined : jitExecution(schema, typeDefs);
@@ -234,5 +249,16 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
     return readBody(req, res, (err?: unknown) => (err ? next(err) : readScope(req, res, () => run(req, res, next))));
   };
 
-  return { handler, stop: () => server.stop() };
+  const subscriptions = deps.live
+    ? subscriptionServer({ schema, services: deps.services, verify: deps.verify, live: deps.live, logger: deps.logger, production: deps.production, classifyError: deps.classifyError, path: '/graphql' })
+    : undefined;
+
+  return {
+    handler,
+    subscriptions,
+    async stop() {
+      await subscriptions?.close();
+      await server.stop();
+    },
+  };
 }

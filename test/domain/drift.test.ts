@@ -70,6 +70,7 @@ const SCALAR_FIELD_ENUMS: Readonly<Record<Prisma.ModelName, object>> = {
   AcademicTerm: Prisma.AcademicTermScalarFieldEnum,
   CustomerSurname: Prisma.CustomerSurnameScalarFieldEnum,
   ChangeLog: Prisma.ChangeLogScalarFieldEnum,
+  ChangeRelayState: Prisma.ChangeRelayStateScalarFieldEnum,
 };
 
 // ---------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import { connectionResolvers } from './connection';
 import { Mutation } from './mutation';
 import { Query } from './query';
 import { relations } from './relations';
+import { Subscription } from './subscription';
 
 /** Two resolver maps whose types may overlap (relations and history fields of one type). */
 function mergeTypes(a: Resolvers, b: Resolvers): Resolvers {
@@ -23,6 +24,7 @@ export const resolvers: Resolvers = {
   SortDirection: { ASC: 'asc', DESC: 'desc' },
   Query,
   Mutation,
+  Subscription,
   ...mergeTypes(relations, changeResolvers),
   // Every resource's list field answers a `<Model>Connection` over the service's Page.
   ...(Object.fromEntries(ALL_RESOURCES.map((r) => [`${r.model}Connection`, connectionResolvers()])) as Resolvers),
