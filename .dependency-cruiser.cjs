@@ -25,6 +25,13 @@ module.exports = {
       { path: '^src/query/' },
       { pathNot: '^src/(query|errors)/' },
     ),
+    forbid(
+      'doors-never-import-events',
+      'The doors get the live change log and the relay state through what AppDeps declares; main.ts starts src/events and hands them in.',
+      { path: '^src/(rest|graphql|http)/|^src/app\\.ts$' },
+      { path: '^src/events/' },
+    ),
+    forbid('events-never-import-a-door', 'src/events (relay, live changes) sits beside the doors, over the service layer and src/db.', { path: '^src/events/' }, { path: DOORS }),
     forbid('http-never-imports-a-door', 'src/http is plumbing the doors use; src/app.ts mounts the doors.', { path: '^src/http/' }, { path: DOORS }),
     forbid('no-cycles-between-folders', 'Folders depend on each other in one direction.', { path: '^src/' }, { circular: true }, { scope: 'folder' }),
     forbid('not-to-unresolvable', 'Every import resolves.', {}, { couldNotResolve: true }),

@@ -13,7 +13,7 @@ import { restRouter } from './rest/router';
 import { jsonBody } from './http/body';
 import { toolAssets } from './http/tool-pages';
 import { allowsAnyOrigin, corsPolicy } from './http/cors';
-import { healthRoutes, primaryOnly, type DatabaseState } from './http/health';
+import { healthRoutes, primaryOnly, type DatabaseState, type EventsState } from './http/health';
 import type { Logger } from './http/logger';
 import { errorStyle, sendProblem, toAppError, type ErrorClassifier } from './http/problem';
 import { createMetrics, type PoolStats } from './http/metrics';
@@ -21,6 +21,8 @@ import { rateLimiter } from './http/rate-limit';
 import type { ReadRouting } from './http/read-routing';
 import type { Redis } from 'ioredis';
 import { authenticate, requestContext } from './http/request-context';
+import type { LiveChanges } from './graphql/context';
+import type { SubscriptionServer } from './graphql/subscriptions';
 import { inFlight } from './http/in-flight';
 
 export const REST_BASE = '/api/v1';
@@ -41,10 +43,18 @@ export interface AppDeps {
   readonly redis?: { readonly client: Redis; readonly keyPrefix: string } | undefined;
   /** The database's connection pools, for /metrics. */
   readonly poolStats?: () => readonly PoolStats[];
+  /** The change log, live: GraphQL subscriptions over WebSocket at /graphql (src/events). */
+  readonly live?: LiveChanges | undefined;
+  /** The change relay's state for /readyz and /metrics (with EVENTS_NATS_URL). */
+  readonly events?: (() => Promise<EventsState>) | undefined;
 }
 
 export interface App {
   readonly express: express.Express;
+  /** The HTTP server's 'upgrade' handler (WebSocket subscriptions at /graphql); undefined without AppDeps.live. */
+  readonly upgrade: SubscriptionServer['upgrade'] | undefined;
+  /** Closes every WebSocket (1001) and ends its subscriptions; the HTTP server waits for them to close. */
+  closeSockets(): Promise<void>;
   /**
    * Waits (at most STOP_WAIT_MS) for every request's handler to finish its response, those
    * whose client has gone included, then stops the GraphQL server. Main closes the HTTP
@@ -70,12 +80,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // Strict headers everywhere; the tool pages below replace the CSP with their own. Browser
   // apps on the CORS origins must be able to read responses: CORP then allows cross-origin.
   app.use(helmet({ crossOriginResourcePolicy: { policy: browsers ? 'cross-origin' : 'same-origin' } }));
-  const metrics = deps.config.metrics ? createMetrics({ doors: { rest: REST_BASE, graphql: '/graphql' }, ...(deps.poolStats ? { poolStats: deps.poolStats } : {}) }) : undefined;
+  const metrics = deps.config.metrics
+    ? createMetrics({ doors: { rest: REST_BASE, graphql: '/graphql' }, ...(deps.poolStats ? { poolStats: deps.poolStats } : {}), events: deps.events })
+    : undefined;
   metrics?.attach(app);
   app.use(requestContext(deps.logger));
   if (browsers) app.use(corsPolicy(deps.config.corsOrigins));
 
-  app.use(healthRoutes(deps.databases ?? primaryOnly(deps.ping)));
+  app.use(healthRoutes(deps.databases ?? primaryOnly(deps.ping), deps.events));
   if (metrics) app.get('/metrics', metrics.endpoint);
   const openApi = JSON.stringify(openApiDocument());
   app.get(`${REST_BASE}/openapi.json`, (_req, res) => {
@@ -110,6 +122,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     classifyError: deps.classifyError,
     readRouting: deps.readRouting,
     ...(metrics ? { observe: metrics.graphqlOperation } : {}),
+    live: deps.live,
   });
   // The GraphQL handler checks the token before it reads the body, then opens the read scope (./graphql/server.ts).
   app.use('/graphql', graphql.handler);
@@ -124,8 +137,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
     sendProblem(res, e, req.originalUrl.split('?')[0], errorStyle((name) => req.get(name)));
   });
 
+  const subscriptions = graphql.subscriptions;
   return {
     express: app,
+    upgrade: subscriptions ? (req, socket, head) => subscriptions.upgrade(req, socket, head) : undefined,
+    closeSockets: async () => subscriptions?.close(),
     async stop() {
       // A request whose client went away still runs to its end: the database must outlive it.
       await handling.drained(STOP_WAIT_MS);

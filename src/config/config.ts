@@ -94,6 +94,15 @@ const schema = z
       return origins;
     }),
     METRICS: z.enum(['on', 'off']).default('on'),
+    EVENTS_NATS_URL: optionalText.refine((v) => v === undefined || /^(nats|tls):\/\/[^\s]+$/.test(v), { message: 'must be a nats:// (or tls://) URL' }),
+    EVENTS_NATS_STREAM: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a JetStream stream name (letters, digits, _ and -)').default('BILLING_CHANGES'),
+    EVENTS_NATS_SUBJECT_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be NATS subject tokens separated by dots (no wildcards)')
+      .default('billing.changes'),
+    EVENTS_NATS_DUPLICATE_WINDOW_S: z.coerce.number().int().min(1).max(86_400).default(600),
+    EVENTS_SOURCE: z.string().trim().min(1).max(500).default('urn:billing-reference-data'),
+    EVENTS_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   })
   .superRefine((env, ctx) => {
     if (!env.DATABASE_URL && env.DATABASE_REPLICA_URLS.length > 0)
@@ -172,6 +181,17 @@ export interface Config {
   readonly corsOrigins: CorsOrigins;
   /** GET /metrics (Prometheus); METRICS=off turns it off. */
   readonly metrics: boolean;
+  /** Change events: subscriptions always; the NATS relay with a URL (src/events). */
+  readonly events: {
+    readonly natsUrl: string | undefined;
+    readonly stream: string;
+    readonly subjectPrefix: string;
+    readonly duplicateWindowSeconds: number;
+    /** The CloudEvents `source` of every event. */
+    readonly source: string;
+    /** Longest wait for a change notification before the log is read anyway. */
+    readonly pollMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -217,5 +237,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     corsOrigins: e.CORS_ORIGINS ?? (e.NODE_ENV === 'production' ? [] : DEVELOPMENT_ORIGINS),
     metrics: e.METRICS === 'on',
+    events: {
+      natsUrl: e.EVENTS_NATS_URL,
+      stream: e.EVENTS_NATS_STREAM,
+      subjectPrefix: e.EVENTS_NATS_SUBJECT_PREFIX,
+      duplicateWindowSeconds: e.EVENTS_NATS_DUPLICATE_WINDOW_S,
+      source: e.EVENTS_SOURCE,
+      pollMs: e.EVENTS_POLL_MS,
+    },
   };
 }

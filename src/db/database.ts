@@ -14,6 +14,7 @@ import { guardCheckouts } from './read-timeout';
 import { ReplicaReadsPrismaPg, ReplicaSet, routeReads, type ReplicaHealth } from './replicas';
 import { adapterReader, routedReader, type RowReader } from './row-reader';
 import { openLockSession, withRootCert, type LockSession } from './session';
+import { listenPostgres, postgresLocks, type HeldLock } from './watched-sessions';
 
 // Picks the driver adapter: a postgresql:// URL → PostgreSQL through a pg pool;
 // otherwise embedded PGlite (real Postgres compiled to WASM) in <dataDir>/pglite, or in
@@ -58,7 +59,7 @@ export interface DatabaseOptions {
   readonly replicaMaxLagMs?: number;
   /**
    * Whether the statement being sent may be answered by a replica (the request's read scope,
-   * src/domain/consistency.ts); default never.
+   * src/http/read-scope.ts); default never.
    */
   readonly replicaReadsAllowed?: () => boolean;
   /** Told when a replica goes up, down or lagging (for the log). */
@@ -98,6 +99,16 @@ export interface Database {
   health(): Promise<DatabaseHealth[]>;
   /** Pool figures per database (PostgreSQL; empty for the embedded database). */
   poolStats(): PoolFigures[];
+  /**
+   * Calls onNotify on every NOTIFY on `channel` (after the sending transaction commits), and
+   * after a lost LISTEN connection is back; resolves to a function that stops listening.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /**
+   * A session-level advisory lock on `key`, or undefined while another session holds it. The
+   * embedded database belongs to one process, so there it is always granted.
+   */
+  tryLock(key: bigint): Promise<HeldLock | undefined>;
   close(): Promise<void>;
 }
 
@@ -218,6 +229,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     },
   };
   const lockSession = () => openLockSession({ url, directUrl: opts.directUrl, tlsRootCertFile: opts.tlsRootCertFile, connectTimeoutMs: opts.connectTimeoutMs });
+  const sessionUrl = withRootCert(opts.directUrl ?? url, opts.tlsRootCertFile);
   if (opts.migrate !== false) {
     // Advisory locks are per session: migrate on one connection of its own, past any pooler.
     const migrating = await lockSession();
@@ -261,6 +273,9 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     poolStats() {
       return [poolFigures('primary', pool, max), ...replicaPools.map((p, i) => poolFigures(`replica ${i + 1}`, p, max))];
     },
+    // Sessions of their own, past a transaction-mode pooler like the lock session above.
+    listen: (channel, onNotify) => listenPostgres(sessionUrl, channel, onNotify),
+    tryLock: postgresLocks(sessionUrl),
     async close() {
       if (closed) return;
       closed = true;
@@ -319,7 +334,7 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
     rows,
     session,
     // One connection: its advisory locks are session locks already; it closes with the database.
-    lockSession: async () => ({ ...session, close: async () => undefined }),
+    lockSession: () => Promise.resolve({ ...session, close: () => Promise.resolve() }),
     async ping() {
       if (pg.closed) throw new Error('the embedded database is closed');
       await pg.query('SELECT 1');
@@ -330,6 +345,15 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
     },
     poolStats() {
       return [];
+    },
+    async listen(channel, onNotify) {
+      const stop = await pg.listen(channel, onNotify);
+      return async () => {
+        if (!pg.closed) await stop();
+      };
+    },
+    tryLock() {
+      return Promise.resolve({ lost: new Promise<void>(() => undefined), release: () => Promise.resolve() });
     },
     async close() {
       if (closed) return;

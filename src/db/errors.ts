@@ -45,11 +45,12 @@ export const isRecordNotFound = (e: unknown): boolean => prismaCode(e) === 'P202
 
 // The database is down, stalled or timing out: what a client may retry (503), as opposed to
 // a fault of ours (500). Reported by Prisma (P1001 cannot reach, P1002/P1008 timed out,
-// P1017 connection closed, P2024 no pool connection in time), by the driver adapters (kinds
+// P1017 connection closed, P2024 no pool connection in time, P2028 a transaction could not
+// start in time: every pool connection busy under a burst of writes), by the driver adapters (kinds
 // below), by PostgreSQL (SQLSTATE class 08 connection exception, class 57 operator
 // intervention: statement timeout 57014, shutdown 57P01-57P03; 53300 too many connections;
 // 55P03 lock timeout), or by node-postgres itself, whose own errors carry only a message.
-const UNAVAILABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+const UNAVAILABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028']);
 const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
 const UNAVAILABLE_MESSAGES =

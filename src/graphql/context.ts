@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/principal';
+import type { ChangeEntry } from '../domain/change-log/service';
 import type { Services } from '../domain/services';
 import type { Logger } from '../http/logger';
 import type { Loaders } from './loaders';
@@ -10,4 +11,13 @@ export interface GraphqlContext {
   readonly loaders: Loaders;
   /** This request's logger (it carries the request id). */
   readonly log: Logger;
+  /** The request id (X-Request-Id), recorded with the change-log entries of mutations. */
+  readonly requestId?: string | undefined;
+  /** Subscriptions only (./subscriptions.ts): the change log after a cursor, then live. */
+  readonly live?: LiveChanges;
+}
+
+/** What the `changes` subscription reads (src/events/live.ts provides it; main.ts wires it). */
+export interface LiveChanges {
+  follow(o: { readonly after: bigint | undefined; readonly resource: string | undefined }): AsyncIterableIterator<ChangeEntry>;
 }

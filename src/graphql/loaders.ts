@@ -5,6 +5,8 @@
 // its cache never serves another caller or a later write.
 
 import DataLoader from 'dataloader';
+import type { ChangeEntry } from '../domain/change-log/service';
+import type { LoggedResource } from '../domain/common/change-log';
 import type { PaymentSource } from '../domain/payment-source/service';
 import type { Payment } from '../domain/payment/service';
 import type { Services } from '../domain/services';
@@ -60,6 +62,7 @@ export class Loaders {
   #pricesByArticle?: DataLoader<string, ArticlePriceModel[]>;
   #addressesByCustomer?: DataLoader<string, AddressModel[]>;
   #priceAt?: DataLoader<PriceAtKey, EffectivePrice | null, string>;
+  #history?: Map<LoggedResource, DataLoader<string, ChangeEntry[]>>;
 
   get paymentSource() {
     return (this.#paymentSource ??= byId((ids) => this.s.paymentSources.getMany(ids)));
@@ -109,6 +112,14 @@ export class Loaders {
   /** Addresses of customers, the default first, then by addressType. */
   get addressesByCustomer() {
     return (this.#addressesByCustomer ??= byParent((ids) => this.s.customers.addressesOf(ids), (a) => a.customerId));
+  }
+
+  /** The `history` field of a resource's records: their change-log entries, oldest first. */
+  history(resource: LoggedResource): DataLoader<string, ChangeEntry[]> {
+    const loaders = (this.#history ??= new Map<LoggedResource, DataLoader<string, ChangeEntry[]>>());
+    let loader = loaders.get(resource);
+    if (!loader) loaders.set(resource, (loader = byParent((ids) => this.s.changeLog.historyOf(resource, ids), (e) => e.recordId)));
+    return loader;
   }
 
   /** Article.priceAt: the effective price of (article, date), through the pricing service's batched pricesAt. */

@@ -30,6 +30,7 @@ import {
 import { expressMiddleware } from '@as-integrations/express5';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { Request, RequestHandler } from 'express';
+import { GraphQLError, OperationTypeNode } from 'graphql';
 import { requireScope, SCOPES, type Principal } from '../auth/principal';
 import type { TokenVerifier } from '../auth/tokens';
 import { PROJECT_ROOT } from '../config/paths';
@@ -42,7 +43,7 @@ import type { ErrorClassifier } from '../http/problem';
 import { wantsHtml } from '../http/tool-pages';
 import type { ReadRouting } from '../http/read-routing';
 import type { GraphqlObservation } from '../http/metrics';
-import type { GraphqlContext } from './context';
+import type { GraphqlContext, LiveChanges } from './context';
 import { createFormatError, httpGraphQLError, logInternalErrors } from './errors';
 import { checkLimits, checkVariables, LIMITS } from './limits';
 import { variableFaults } from './variables';
@@ -50,6 +51,7 @@ import { jitExecution } from './jit';
 import { Loaders } from './loaders';
 import { resolvers } from './resolvers';
 import { sandboxLandingPage } from './sandbox';
+import { subscriptionServer, type SubscriptionServer } from './subscriptions';
 
 export interface GraphqlDeps {
   readonly services: Services;
@@ -64,6 +66,8 @@ export interface GraphqlDeps {
   readonly jit?: boolean;
   /** Told the name, type, duration and outcome of every operation (for /metrics). */
   readonly observe?: (o: GraphqlObservation) => void;
+  /** The change log, live: enables subscriptions over WebSocket (./subscriptions.ts). */
+  readonly live?: LiveChanges | undefined;
 }
 
 /** Apollo's recommended CSRF-prevention headers (its default, which setting the option replaces). */
@@ -79,8 +83,13 @@ export function readSchema(): string {
 const guard: GraphQLRequestListener<GraphqlContext> = {
   async didResolveOperation({ operation, contextValue, document, schema, request }) {
     if (!operation) return;
+    if (operation.operation === OperationTypeNode.SUBSCRIPTION) {
+      throw new GraphQLError('Subscriptions are served over WebSocket (graphql-ws, subprotocol graphql-transport-ws) at this path', {
+        extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+      });
+    }
     try {
-      requireScope(contextValue.principal, operation.operation === 'mutation' ? SCOPES.write : SCOPES.read);
+      requireScope(contextValue.principal, operation.operation === OperationTypeNode.MUTATION ? SCOPES.write : SCOPES.read);
     } catch (e) {
       throw isAppError(e) ? httpGraphQLError(e) : e;
     }
@@ -135,7 +144,7 @@ const readRoutingPlugin = (routing: ReadRouting): ApolloServerPlugin<GraphqlCont
   async requestDidStart() {
     return {
       async didResolveOperation({ operation, contextValue }) {
-        if (operation?.operation === 'mutation') routing.wrote(contextValue.principal.userId);
+        if (operation?.operation === OperationTypeNode.MUTATION) routing.wrote(contextValue.principal.userId);
       },
     };
   },
@@ -153,7 +162,14 @@ const logPlugin = (fallback: Logger, classify: ErrorClassifier | undefined): Apo
   },
 });
 
-export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler: RequestHandler; stop(): Promise<void> }> {
+export interface GraphqlDoor {
+  readonly handler: RequestHandler;
+  /** WebSocket upgrades at /graphql (undefined without GraphqlDeps.live). */
+  readonly subscriptions: SubscriptionServer | undefined;
+  readonly stop: () => Promise<void>;
+}
+
+export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDoor> {
   const typeDefs = readSchema();
   const schema = makeExecutableSchema<GraphqlContext>({ typeDefs, resolvers });
   const jit = deps.jit === false ? undefined : jitExecution(schema, typeDefs);
@@ -187,7 +203,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
       logPlugin(deps.logger, deps.classifyError),
       unavailablePlugin,
       ...(deps.readRouting ? [readRoutingPlugin(deps.readRouting)] : []),
-      // Answers the operation (responseForOperation comes after every plugin's didResolveOperation checks).
+      // Answers the operation: last, after every check (./apollo-internals.ts, assumption 1).
       ...(jit ? [jit.plugin] : []),
     ],
   });
@@ -205,7 +221,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
       // For the request log line (src/http/request-context.ts).
       res.locals.principal = principal;
       deps.readRouting?.caller(principal.userId);
-      return { principal, services: deps.services, loaders: new Loaders(deps.services), log: res.locals.log ?? deps.logger };
+      return { principal, services: deps.services, loaders: new Loaders(deps.services), log: res.locals.log ?? deps.logger, requestId: res.locals.requestId };
     },
   });
 
@@ -233,5 +249,16 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
     return readBody(req, res, (err?: unknown) => (err ? next(err) : readScope(req, res, () => run(req, res, next))));
   };
 
-  return { handler, stop: () => server.stop() };
+  const subscriptions = deps.live
+    ? subscriptionServer({ schema, services: deps.services, verify: deps.verify, live: deps.live, logger: deps.logger, production: deps.production, classifyError: deps.classifyError, path: '/graphql' })
+    : undefined;
+
+  return {
+    handler,
+    subscriptions,
+    async stop() {
+      await subscriptions?.close();
+      await server.stop();
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { EventsState } from './health';
 
 // Prometheus metrics (GET /metrics, no token). Labels are bounded and never carry what a
 // client sent: routes are Express route templates (`/api/v1/payment-sources/:id`, never an
@@ -31,14 +32,16 @@ export interface Metrics {
   /** GET /metrics in the Prometheus text format. */
   readonly endpoint: RequestHandler;
   /** A request the rate limiter refused. */
-  rateLimited(req: Request): void;
-  graphqlOperation(o: GraphqlObservation): void;
+  rateLimited(this: void, req: Request): void;
+  graphqlOperation(this: void, o: GraphqlObservation): void;
 }
 
 export interface MetricsOptions {
   /** Path prefixes of the doors: REST base and the GraphQL path. */
   readonly doors: { readonly rest: string; readonly graphql: string };
   readonly poolStats?: () => readonly PoolStats[];
+  /** The change relay's state (EVENTS_NATS_URL), read at each scrape. */
+  readonly events?: (() => Promise<EventsState>) | undefined;
 }
 
 /** Distinct values a free-form label may take before the rest count as `(other)`. */
@@ -133,6 +136,8 @@ export function createMetrics(o: MetricsOptions): Metrics {
     gauge('db_pool_connections_max', 'Most connections the pool opens', (s) => s.max);
   }
 
+  if (o.events) relayGauges(registry, o.events);
+
   const track: RequestHandler = (req: Tracked, res: Response, next) => {
     const end = requests.startTimer();
     res.once('finish', () => {
@@ -168,4 +173,31 @@ export function createMetrics(o: MetricsOptions): Metrics {
       );
     },
   };
+}
+
+/** The relay's lag and state, read once per scrape (one small query, src/events/progress.ts). */
+function relayGauges(registry: Registry, events: () => Promise<EventsState>): void {
+  let scrape: Promise<EventsState | undefined> | undefined;
+  // Four gauges, one read: the first collect of a scrape starts it, the others share it.
+  const state = (): Promise<EventsState | undefined> => {
+    scrape ??= events()
+      .catch(() => undefined)
+      .finally(() => setImmediate(() => (scrape = undefined)));
+    return scrape;
+  };
+  const gauge = (name: string, help: string, pick: (s: EventsState) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const s = await state();
+        if (s) this.set(pick(s));
+        else this.reset();
+      },
+    });
+  gauge('change_relay_lag_entries', 'Change-log entries not yet published to NATS JetStream', (s) => s.lagEntries);
+  gauge('change_relay_lag_seconds', 'Age in seconds of the oldest change-log entry not yet published (0 when none)', (s) => s.lagSeconds);
+  gauge('change_relay_broker_up', 'Whether NATS accepted the last publish and the connection is up (1) or not (0)', (s) => (s.broker === 'up' ? 1 : 0));
+  gauge('change_relay_publishing', 'Whether this instance holds the relay lock and publishes (1) or stands by (0)', (s) => (s.relay === 'publishing' ? 1 : 0));
 }

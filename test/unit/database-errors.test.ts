@@ -11,6 +11,7 @@ const prismaKnown = (code: string, cause?: Record<string, unknown>) => ({ code, 
 it.each([
   ['server unreachable (P1001)', prismaKnown('P1001', { kind: 'DatabaseNotReachable' })],
   ['no pool connection in time (P2024)', prismaKnown('P2024')],
+  ['a transaction could not start in time under a burst of writes (P2028)', prismaKnown('P2028')],
   ['connection closed by the server', adapterError({ kind: 'ConnectionClosed' })],
   ['server shutting down (57P01)', adapterError({ kind: 'postgres', originalCode: '57P01' })],
   ['statement timeout inside a raw query (57014)', prismaKnown('P2010', { kind: 'postgres', originalCode: '57014' })],

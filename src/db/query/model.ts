@@ -61,14 +61,14 @@ export function pageArgs<M extends ModelName>(fields: FieldCatalog, q: PageQuery
   const where = toPrismaWhere(q.filter, fields);
   const pageWhere = q.after ? { AND: [where, cursorToWhere(q.after, q.orderBy, fields)] } : where;
   return {
-    find: { where: pageWhere as WhereOf<M>, orderBy: toPrismaOrderBy(q.orderBy, fields) as OrderByOf<M>, skip: q.offset, take: q.take },
-    count: { where: where as WhereOf<M> },
+    find: { where: pageWhere, orderBy: toPrismaOrderBy(q.orderBy, fields), skip: q.offset, take: q.take },
+    count: { where },
   };
 }
 
 /** Every model's id is a uuid primary key. */
-export const whereId = <M extends ModelName>(id: string): WhereUniqueOf<M> => ({ id }) as WhereUniqueOf<M>;
-export const whereIdIn = <M extends ModelName>(ids: readonly string[]): WhereOf<M> => ({ id: { in: [...ids] } }) as WhereOf<M>;
+export const whereId = <M extends ModelName>(id: string): WhereUniqueOf<M> => ({ id });
+export const whereIdIn = <M extends ModelName>(ids: readonly string[]): WhereOf<M> => ({ id: { in: [...ids] } });
 
 /** An include built from the relation catalogue (list.ts expansionInclude) as a model's include type: the catalogue's relations are the model's (test/rest/odata/interop.test.ts expands each). */
 export const includeOf = <M extends ModelName>(include: Record<string, unknown>): IncludeOf<M> => include as IncludeOf<M>;

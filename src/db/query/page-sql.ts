@@ -179,6 +179,7 @@ function recordReader(fields: FieldCatalog, names: readonly string[], table: Rev
     for (let i = 0; i < names.length; i++) {
       const v = values[from + i] ?? null;
       const f = revive[i];
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the row's values are driver scalars (text, numbers), never plain objects
       record[names[i]!] = v === null || !f ? v : f(String(v));
     }
     return record;

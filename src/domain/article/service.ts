@@ -8,12 +8,14 @@ import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
 import type { ArticlePrice } from '../article-price/service';
 import type { DecimalValue } from '../../query/values';
-import { articleFields, articleRelations } from './fields';
+import { articleFields } from './fields';
+import { expandableRelations, RESOURCES } from '../resources';
 
 export type Article = Prisma.ArticleGetPayload<object>;
 /** An article with its prices; a list page gives the amounts as exact text (DecimalText), Prisma as Decimals. */
 export type ArticleWithPrices = Article & { prices: Array<Omit<ArticlePrice, 'amount'> & { amount: DecimalValue }> };
 
+const RELATIONS = expandableRelations(RESOURCES.Article);
 const WITH_PRICES = { prices: { orderBy: [...NEWEST_FIRST] } } satisfies Prisma.ArticleInclude;
 const PRICES: PageRelation = { name: 'prices', table: 'ArticlePrice', foreignKey: 'articleId', fields: articlePriceFields, orderBy: NEWEST_FIRST };
 
@@ -32,7 +34,7 @@ export class ArticleService extends ReadService<'Article', Article> {
 
   constructor(deps: ServiceDeps) {
     const ids = deps.prisma.article;
-    super(ids, articleFields, 'article', tablePages(deps.rows, 'Article', ids), articleRelations);
-    this.withPrices = new ReadService(withPrices(deps.prisma), articleFields, 'article', tablePages(deps.rows, 'Article', ids, { relations: [PRICES] }), articleRelations);
+    super(ids, articleFields, 'article', tablePages(deps.rows, 'Article', ids), RELATIONS);
+    this.withPrices = new ReadService(withPrices(deps.prisma), articleFields, 'article', tablePages(deps.rows, 'Article', ids, { relations: [PRICES] }), RELATIONS);
   }
 }

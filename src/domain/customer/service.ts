@@ -3,14 +3,15 @@ import type { ModelDelegate } from '../../db/query/model';
 import { tablePages } from '../common/list';
 import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
-import { toPrismaOrderBy } from '../../db/query/to-prisma';
-import { customerFields, customerRelations } from './fields';
+import { customerFields } from './fields';
+import { expandableRelations, RESOURCES, relationOrderBy } from '../resources';
 import { addressFields } from '../address/fields';
 import type { PageRelation } from '../../db/query/page-sql';
 import type { Lexicons } from '../../db/query/lexicon';
 
 // The relation's default order (default address first, then by type), ties by id.
-const ADDRESS_ORDER = toPrismaOrderBy(customerRelations.addresses.defaultOrder ?? [], addressFields) as Prisma.AddressOrderByWithRelationInput[];
+const ADDRESS_ORDER = relationOrderBy<Prisma.AddressOrderByWithRelationInput>(RESOURCES.Customer.relations.addresses);
+const RELATIONS = expandableRelations(RESOURCES.Customer);
 const WITH_ADDRESSES = { addresses: { orderBy: ADDRESS_ORDER } } satisfies Prisma.CustomerInclude;
 const ADDRESSES: PageRelation = { name: 'addresses', table: 'Address', foreignKey: 'customerId', fields: addressFields, orderBy: ADDRESS_ORDER };
 /** Every surname customers have had (a table kept by the database): where substring filters on surnames look first. */
@@ -38,9 +39,9 @@ export class CustomerService extends ReadService<'Customer', Customer> {
 
   constructor(deps: ServiceDeps) {
     const ids = deps.prisma.customer;
-    super(ids, customerFields, 'customer', tablePages(deps.rows, 'Customer', ids, { lexicons: SURNAMES }), customerRelations);
+    super(ids, customerFields, 'customer', tablePages(deps.rows, 'Customer', ids, { lexicons: SURNAMES }), RELATIONS);
     this.prisma = deps.prisma;
-    this.withAddresses = new ReadService(withAddresses(deps.prisma), customerFields, 'customer', tablePages(deps.rows, 'Customer', ids, { relations: [ADDRESSES], lexicons: SURNAMES }), customerRelations);
+    this.withAddresses = new ReadService(withAddresses(deps.prisma), customerFields, 'customer', tablePages(deps.rows, 'Customer', ids, { relations: [ADDRESSES], lexicons: SURNAMES }), RELATIONS);
   }
 
   /** For batching: the addresses of many customers, default first. */

@@ -1,31 +1,39 @@
 import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import { isForeignKeyViolation } from '../../db/errors';
 import { AppError, validationFailed } from '../../errors/catalogue';
+import { appendChanges, fieldChanges } from '../common/change-log';
 import { ReadService } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
-import { paymentFields, paymentRelations } from './fields';
+import { paymentFields } from './fields';
+import { expandableRelations, RESOURCES, relationOrderBy } from '../resources';
 import { parseInput } from '../common/validate';
 import { paymentInput } from './schema';
 
 export type Payment = Prisma.PaymentGetPayload<object>;
 
+// As PaymentSource.payments and Customer.payments declare them (newest first).
+const BY_SOURCE = relationOrderBy<Prisma.PaymentOrderByWithRelationInput>(RESOURCES.PaymentSource.relations.payments);
+const BY_CUSTOMER = relationOrderBy<Prisma.PaymentOrderByWithRelationInput>(RESOURCES.Customer.relations.payments);
+
 export class PaymentService extends ReadService<'Payment', Payment> {
   private readonly prisma: PrismaClient;
   private readonly now: () => Date;
+  private readonly logChanges: boolean;
 
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.payment, paymentFields, 'payment', undefined, paymentRelations);
+    super(deps.prisma.payment, paymentFields, 'payment', undefined, expandableRelations(RESOURCES.Payment));
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
+    this.logChanges = deps.changeLog !== false;
   }
 
   /** For batching: payments of many payment sources / customers, newest first. */
   bySourceIds(ids: readonly string[]): Promise<Payment[]> {
-    return this.prisma.payment.findMany({ where: { paymentSourceId: { in: [...ids] } }, orderBy: [{ receivedAt: 'desc' }, { id: 'asc' }] });
+    return this.prisma.payment.findMany({ where: { paymentSourceId: { in: [...ids] } }, orderBy: BY_SOURCE });
   }
 
   byCustomerIds(ids: readonly string[]): Promise<Payment[]> {
-    return this.prisma.payment.findMany({ where: { customerId: { in: [...ids] } }, orderBy: [{ receivedAt: 'desc' }, { id: 'asc' }] });
+    return this.prisma.payment.findMany({ where: { customerId: { in: [...ids] } }, orderBy: BY_CUSTOMER });
   }
 
   /**
@@ -53,7 +61,7 @@ export class PaymentService extends ReadService<'Payment', Payment> {
         const customer = await tx.customer.findUnique({ where: { id: input.customerId }, select: { id: true } });
         if (!customer) throw validationFailed([{ field: 'customerId', message: `no customer with id ${input.customerId}` }]);
         const now = this.now();
-        return tx.payment.create({
+        const payment = await tx.payment.create({
           data: {
             paymentSourceId: source.id,
             customerId: input.customerId,
@@ -64,6 +72,9 @@ export class PaymentService extends ReadService<'Payment', Payment> {
             createdById: actor.userId,
           },
         });
+        const changes = fieldChanges(paymentFields, undefined, payment);
+        await appendChanges(tx, [{ resource: 'payment', recordId: payment.id, operation: 'created', changes }], { ...actor, occurredAt: now }, this.logChanges);
+        return payment;
       });
     } catch (e) {
       if (isForeignKeyViolation(e)) throw validationFailed([{ field: 'customerId', message: 'the customer or payment source no longer exists' }]);

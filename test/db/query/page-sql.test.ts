@@ -11,7 +11,6 @@ import { createServices, type Services } from '../../../src/domain/services';
 import { fixture } from '../../support/fixture';
 import { DecimalText } from '../../../src/query/values';
 import { toPrismaOrderBy } from '../../../src/db/query/to-prisma';
-import type { Prisma } from '../../../src/generated/prisma/client';
 import type { FieldCatalog } from '../../../src/query/fields';
 import { createTestApp, type TestApp } from '../../support/app';
 
@@ -188,11 +187,11 @@ interface Resource {
   readonly count: () => Promise<number>;
 }
 const RESOURCES: Record<string, Resource> = {
-  customers: { service: () => services.customers, findMany: (orderBy, skip, take) => t.db.prisma.customer.findMany({ orderBy: orderBy as Prisma.CustomerOrderByWithRelationInput[], skip, take }), count: () => t.db.prisma.customer.count() },
-  articles: { service: () => services.articles, findMany: (orderBy, skip, take) => t.db.prisma.article.findMany({ orderBy: orderBy as Prisma.ArticleOrderByWithRelationInput[], skip, take }), count: () => t.db.prisma.article.count() },
-  'tax codes': { service: () => services.taxCodes, findMany: (orderBy, skip, take) => t.db.prisma.taxCode.findMany({ orderBy: orderBy as Prisma.TaxCodeOrderByWithRelationInput[], skip, take }), count: () => t.db.prisma.taxCode.count() },
-  accounts: { service: () => services.accounts, findMany: (orderBy, skip, take) => t.db.prisma.account.findMany({ orderBy: orderBy as Prisma.AccountOrderByWithRelationInput[], skip, take }), count: () => t.db.prisma.account.count() },
-  'academic terms': { service: () => services.academicTerms, findMany: (orderBy, skip, take) => t.db.prisma.academicTerm.findMany({ orderBy: orderBy as Prisma.AcademicTermOrderByWithRelationInput[], skip, take }), count: () => t.db.prisma.academicTerm.count() },
+  customers: { service: () => services.customers, findMany: (orderBy, skip, take) => t.db.prisma.customer.findMany({ orderBy, skip, take }), count: () => t.db.prisma.customer.count() },
+  articles: { service: () => services.articles, findMany: (orderBy, skip, take) => t.db.prisma.article.findMany({ orderBy, skip, take }), count: () => t.db.prisma.article.count() },
+  'tax codes': { service: () => services.taxCodes, findMany: (orderBy, skip, take) => t.db.prisma.taxCode.findMany({ orderBy, skip, take }), count: () => t.db.prisma.taxCode.count() },
+  accounts: { service: () => services.accounts, findMany: (orderBy, skip, take) => t.db.prisma.account.findMany({ orderBy, skip, take }), count: () => t.db.prisma.account.count() },
+  'academic terms': { service: () => services.academicTerms, findMany: (orderBy, skip, take) => t.db.prisma.academicTerm.findMany({ orderBy, skip, take }), count: () => t.db.prisma.academicTerm.count() },
 };
 
 it.each(Object.keys(RESOURCES))('%s by id: the records findMany gives (decimals, dates, nulls)', async (name) => {

@@ -1,0 +1,73 @@
+import type { Config } from '../config/config';
+import type { Database } from '../db/database';
+import type { ChangeEntry } from '../domain/change-log/service';
+import type { Services } from '../domain/services';
+import type { Logger } from '../http/logger';
+import { stringifyJson } from '../http/json';
+import { toMessage } from './cloudevents';
+import { JetStreamBroker } from './jetstream';
+import { follow, type FollowOptions } from './live';
+import { backlog, logHead, relayProgress } from './progress';
+import type { EventsState } from '../http/health';
+import { ChangeRelay } from './relay';
+import { ChangeSignal } from './signal';
+
+// Change events of one instance: the database's notification of new change-log entries
+// (one LISTEN session), the followers GraphQL subscriptions read from, and, with
+// EVENTS_NATS_URL, the relay to NATS JetStream. main.ts starts it after the database and
+// stops it after the HTTP server.
+
+/** The channel the change log's insert trigger notifies (migration 20261126100000_change_events). */
+const CHANNEL = 'billing_change_log';
+/** The relay's advisory lock key: 0x62696C72, "bilr" in ASCII (the log's own lock is "bill"). */
+const RELAY_LOCK_KEY = 1651076210n;
+
+export interface Events {
+  /** The log after a cursor, then live (GraphQL subscriptions). */
+  follow(o: FollowOptions): AsyncIterableIterator<ChangeEntry>;
+  /** The relay's state for /readyz and /metrics; undefined without EVENTS_NATS_URL. */
+  readonly relayStatus: (() => Promise<EventsState>) | undefined;
+  stop(): Promise<void>;
+}
+
+export async function startEvents(o: { config: Config['events']; db: Database; services: Services; logger: Logger }): Promise<Events> {
+  const signal = new ChangeSignal();
+  const unlisten = await o.db.listen(CHANNEL, () => signal.notify());
+  const read = (after: bigint, limit: number) => o.services.changeLog.changesAfter(after, limit);
+  const source = { read, head: () => logHead(o.db.prisma), signal, pollMs: o.config.pollMs };
+
+  const c = o.config;
+  let relay: ChangeRelay | undefined;
+  let broker: JetStreamBroker | undefined;
+  if (c.natsUrl) {
+    broker = new JetStreamBroker({ url: c.natsUrl, stream: c.stream, subjectPrefix: c.subjectPrefix, duplicateWindowSeconds: c.duplicateWindowSeconds });
+    const b = broker;
+    relay = new ChangeRelay({
+      read,
+      // `data` is the entry as both doors give it out (exact decimals, ISO times).
+      toMessage: (e) => toMessage(e, { source: c.source, subjectPrefix: c.subjectPrefix, data: e, stringify: stringifyJson }),
+      publish: (m) => b.publish(m),
+      brokerUp: () => b.connected,
+      progress: relayProgress(o.db.prisma, c.stream),
+      backlog: (after) => backlog(o.db.prisma, after),
+      lock: () => o.db.tryLock(RELAY_LOCK_KEY),
+      signal,
+      logger: o.logger,
+      pollMs: c.pollMs,
+    });
+    broker.start();
+    relay.start();
+  }
+  const r = relay;
+  return {
+    follow: (f) => follow(source, f),
+    relayStatus: r ? () => r.status() : undefined,
+    async stop() {
+      await relay?.stop();
+      await broker?.close();
+      await unlisten();
+      // Followers waiting for a notification read once more and end with their subscriptions.
+      signal.notify();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import type { PrismaClient } from '../generated/prisma/client';
+
+// The relay's saved position (table ChangeRelayState) and the backlog behind it.
+
+export function relayProgress(prisma: PrismaClient, relay: string) {
+  return {
+    async load(): Promise<bigint> {
+      const row = await prisma.changeRelayState.findUnique({ where: { relay } });
+      return row?.lastSeq ?? 0n;
+    },
+    /** Never moves back: a relay that lost its lock and saves late cannot undo its successor's progress. */
+    async save(seq: bigint): Promise<void> {
+      await prisma.$executeRaw`
+        INSERT INTO "ChangeRelayState" ("relay", "lastSeq", "updatedAt") VALUES (${relay}, ${seq}, now())
+        ON CONFLICT ("relay") DO UPDATE SET "lastSeq" = GREATEST("ChangeRelayState"."lastSeq", EXCLUDED."lastSeq"), "updatedAt" = now()`;
+    },
+  };
+}
+
+/** Counting stops here: a backlog this long is reported as at least this long. */
+const MAX_COUNTED = 1_000_000;
+
+/** Entries after `seq` (counted up to MAX_COUNTED) and the time of the oldest of them. */
+export async function backlog(prisma: PrismaClient, afterSeq: bigint): Promise<{ entries: number; oldest: Date | undefined }> {
+  const rows = await prisma.$queryRaw<Array<{ entries: bigint; oldest: Date | null }>>`
+    SELECT (SELECT count(*) FROM (SELECT 1 FROM "ChangeLog" WHERE "seq" > ${afterSeq} LIMIT ${MAX_COUNTED}) AS b) AS entries,
+           (SELECT "occurredAt" FROM "ChangeLog" WHERE "seq" > ${afterSeq} ORDER BY "seq" LIMIT 1) AS oldest`;
+  const r = rows[0];
+  return { entries: Number(r?.entries ?? 0n), oldest: r?.oldest ?? undefined };
+}
+
+/** The newest seq in the log (0 when empty): where a follower without a cursor starts. */
+export async function logHead(prisma: PrismaClient): Promise<bigint> {
+  const r = await prisma.changeLog.aggregate({ _max: { seq: true } });
+  return r._max.seq ?? 0n;
+}

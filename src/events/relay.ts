@@ -1,0 +1,175 @@
+import type { EventsState } from '../http/health';
+import type { Logger } from '../http/logger';
+import type { EventEntry } from './cloudevents';
+import type { OutgoingMessage } from './jetstream';
+import { BrokerError } from './jetstream';
+import type { ChangeSignal } from './signal';
+
+// The relay: reads the change log by seq and publishes every entry to JetStream, one at a
+// time and in seq order, each publish awaited until JetStream has stored it; the last
+// published seq is saved in the database after every batch.
+//
+//  - At least once: progress is saved after the publish, so a crash between the two
+//    publishes a batch again; JetStream drops the repeats by Nats-Msg-Id (the entry id)
+//    within its duplicate window.
+//  - In order per record (and overall): one publish in flight; a failed one is retried
+//    before anything after it is sent.
+//  - One relay at a time: the instance holding a session-level advisory lock publishes; the
+//    others try again every takeoverMs and take over when the holder's session ends.
+//  - A broker outage never reaches a write: writes only append to the log; the relay retries
+//    with backoff (up to 5 s apart) and then catches up from its saved position.
+
+/** An entry as the relay reads it: the event's attributes and its seq (decimal text). */
+export interface RelayEntry extends EventEntry {
+  readonly seq: string;
+}
+
+
+export interface RelayDeps {
+  /** The change log after a seq, in seq order (the service layer's reader). */
+  readonly read: (afterSeq: bigint, limit: number) => Promise<readonly RelayEntry[]>;
+  readonly toMessage: (e: RelayEntry) => OutgoingMessage;
+  readonly publish: (m: OutgoingMessage) => Promise<void>;
+  readonly brokerUp: () => boolean;
+  /** The saved position (0 before the first publish). */
+  readonly progress: { load(): Promise<bigint>; save(seq: bigint): Promise<void> };
+  /** Entries after `seq` and the time of the oldest of them. */
+  readonly backlog: (afterSeq: bigint) => Promise<{ entries: number; oldest: Date | undefined }>;
+  /** The relay lock, or undefined while another instance holds it. */
+  readonly lock: () => Promise<{ readonly lost: Promise<void>; release(): Promise<void> } | undefined>;
+  readonly signal: ChangeSignal;
+  readonly logger: Logger;
+  /** Told each entry once JetStream stored it (for the commit-to-broker delay metric). */
+  readonly onPublished?: (e: RelayEntry) => void;
+  /** Longest wait for a notification before reading the log anyway. */
+  readonly pollMs?: number;
+  /** How often a standby instance tries the lock. */
+  readonly takeoverMs?: number;
+}
+
+const BATCH = 200;
+const MAX_BACKOFF_MS = 5_000;
+const backoff = (failures: number): number => Math.min(100 * 2 ** Math.min(failures, 10), MAX_BACKOFF_MS);
+
+export class ChangeRelay {
+  private readonly stopping = new AbortController();
+  private running: Promise<void> | undefined;
+  private leader = false;
+  /** Last published seq while this instance is the leader. */
+  private position: bigint | undefined;
+  private brokerFailing = false;
+
+  constructor(private readonly d: RelayDeps) {}
+
+  start(): void {
+    this.running ??= this.loop();
+  }
+
+  /** Finishes the publish in flight, saves the position, releases the lock. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.running;
+  }
+
+  async status(): Promise<EventsState> {
+    const last = this.leader && this.position !== undefined ? this.position : await this.d.progress.load();
+    const { entries, oldest } = await this.d.backlog(last);
+    return {
+      broker: this.d.brokerUp() && !this.brokerFailing ? 'up' : 'down',
+      relay: this.stopping.signal.aborted ? 'stopped' : this.leader ? 'publishing' : 'standby',
+      lastPublishedSeq: last.toString(),
+      lagEntries: entries,
+      lagSeconds: oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0,
+    };
+  }
+
+  private sleep(ms: number, signal: AbortSignal = this.stopping.signal): Promise<void> {
+    return this.d.signal.next(ms, signal).then(() => undefined);
+  }
+
+  private async loop(): Promise<void> {
+    const stop = this.stopping.signal;
+    let failures = 0;
+    while (!stop.aborted) {
+      let lock: Awaited<ReturnType<RelayDeps['lock']>>;
+      try {
+        lock = await this.d.lock();
+      } catch {
+        lock = undefined;
+      }
+      if (!lock) {
+        await wait(this.d.takeoverMs ?? 2_000, stop);
+        continue;
+      }
+      const lost = new AbortController();
+      void lock.lost.then(() => lost.abort());
+      const either = AbortSignal.any([stop, lost.signal]);
+      this.leader = true;
+      this.d.logger.info('change relay: this instance publishes the change log to NATS');
+      try {
+        await this.publishWhileLeader(either);
+        failures = 0;
+      } catch (e) {
+        // The database failed (reading the log or saving the position): start over.
+        failures++;
+        this.d.logger.warn({ err: e instanceof Error ? e.message.slice(0, 200) : String(e), retryInMs: backoff(failures) }, 'change relay: database error; retrying');
+        await wait(backoff(failures), stop);
+      } finally {
+        this.leader = false;
+        this.position = undefined;
+        await lock.release();
+      }
+      if (lost.signal.aborted && !stop.aborted) this.d.logger.warn('change relay: lost the relay lock (database session ended); trying to take it again');
+    }
+  }
+
+  private async publishWhileLeader(signal: AbortSignal): Promise<void> {
+    let last = await this.d.progress.load();
+    this.position = last;
+    let failures = 0;
+    while (!signal.aborted) {
+      const batch = await this.d.read(last, BATCH);
+      if (batch.length === 0) {
+        await this.sleep(this.d.pollMs ?? 1_000, signal);
+        continue;
+      }
+      for (const entry of batch) {
+        // Retried until stored, in order: nothing after an entry goes out before it.
+        for (;;) {
+          if (signal.aborted) break;
+          try {
+            await this.d.publish(this.d.toMessage(entry));
+            if (this.brokerFailing) this.d.logger.info('change relay: NATS is back; catching up');
+            this.brokerFailing = false;
+            failures = 0;
+            break;
+          } catch (e) {
+            if (!(e instanceof BrokerError)) throw e;
+            failures++;
+            if (!this.brokerFailing || failures % 10 === 0) this.d.logger.warn({ err: e.message, retryInMs: backoff(failures) }, 'change relay: cannot publish; retrying');
+            this.brokerFailing = true;
+            await wait(backoff(failures), signal);
+          }
+        }
+        if (signal.aborted) break;
+        last = BigInt(entry.seq);
+        this.position = last;
+        this.d.onPublished?.(entry);
+      }
+      await this.d.progress.save(last);
+    }
+  }
+}
+
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,279 @@
+#!/usr/bin/env node
+// npm run bench:writes — what the change log and its relay cost writes, on PostgreSQL.
+//
+// 1. Payment-source updates (PATCH, a new description each time, spread over the demo
+//    data's payment sources) per second and their p99 latency, with the change log and with
+//    it switched off in the same build (test/bench/write-server.mjs off: a switch of this
+//    benchmark only). The rounds alternate, off and on, BENCH_ROUNDS times each; the ratio
+//    compares the medians. The relay to NATS runs in both (it has nothing to do without the log).
+// 2. Relay lag at BENCH_RATE writes/s (default 200) for BENCH_SECONDS: from each write's
+//    transaction time (the entry's occurredAt, taken just before the commit) to the event's
+//    arrival at a NATS subscriber of the stream's subjects (it arrives as JetStream stores
+//    it), p50 and p99.
+// A nats-server of its own runs on a free port (nats-server on PATH, or NATS_SERVER).
+// BENCH_DATABASE_URL names the database (default postgresql://postgres@127.0.0.1:5432/bench_writes;
+// created when missing, the demo data loaded when empty). Other options: BENCH_SECONDS
+// (default 10), BENCH_CONNECTIONS (default 8), BENCH_ROUNDS (default 3), BENCH_SOURCES (default 100).
+// It prints the machine's load average: on a shared machine other work moves every figure.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connect } from '@nats-io/transport-node';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { SignJWT } from 'jose';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rate = Number(process.env.BENCH_RATE ?? 200);
+const dbUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/bench_writes';
+const natsServer = process.env.NATS_SERVER ?? (fs.existsSync('/usr/sbin/nats-server') ? '/usr/sbin/nats-server' : 'nats-server');
+const secret = 'bench-secret-bench-secret-bench-secret-0123';
+const stream = 'BENCH_WRITES';
+const prefix = 'bench.writes';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function ensureDatabase() {
+  const name = new URL(dbUrl).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: Object.assign(new URL(dbUrl), { pathname: '/postgres' }).toString() });
+  await admin.connect();
+  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount > 0;
+  if (!exists) await admin.query(`CREATE DATABASE "${name.replace(/"/g, '')}"`);
+  await admin.end();
+}
+
+async function startNats() {
+  const port = await freePort();
+  const store = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-nats-'));
+  const child = spawn(natsServer, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', store], { stdio: 'ignore' });
+  const url = `nats://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    const ok = await new Promise((r) => {
+      const s = net.connect(port, '127.0.0.1');
+      s.once('connect', () => (s.destroy(), r(true)));
+      s.once('error', () => r(false));
+    });
+    if (ok) break;
+    if (i > 200 || child.exitCode !== null) throw new Error('nats-server did not start');
+    await sleep(50);
+  }
+  return {
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+      fs.rmSync(store, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startServer(mode, natsUrl) {
+  const child = spawn(process.execPath, [path.join(root, 'test/bench/write-server.mjs'), mode], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'test',
+      DATABASE_URL: dbUrl,
+      JWT_SECRET: secret,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '0',
+      EVENTS_NATS_URL: natsUrl,
+      EVENTS_NATS_STREAM: stream,
+      EVENTS_NATS_SUBJECT_PREFIX: prefix,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /\{"port":(\d+)\}/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the bench server exited (${code})`)));
+  });
+  return {
+    base: `http://127.0.0.1:${port}`,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+    },
+  };
+}
+
+/** BENCH_SOURCES payment sources (created once, like the demo data's first): writes spread over them wait less on each other's row locks. */
+async function paymentSourceIds(base, auth) {
+  const want = Number(process.env.BENCH_SOURCES ?? 100);
+  const list = async () => (await (await fetch(`${base}/api/v1/payment-sources?$top=1000`, { headers: { authorization: auth } })).json()).value;
+  let sources = await list();
+  const model = sources[0];
+  for (let n = sources.length; n < want; n++) {
+    const r = await fetch(`${base}/api/v1/payment-sources`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ code: `BENCH-${n}`, name: `Bench ${n}`, accountId: model.accountId, sourceType: 'Other', isActive: true, isDefault: false }),
+    });
+    if (r.status !== 201) throw new Error(`creating a payment source answered ${r.status}: ${await r.text()}`);
+  }
+  if (sources.length < want) sources = await list();
+  return sources.map((p) => p.id);
+}
+
+/** Waits until the relay has published everything (a backlog would load one round and not the other). */
+async function caughtUp(base) {
+  for (const until = Date.now() + 120_000; Date.now() < until; await sleep(100)) {
+    const r = await fetch(`${base}/readyz`).then((x) => x.json(), () => undefined);
+    if (r?.events?.relay === 'publishing' && r.events.lagEntries === 0) return;
+  }
+  throw new Error('the relay did not catch up');
+}
+
+let counter = 0;
+async function throughput(base, auth, ids) {
+  await caughtUp(base);
+  const options = (duration) => ({
+    url: base,
+    connections,
+    duration,
+    requests: [
+      {
+        method: 'PATCH',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        setupRequest: (req) => {
+          const n = counter++;
+          return { ...req, path: `/api/v1/payment-sources/${ids[n % ids.length]}`, body: JSON.stringify({ description: `bench ${n}` }) };
+        },
+      },
+    ],
+  });
+  await autocannon(options(2)); // warm-up
+  const r = await autocannon(options(seconds));
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${r.non2xx} answers were not 2xx, ${r.errors} errors`);
+  return { perSecond: r['2xx'] / seconds, p99: r.latency.p99 };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
+};
+
+async function relayLag(base, auth, ids, natsUrl) {
+  const nc = await connect({ servers: natsUrl });
+  const arrivals = new Map();
+  const sub = nc.subscribe(`${prefix}.>`);
+  void (async () => {
+    for await (const m of sub) {
+      const at = Date.now();
+      const e = m.json();
+      const value = e.data?.changes?.description?.new;
+      if (typeof value === 'string' && value.startsWith('lag ')) arrivals.set(value, at - Date.parse(e.data.occurredAt));
+    }
+  })();
+  await nc.flush();
+  const total = rate * seconds;
+  const sent = [];
+  const refused = [];
+  const started = Date.now();
+  for (let n = 0; n < total; n++) {
+    // Open loop: the n-th write leaves at n/rate seconds, whatever the earlier ones do.
+    const due = started + (n * 1000) / rate;
+    if (due > Date.now()) await sleep(due - Date.now());
+    const value = `lag ${n}`;
+    sent.push(
+      fetch(`${base}/api/v1/payment-sources/${ids[n % ids.length]}`, {
+        method: 'PATCH',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ description: value }),
+      }).then(
+        (r) => {
+          // An overloaded service answers 503 (retry later); anything else is a fault.
+          if (r.status === 503) refused.push(value);
+          else if (r.status !== 200) throw new Error(`a write answered ${r.status}`);
+        },
+        // Not even connected in time (an overloaded machine): not written either.
+        () => refused.push(value),
+      ),
+    );
+  }
+  await Promise.all(sent);
+  const achieved = total / ((Date.now() - started) / 1000);
+  const accepted = total - refused.length;
+  const until = Date.now() + 60_000;
+  while (arrivals.size < accepted && Date.now() < until) await sleep(50);
+  await nc.close();
+  const lags = [...arrivals.values()];
+  return { writes: total, accepted, achieved, arrived: lags.length, p50: quantile(lags, 0.5), p99: quantile(lags, 0.99), max: Math.max(...lags) };
+}
+
+async function main() {
+  await ensureDatabase();
+  const nats = await startNats();
+  const auth = `Bearer ${await new SignJWT({ scope: 'billing.read billing.write' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject('33333333-3333-4333-8333-333333333333')
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(new TextEncoder().encode(secret))}`;
+  try {
+    console.log(`node ${process.version}, ${connections} connections, ${seconds} s per round, ${rounds} rounds per build, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.availableParallelism()} cores`);
+    const results = { off: [], on: [] };
+    for (let i = 0; i < rounds; i++) {
+      for (const mode of ['off', 'on']) {
+        const server = await startServer(mode, nats.url);
+        try {
+          const ids = await paymentSourceIds(server.base, auth);
+          const r = await throughput(server.base, auth, ids);
+          results[mode].push(r);
+          console.log(`  change log ${mode.padEnd(3)}: ${r.perSecond.toFixed(0)} updates/s, p99 ${r.p99} ms`);
+        } finally {
+          await server.stop();
+        }
+      }
+    }
+    const off = median(results.off.map((r) => r.perSecond));
+    const on = median(results.on.map((r) => r.perSecond));
+    console.log(`payment-source updates/s (median): ${on.toFixed(0)} with the change log, ${off.toFixed(0)} without; ratio ${(on / off).toFixed(2)}`);
+    console.log(`p99 latency (median): ${median(results.on.map((r) => r.p99))} ms with, ${median(results.off.map((r) => r.p99))} ms without`);
+
+    const server = await startServer('on', nats.url);
+    try {
+      const ids = await paymentSourceIds(server.base, auth);
+      await caughtUp(server.base);
+      const lag = await relayLag(server.base, auth, ids, nats.url);
+      console.log(
+        `relay lag at ${rate} writes/s (sent at ${lag.achieved.toFixed(0)}/s; ${lag.accepted} of ${lag.writes} accepted, the rest 503; ${lag.arrived} events arrived): p50 ${lag.p50} ms, p99 ${lag.p99} ms, max ${lag.max} ms (write's transaction time to arrival at a NATS subscriber)`,
+      );
+      if (lag.arrived < lag.accepted) process.exitCode = 1;
+    } finally {
+      await server.stop();
+    }
+    console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    if (on / off < 0.8) process.exitCode = 1;
+  } finally {
+    await nats.stop();
+  }
+}
+
+await main();

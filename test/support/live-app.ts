@@ -1,0 +1,76 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createTokenVerifier } from '../../src/auth/tokens';
+import { loadConfig } from '../../src/config/config';
+import { DEMO_DATA_FILE } from '../../src/config/paths';
+import { databaseFailure } from '../../src/db/errors';
+import { createServices, type Services } from '../../src/domain/services';
+import { startEvents, type Events } from '../../src/events/events';
+import { createLogger } from '../../src/http/logger';
+import { importReferenceData } from '../../src/import/import-service';
+import { createApp, type App } from '../../src/app';
+import { TEST_SECRET } from './app';
+import { createTestDatabase, type TestDatabase } from './database';
+
+// The app on a real HTTP server with the change events of src/events (no broker): what
+// GraphQL subscriptions over WebSocket need, which supertest cannot give.
+
+export interface LiveApp {
+  readonly app: App;
+  readonly db: TestDatabase;
+  readonly services: Services;
+  readonly events: Events;
+  /** http://127.0.0.1:<port> */
+  readonly base: string;
+  /** ws://127.0.0.1:<port>/graphql */
+  readonly wsUrl: string;
+  /** The newest seq in the change log now (the cursor to subscribe after). */
+  head(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startLiveApp(): Promise<LiveApp> {
+  const db = await createTestDatabase();
+  await importReferenceData(db, DEMO_DATA_FILE);
+  const services = createServices({ prisma: db.prisma, rows: db.rows });
+  const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_SECRET, RATE_LIMIT_PER_MINUTE: '0', DATA_DIR: '/nonexistent' });
+  const logger = createLogger('silent');
+  const events = await startEvents({ config: config.events, db, services, logger });
+  const app = await createApp({
+    config,
+    services,
+    verify: createTokenVerifier({ secret: TEST_SECRET }),
+    logger,
+    ping: () => db.ping(),
+    databases: () => db.health(),
+    classifyError: databaseFailure,
+    live: events,
+  });
+  const server = http.createServer(app.express);
+  if (app.upgrade) server.on('upgrade', app.upgrade);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    app,
+    db,
+    services,
+    events,
+    base: `http://127.0.0.1:${port}`,
+    wsUrl: `ws://127.0.0.1:${port}/graphql`,
+    async head() {
+      let seq = '0';
+      for (;;) {
+        const page = await services.changeLog.changesAfter(seq, 1000);
+        if (page.length === 0) return seq;
+        seq = page.at(-1)!.seq;
+      }
+    },
+    async close() {
+      await app.closeSockets();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.stop();
+      await events.stop();
+      await db.close();
+    },
+  };
+}
