@@ -7,6 +7,7 @@ import type { Account } from '../domain/account/service';
 import type { ArticlePrice } from '../domain/article-price/service';
 import type { Article } from '../domain/article/service';
 import type { Page } from '../domain/common/list';
+import type { Selected } from '../domain/common/read-service';
 import type { Address, Customer } from '../domain/customer/service';
 import type { PaymentSource } from '../domain/payment-source/service';
 import type { Payment } from '../domain/payment/service';
@@ -20,10 +21,13 @@ export type PaymentModel = Payment;
 export type AccountModel = Account;
 /** A stored price (its amount as read: a Decimal or its exact text), or the one the pricing service picked (a decimal.js Decimal). */
 export type ArticlePriceModel = ArticlePrice | { id: string; articleId: string; amount: DecimalValue; validFrom: Date };
-/** An article; `prices` is present when the list already loaded them with the article. */
-export type ArticleModel = Article & { prices?: ArticlePriceModel[] };
-/** A customer; `addresses` is present when the list already loaded them with the customer. */
-export type CustomerModel = Customer & { addresses?: Address[] };
+/**
+ * An article; `prices` is present when the list already loaded them with the article. A list
+ * reads only the fields its query selects (and its relations need): hence Selected.
+ */
+export type ArticleModel = Selected<Article> & { prices?: ArticlePriceModel[] };
+/** A customer; `addresses` is present when the list already loaded them with the customer (Selected: as articles). */
+export type CustomerModel = Selected<Customer> & { addresses?: Address[] };
 export type AddressModel = Address;
 export type TaxCodeModel = TaxCode;
 export type AcademicTermModel = AcademicTerm;

@@ -22,13 +22,23 @@ export type FieldType = FieldSpec['type'];
 /** A resource's scalar fields, by their API (camelCase) name. */
 export type FieldCatalog = Readonly<Record<string, FieldSpec>>;
 
+// Each helper keeps its type and nullability as literal types, so that a catalogue's row
+// type (src/db/read/row.ts) follows from the catalogue itself.
+const plain =
+  <T extends PlainFieldSpec['type']>(type: T) =>
+  <N extends boolean = false>(nullable: N = false as N): { readonly type: T; readonly nullable: N } => ({ type, nullable });
+
 export const field = {
-  uuid: (nullable = false): PlainFieldSpec => ({ type: 'uuid', nullable }),
-  string: (nullable = false): PlainFieldSpec => ({ type: 'string', nullable }),
-  boolean: (): PlainFieldSpec => ({ type: 'boolean', nullable: false }),
-  decimal: (nullable = false): PlainFieldSpec => ({ type: 'decimal', nullable }),
-  datetime: (nullable = false): PlainFieldSpec => ({ type: 'datetime', nullable }),
-  enum: (values: readonly string[], nullable = false): EnumFieldSpec => ({ type: 'enum', nullable, values }),
+  uuid: plain('uuid'),
+  string: plain('string'),
+  boolean: (): { readonly type: 'boolean'; readonly nullable: false } => ({ type: 'boolean', nullable: false }),
+  decimal: plain('decimal'),
+  datetime: plain('datetime'),
+  enum: <const V extends string, N extends boolean = false>(values: readonly V[], nullable: N = false as N): { readonly type: 'enum'; readonly nullable: N; readonly values: readonly V[] } => ({
+    type: 'enum',
+    nullable,
+    values,
+  }),
 } as const;
 
 /**

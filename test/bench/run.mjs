@@ -116,7 +116,7 @@ const scenarios = [
   { name: "(b) REST customers startswith(lastName,'M') $top=100 $count", ...rest('customers', { $filter: "startswith(lastName,'M')", $top: '100', $count: 'true' }) },
   { name: "(c) REST customers startswith(lastName,'M') $orderby=lastName,id $top=100", ...rest('customers', { $filter: "startswith(lastName,'M')", $orderby: 'lastName,id', $top: '100' }) },
   { name: "(d) REST customers contains(lastName,'mann') $orderby=lastName $top=100", ...rest('customers', { $filter: "contains(lastName,'mann')", $orderby: 'lastName', $top: '100' }) },
-  // A substring 78 of the 141 surnames contain: more than the filter lists (src/db/query/lexicon.ts).
+  // A substring 78 of the 141 surnames contain: more than the filter lists (src/db/read/lexicon.ts).
   { name: "(d2) REST customers contains(lastName,'e') $orderby=lastName $top=100", ...rest('customers', { $filter: "contains(lastName,'e')", $orderby: 'lastName', $top: '100' }) },
   { name: "(e) REST customers lastName eq 'Meier' $orderby=lastName $top=100", ...rest('customers', { $filter: "lastName eq 'Meier'", $orderby: 'lastName', $top: '100' }) },
   { name: '(f) GraphQL 100 customers with addresses', ...gql('{ customers(first: 100, orderBy: [{ lastName: ASC }, { id: ASC }]) { nodes { id firstName lastName email debtorNumber addresses { id addressType street city postalCode country isDefault } } } }') },

@@ -1,15 +1,16 @@
-import type { Prisma, PrismaClient } from '../../generated/prisma/client';
+import type { PrismaClient } from '../../generated/prisma/client';
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../../db/errors';
 import { AppError, notFound } from '../../errors/catalogue';
 import { checkIfMatch } from '../common/etag';
-import { ReadService } from '../common/read-service';
+import { ReadService, type RecordOf } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
-import { paymentSourceFields, paymentSourceRelations } from './fields';
+import type { paymentSourceFields } from './fields';
+import { paymentSourceResource } from './resource';
 import { accountFaults, clashingDefault, codeKey, SOURCE_ACCOUNT_TYPE } from './rules';
 import { parseId, parseInput } from '../common/validate';
 import { paymentSourceInput, paymentSourcePatch, type PaymentSourceInput } from './schema';
 
-export type PaymentSource = Prisma.PaymentSourceGetPayload<object>;
+export type PaymentSource = RecordOf<typeof paymentSourceFields>;
 
 export interface WriteOptions {
   /** The client's If-Match header, checked against the current record. */
@@ -20,21 +21,14 @@ export interface WriteOptions {
 // also kept by the database (unique lower(code), partial unique index on isDefault,
 // restricting foreign key from payments), so a concurrent request that slips past the
 // check is refused by the database and mapped to the same error.
-export class PaymentSourceService extends ReadService<'PaymentSource', PaymentSource> {
+export class PaymentSourceService extends ReadService<typeof paymentSourceFields> {
   private readonly prisma: PrismaClient;
   private readonly now: () => Date;
 
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.paymentSource, paymentSourceFields, 'payment source', undefined, paymentSourceRelations);
+    super(deps, paymentSourceResource);
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
-  }
-
-  byAccountIds(accountIds: readonly string[]): Promise<PaymentSource[]> {
-    return this.prisma.paymentSource.findMany({
-      where: { accountId: { in: [...accountIds] } },
-      orderBy: [{ code: 'asc' }, { id: 'asc' }],
-    });
   }
 
   async create(body: unknown, actor: Actor): Promise<PaymentSource> {

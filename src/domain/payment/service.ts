@@ -1,31 +1,23 @@
 import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import { isForeignKeyViolation } from '../../db/errors';
 import { AppError, validationFailed } from '../../errors/catalogue';
-import { ReadService } from '../common/read-service';
+import { ReadService, type RecordOf } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
-import { paymentFields, paymentRelations } from './fields';
+import type { paymentFields } from './fields';
+import { paymentResource } from './resource';
 import { parseInput } from '../common/validate';
 import { paymentInput } from './schema';
 
-export type Payment = Prisma.PaymentGetPayload<object>;
+export type Payment = RecordOf<typeof paymentFields>;
 
-export class PaymentService extends ReadService<'Payment', Payment> {
+export class PaymentService extends ReadService<typeof paymentFields> {
   private readonly prisma: PrismaClient;
   private readonly now: () => Date;
 
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.payment, paymentFields, 'payment', undefined, paymentRelations);
+    super(deps, paymentResource);
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
-  }
-
-  /** For batching: payments of many payment sources / customers, newest first. */
-  bySourceIds(ids: readonly string[]): Promise<Payment[]> {
-    return this.prisma.payment.findMany({ where: { paymentSourceId: { in: [...ids] } }, orderBy: [{ receivedAt: 'desc' }, { id: 'asc' }] });
-  }
-
-  byCustomerIds(ids: readonly string[]): Promise<Payment[]> {
-    return this.prisma.payment.findMany({ where: { customerId: { in: [...ids] } }, orderBy: [{ receivedAt: 'desc' }, { id: 'asc' }] });
   }
 
   /**

@@ -33,20 +33,18 @@ export const Query: QueryResolvers = {
   // With their prices in the same statement when the query asks for them (as customers' addresses).
   articles: (_p, args, { services }, info) => {
     const q = listQuery(args, articleFields, info, RELATION_NEEDS.Article);
-    return nodesSelect(info, PRICE_FIELDS) ? services.articles.withPrices.list(q) : services.articles.list(q);
+    return nodesSelect(info, PRICE_FIELDS) ? services.articles.withPrices.listSelected(q) : services.articles.listSelected(q);
   },
 
   articlePrice: (_p, { id }, { loaders }) => loaders.articlePrice.load(parseId(id)),
   articlePrices: (_p, args, { services }, info) => services.articlePrices.list(listQuery(args, articlePriceFields, info)),
 
   customer: (_p, { id }, { loaders }) => loaders.customer.load(parseId(id)),
-  // With their addresses (read by the same Prisma call, which is cheaper than a second
-  // one through the loader) only when the query asks for them.
+  // With their addresses (read by the same statement, which is cheaper than a second one
+  // through the loader) only when the query asks for them.
   customers: (_p, args, { services }, info) => {
     const q = listQuery(args, customerFields, info, RELATION_NEEDS.Customer);
-    return nodesSelect(info, ADDRESS_FIELDS)
-      ? services.customers.withAddresses.list(q)
-      : services.customers.list(q);
+    return nodesSelect(info, ADDRESS_FIELDS) ? services.customers.withAddresses.listSelected(q) : services.customers.listSelected(q);
   },
 
   address: (_p, { id }, { loaders }) => loaders.address.load(parseId(id)),

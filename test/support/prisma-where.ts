@@ -1,3 +1,7 @@
+// The Prisma translation of the neutral filter tree and sort keys that served reads before they
+// were compiled to SQL (src/db/read/where.ts): kept as the oracle the compiled path is held
+// equal to (test/db/query/to-prisma.db.test.ts, test/db/read/compiled.test.ts).
+//
 // Compiles the neutral filter tree to a Prisma `where`, and sort keys to a Prisma `orderBy`.
 // Prisma then sends parameterised SQL: no text built here ever reaches the database as SQL.
 //
@@ -19,9 +23,10 @@
 // Decimal values are passed as their exact text (Prisma parses it with decimal.js), never
 // as JavaScript numbers. Date-time values are Date objects (the columns keep milliseconds).
 
-import type { FieldCatalog, FieldSpec } from '../../query/fields';
-import type { ComparisonOperator, FilterNode, FilterValue, SortKey } from '../../query/filter-tree';
-import { enumSortOrder } from '../../query/values';
+import type { FieldCatalog, FieldSpec } from '../../src/query/fields';
+import type { ComparisonOperator, FilterNode, FilterValue, SortKey } from '../../src/query/filter-tree';
+import { enumSortOrder } from '../../src/query/values';
+import { cursorFilter } from '../../src/db/read/keyset';
 
 export type PrismaWhere = Record<string, unknown>;
 
@@ -202,7 +207,7 @@ export function toPrismaWhere(node: FilterNode | undefined, fields: FieldCatalog
  * Nulls come first in ascending and last in descending order, as OData prescribes (null is
  * the smallest value; PostgreSQL's default is the opposite). With `fields` given, that is
  * written out with Prisma's `{ sort, nulls }` form on nullable fields (Prisma refuses that
- * form on required ones, hence the catalogue). Keyset cursors (src/db/query/keyset.ts) rely
+ * form on required ones, hence the catalogue). Keyset cursors (src/db/read/keyset.ts) rely
  * on exactly this placement, and GraphQL's orderBy shares it. The catalogue is required so
  * that no caller falls back to PostgreSQL's placement by leaving it out.
  */
@@ -214,3 +219,7 @@ export function toPrismaOrderBy(keys: readonly SortKey[], fields: FieldCatalog):
   if (!keys.some((k) => k.field === 'id')) out.push({ id: 'asc' });
   return out;
 }
+
+/** The Prisma `where` of the records after a cursor (src/db/read/keyset.ts's filter, translated as above). */
+export const cursorToWhere = (cursor: string, sortKeys: readonly SortKey[], fields: FieldCatalog): PrismaWhere =>
+  toPrismaWhere(cursorFilter(cursor, sortKeys, fields), fields);
