@@ -120,14 +120,15 @@ it.each([
   expect(many.length).toBeLessThanOrEqual(most);
 });
 
-it('a plain page (no filter, no cursor) is one statement with the relations the list reads inside it', async () => {
+it('a page is one statement, and the to-many relation the list reads with it one more by the page\'s ids', async () => {
   const customers = await count('{ customers(first: 100, orderBy: [{ lastName: ASC }]) { nodes { id addresses { id } defaultAddress { id } } } }');
-  expect(customers).toHaveLength(1);
+  expect(customers).toHaveLength(2);
+  expect(customers[1]).toMatch(/FROM "Address" r WHERE r\."customerId" = ANY\(/);
   const articles = await count('{ articles(first: 100, orderBy: [{ code: DESC }]) { nodes { id prices { id amount } } } }');
-  expect(articles).toHaveLength(1);
-  // Relations the page does not hold are batched as on any other page: one statement each.
+  expect(articles).toHaveLength(2);
+  // Relations the page does not hold are batched through the loaders: one statement each.
   const more = await count('{ articles(first: 100) { nodes { id prices { id } defaultTaxCode { id } revenueAccount { id } } } }');
-  expect(more).toHaveLength(3);
+  expect(more).toHaveLength(4);
 });
 
 it.each([

@@ -190,7 +190,7 @@ it('a page for a selection reads only those fields, the id and the sort keys, wi
   expect(narrow.items.map((c) => narrow.cursorOf(c))).toEqual(full.items.map((c) => full.cursorOf(c)));
 });
 
-it('a page is one statement with its relations inside, a substring filter on surnames first reads the matching surnames', async () => {
+it('a page is one statement and one per to-many relation by its ids; a substring filter on surnames first reads the matching surnames', async () => {
   const statements: string[] = [];
   const t2 = await createTestApp({ demoData: false, onQuery: (sql) => statements.push(sql) });
   try {
@@ -199,10 +199,16 @@ it('a page is one statement with its relations inside, a substring filter on sur
     statements.length = 0;
     const page = await s.customers.withAddresses.list({ orderBy: [{ field: 'lastName', direction: 'asc' }], limit: 100, filter: { kind: 'text', field: 'lastName', op: 'contains', value: 'mann' } });
     expect(page.items.map((c) => c.lastName)).toEqual(['Hartmann', 'Neumann']);
-    expect(statements).toHaveLength(2);
-    // The surnames containing the text (src/db/read/lexicon.ts), then the page over the ranges of those surnames.
+    expect(statements).toHaveLength(3);
+    // The surnames containing the text (src/db/read/lexicon.ts), the page over the ranges of
+    // those surnames, then the addresses of the page's customers.
     expect(statements[0]).toMatch(/^SELECT "name" FROM "CustomerSurname" WHERE "name" LIKE \$1 LIMIT \$2$/);
-    expect(statements[1]).toMatch(/FROM "Address" r0 WHERE r0\."customerId" = t\."id" .* FROM "Customer" t WHERE .*LIKE \$1.* = ANY\(\$2::text\[\]\).* LIMIT \$3 OFFSET \$4$/s);
+    expect(statements[1]).toMatch(/ FROM "Customer" t WHERE .*LIKE \$1.* = ANY\(\$2::text\[\]\).* LIMIT \$3 OFFSET \$4$/s);
+    expect(statements[2]).toMatch(/ FROM "Address" r WHERE r\."customerId" = ANY\(\$1::uuid\[\]\) ORDER BY /);
+    // One record's relations stay inside its statement.
+    statements.length = 0;
+    await s.customers.withAddresses.get(page.items[0]!.id);
+    expect(statements).toHaveLength(1);
   } finally {
     await t2.close();
   }
