@@ -16,20 +16,23 @@ import type { TaxCode } from '../domain/tax-code/service';
 import type { DecimalValue } from '../query/values';
 
 
-export type PaymentSourceModel = PaymentSource;
-export type PaymentModel = Payment;
-export type AccountModel = Account;
-/** A stored price (its amount as read: a Decimal or its exact text), or the one the pricing service picked (a decimal.js Decimal). */
-export type ArticlePriceModel = ArticlePrice | { id: string; articleId: string; amount: DecimalValue; validFrom: Date };
+// A relation property (`account?`) is present when the record was read with that relation
+// inside it (the query selected it: resolvers/connection.ts RelationReads); its resolver
+// then needs no loader.
+export type PaymentSourceModel = PaymentSource & { account?: AccountModel; payments?: PaymentModel[] };
+export type PaymentModel = Payment & { paymentSource?: PaymentSourceModel; customer?: CustomerModel };
+export type AccountModel = Account & { paymentSources?: PaymentSourceModel[] };
+/** A stored price, or the one the pricing service picked (a decimal.js Decimal). */
+export type ArticlePriceModel = (ArticlePrice & { article?: ArticleModel }) | { id: string; articleId: string; amount: DecimalValue; validFrom: Date };
 /**
  * An article; `prices` is present when the list already loaded them with the article. A list
  * reads only the fields its query selects (and its relations need): hence Selected.
  */
-export type ArticleModel = Selected<Article> & { prices?: ArticlePriceModel[] };
+export type ArticleModel = Selected<Article> & { prices?: ArticlePriceModel[]; defaultTaxCode?: TaxCodeModel | null; revenueAccount?: AccountModel | null };
 /** A customer; `addresses` is present when the list already loaded them with the customer (Selected: as articles). */
-export type CustomerModel = Selected<Customer> & { addresses?: Address[] };
-export type AddressModel = Address;
-export type TaxCodeModel = TaxCode;
+export type CustomerModel = Selected<Customer> & { addresses?: AddressModel[]; payments?: PaymentModel[]; receivableAccount?: AccountModel | null; prepaymentAccount?: AccountModel | null };
+export type AddressModel = Address & { customer?: CustomerModel };
+export type TaxCodeModel = TaxCode & { taxAccount?: AccountModel; revenueAccount?: AccountModel };
 export type AcademicTermModel = AcademicTerm;
 export type QuoteModel = Quote;
 export type QuoteLineModel = QuoteLine;

@@ -22,11 +22,21 @@ export type FieldType = FieldSpec['type'];
 /** A resource's scalar fields, by their API (camelCase) name. */
 export type FieldCatalog = Readonly<Record<string, FieldSpec>>;
 
-// Each helper keeps its type and nullability as literal types, so that a catalogue's row
-// type (src/db/read/row.ts) follows from the catalogue itself.
-const plain =
-  <T extends PlainFieldSpec['type']>(type: T) =>
-  <N extends boolean = false>(nullable: N = false as N): { readonly type: T; readonly nullable: N } => ({ type, nullable });
+// Each helper keeps its type and nullability as literal types, so that a catalogue's row type
+// (src/db/read/row.ts) follows from the catalogue itself. Overloads, not a generic
+// `nullable: N`: inside `satisfies FieldCatalog` a generic would be inferred as `boolean`.
+interface PlainField<T extends PlainFieldSpec['type']> {
+  (nullable?: false): { readonly type: T; readonly nullable: false };
+  (nullable: true): { readonly type: T; readonly nullable: true };
+}
+function plain<T extends PlainFieldSpec['type']>(type: T): PlainField<T> {
+  function make(nullable?: false): { readonly type: T; readonly nullable: false };
+  function make(nullable: true): { readonly type: T; readonly nullable: true };
+  function make(nullable = false): PlainFieldSpec {
+    return { type, nullable };
+  }
+  return make;
+}
 
 export const field = {
   uuid: plain('uuid'),
@@ -34,9 +44,9 @@ export const field = {
   boolean: (): { readonly type: 'boolean'; readonly nullable: false } => ({ type: 'boolean', nullable: false }),
   decimal: plain('decimal'),
   datetime: plain('datetime'),
-  enum: <const V extends string, N extends boolean = false>(values: readonly V[], nullable: N = false as N): { readonly type: 'enum'; readonly nullable: N; readonly values: readonly V[] } => ({
+  enum: <const V extends string>(values: readonly V[]): { readonly type: 'enum'; readonly nullable: false; readonly values: readonly V[] } => ({
     type: 'enum',
-    nullable,
+    nullable: false,
     values,
   }),
 } as const;

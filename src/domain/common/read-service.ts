@@ -67,9 +67,9 @@ export class ReadService<F extends FieldCatalog, Inline extends object = object>
     return values as RecordOf<F, Inline>;
   }
 
-  private relations(expand: readonly Expansion[] | undefined): RelationRead[] {
+  private relations(expand: readonly Expansion[] | undefined, include: readonly string[] = []): RelationRead[] {
     const named = new Map<string, Expansion>();
-    for (const name of this.options.inline ?? []) named.set(name, { relation: name });
+    for (const name of [...(this.options.inline ?? []), ...include]) named.set(name, { relation: name });
     for (const e of expand ?? []) named.set(e.relation, e);
     return [...named.values()].map((e) => relationRead(this.resource, e));
   }
@@ -87,7 +87,7 @@ export class ReadService<F extends FieldCatalog, Inline extends object = object>
         filter: pageFilter,
         orderBy: sortKeys,
         window: { take: q.limit + 1, skip: q.offset ?? 0 },
-        relations: this.relations(q.expand),
+        relations: this.relations(q.expand, q.include),
       }),
       q.count ? countRecords(this.rows, this.resource.model, this.fields, filter) : undefined,
     ]);
@@ -126,9 +126,9 @@ export class ReadService<F extends FieldCatalog, Inline extends object = object>
     return found;
   }
 
-  /** For batching (GraphQL): the records with these ids, in no particular order. */
-  getMany(ids: readonly string[]): Promise<Array<RecordOf<F, Inline>>> {
-    return this.read({ kind: 'in', field: 'id', values: ids.map((value) => ({ type: 'uuid', value })) });
+  /** For batching (GraphQL): the records with these ids, in no particular order; `include`: declared relations read inside each. */
+  getMany(ids: readonly string[], include: readonly string[] = []): Promise<Array<RecordOf<F, Inline>>> {
+    return this.read({ kind: 'in', field: 'id', values: ids.map((value) => ({ type: 'uuid', value })) }, include.map((relation) => ({ relation })));
   }
 
   private async read(filter: FilterNode, expand?: readonly Expansion[]): Promise<Array<RecordOf<F, Inline>>> {

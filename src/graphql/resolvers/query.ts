@@ -1,6 +1,6 @@
 // Query: one field per record (ids are GraphQL IDs, as docs/service.md writes them, checked to
-// be UUIDs: VALIDATION_FAILED otherwise; null for an unknown id, through the request's loaders, so
-// aliased look-ups share a query) and one list field per resource.
+// be UUIDs: VALIDATION_FAILED otherwise; null for an unknown id) and one list field per
+// resource. The relations a query selects on the records are read with them (src/db/read).
 
 import { academicTermFields } from '../../domain/academic-term/fields';
 import { accountFields } from '../../domain/account/fields';
@@ -12,49 +12,56 @@ import { paymentSourceFields } from '../../domain/payment-source/fields';
 import { paymentFields } from '../../domain/payment/fields';
 import { taxCodeFields } from '../../domain/tax-code/fields';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
-import { listQuery, nodesSelect } from './connection';
+import type DataLoader from 'dataloader';
+import type { GraphQLResolveInfo } from 'graphql';
+import { listQuery, recordRelations, type RelationReads } from './connection';
 import { parseId } from '../../domain/common/validate';
-import { RELATION_NEEDS } from './relations';
+import { RELATION_NEEDS, RELATION_READS } from './relations';
 
-const ADDRESS_FIELDS = ['addresses', 'defaultAddress'] as const;
-const PRICE_FIELDS = ['prices'] as const;
+/**
+ * One record by id: through the request's loader (aliased look-ups share a statement), or,
+ * when the selection shows relations, in one statement with those relations inside.
+ */
+function one<T>(
+  loader: DataLoader<string, T | null>,
+  read: { getMany(ids: readonly string[], include: readonly string[]): Promise<T[]> },
+  rawId: string,
+  info: GraphQLResolveInfo,
+  reads: RelationReads,
+): Promise<T | null> {
+  const id = parseId(rawId);
+  const include = recordRelations(info, reads);
+  return include.length === 0 ? loader.load(id) : read.getMany([id], include).then((found) => found[0] ?? null);
+}
 
 export const Query: QueryResolvers = {
-  paymentSource: (_p, { id }, { loaders }) => loaders.paymentSource.load(parseId(id)),
-  paymentSources: (_p, args, { services }, info) => services.paymentSources.list(listQuery(args, paymentSourceFields, info)),
+  paymentSource: (_p, { id }, { loaders, services }, info) => one(loaders.paymentSource, services.paymentSources, id, info, RELATION_READS.PaymentSource),
+  paymentSources: (_p, args, { services }, info) => services.paymentSources.list(listQuery(args, paymentSourceFields, info, undefined, RELATION_READS.PaymentSource)),
 
-  payment: (_p, { id }, { loaders }) => loaders.payment.load(parseId(id)),
-  payments: (_p, args, { services }, info) => services.payments.list(listQuery(args, paymentFields, info)),
+  payment: (_p, { id }, { loaders, services }, info) => one(loaders.payment, services.payments, id, info, RELATION_READS.Payment),
+  payments: (_p, args, { services }, info) => services.payments.list(listQuery(args, paymentFields, info, undefined, RELATION_READS.Payment)),
 
-  account: (_p, { id }, { loaders }) => loaders.account.load(parseId(id)),
-  accounts: (_p, args, { services }, info) => services.accounts.list(listQuery(args, accountFields, info)),
+  account: (_p, { id }, { loaders, services }, info) => one(loaders.account, services.accounts, id, info, RELATION_READS.Account),
+  accounts: (_p, args, { services }, info) => services.accounts.list(listQuery(args, accountFields, info, undefined, RELATION_READS.Account)),
 
-  article: (_p, { id }, { loaders }) => loaders.article.load(parseId(id)),
-  // With their prices in the same statement when the query asks for them (as customers' addresses).
-  articles: (_p, args, { services }, info) => {
-    const q = listQuery(args, articleFields, info, RELATION_NEEDS.Article);
-    return nodesSelect(info, PRICE_FIELDS) ? services.articles.withPrices.listSelected(q) : services.articles.listSelected(q);
-  },
+  article: (_p, { id }, { loaders, services }, info) => one(loaders.article, services.articles, id, info, RELATION_READS.Article),
+  // Reading only the fields the query selects, and the relations it selects with them.
+  articles: (_p, args, { services }, info) => services.articles.listSelected(listQuery(args, articleFields, info, RELATION_NEEDS.Article, RELATION_READS.Article)),
 
-  articlePrice: (_p, { id }, { loaders }) => loaders.articlePrice.load(parseId(id)),
-  articlePrices: (_p, args, { services }, info) => services.articlePrices.list(listQuery(args, articlePriceFields, info)),
+  articlePrice: (_p, { id }, { loaders, services }, info) => one(loaders.articlePrice, services.articlePrices, id, info, RELATION_READS.ArticlePrice),
+  articlePrices: (_p, args, { services }, info) => services.articlePrices.list(listQuery(args, articlePriceFields, info, undefined, RELATION_READS.ArticlePrice)),
 
-  customer: (_p, { id }, { loaders }) => loaders.customer.load(parseId(id)),
-  // With their addresses (read by the same statement, which is cheaper than a second one
-  // through the loader) only when the query asks for them.
-  customers: (_p, args, { services }, info) => {
-    const q = listQuery(args, customerFields, info, RELATION_NEEDS.Customer);
-    return nodesSelect(info, ADDRESS_FIELDS) ? services.customers.withAddresses.listSelected(q) : services.customers.listSelected(q);
-  },
+  customer: (_p, { id }, { loaders, services }, info) => one(loaders.customer, services.customers, id, info, RELATION_READS.Customer),
+  customers: (_p, args, { services }, info) => services.customers.listSelected(listQuery(args, customerFields, info, RELATION_NEEDS.Customer, RELATION_READS.Customer)),
 
-  address: (_p, { id }, { loaders }) => loaders.address.load(parseId(id)),
-  addresses: (_p, args, { services }, info) => services.addresses.list(listQuery(args, addressFields, info)),
+  address: (_p, { id }, { loaders, services }, info) => one(loaders.address, services.addresses, id, info, RELATION_READS.Address),
+  addresses: (_p, args, { services }, info) => services.addresses.list(listQuery(args, addressFields, info, undefined, RELATION_READS.Address)),
 
-  taxCode: (_p, { id }, { loaders }) => loaders.taxCode.load(parseId(id)),
-  taxCodes: (_p, args, { services }, info) => services.taxCodes.list(listQuery(args, taxCodeFields, info)),
+  taxCode: (_p, { id }, { loaders, services }, info) => one(loaders.taxCode, services.taxCodes, id, info, RELATION_READS.TaxCode),
+  taxCodes: (_p, args, { services }, info) => services.taxCodes.list(listQuery(args, taxCodeFields, info, undefined, RELATION_READS.TaxCode)),
 
-  academicTerm: (_p, { id }, { loaders }) => loaders.academicTerm.load(parseId(id)),
-  academicTerms: (_p, args, { services }, info) => services.academicTerms.list(listQuery(args, academicTermFields, info)),
+  academicTerm: (_p, { id }, { loaders, services }, info) => one(loaders.academicTerm, services.academicTerms, id, info, RELATION_READS.AcademicTerm),
+  academicTerms: (_p, args, { services }, info) => services.academicTerms.list(listQuery(args, academicTermFields, info, undefined, RELATION_READS.AcademicTerm)),
 
   // The service validates the input as REST receives it: dates as ISO text, not the DateTime scalar's Dates.
   quote: (_p, { input }, { services }) =>
