@@ -7,6 +7,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { ReadService } from '../../../src/domain/common/read-service';
+import { DEEP_OFFSET } from '../../../src/db/read/compile';
 import type { Relation, Resource } from '../../../src/domain/common/resource';
 import type { ListQuery } from '../../../src/domain/common/list';
 import { RESOURCES, resourceOf } from '../../../src/domain/resources';
@@ -212,4 +213,23 @@ it('a page is one statement and one per to-many relation by its ids; a substring
   } finally {
     await t2.close();
   }
+});
+
+// Last: it adds a thousand customers the pages above would see.
+it('a deep offset (its ids first) gives findMany\'s page, relations inside', async () => {
+  // Enough customers to page past DEEP_OFFSET, some sharing a surname (ties broken by id).
+  await t.db.session.exec(`INSERT INTO "Customer" (id, "firstName", "lastName", "debtorNumber", email)
+    SELECT gen_random_uuid(), 'D' || i, 'Deep' || (i % 7), 'DEEP-' || i, CASE WHEN i % 5 = 0 THEN NULL ELSE 'd' || i || '@example.org' END FROM generate_series(1, ${DEEP_OFFSET + 60}) AS i`);
+  const customers = RESOURCES.Customer as Resource;
+  for (const orderBy of [[{ field: 'lastName', direction: 'asc' }], [{ field: 'email', direction: 'desc' }]] as SortKey[][]) {
+    for (const offset of [DEEP_OFFSET - 1, DEEP_OFFSET, DEEP_OFFSET + 7]) {
+      const page = await service(customers).list({ orderBy, offset, limit: 20, count: true, expand: [{ relation: 'addresses' }, { relation: 'receivableAccount' }] });
+      const expected = await t.db.prisma.customer.findMany({ orderBy: toPrismaOrderBy(orderBy, customers.fields) as never, skip: offset, take: 21, include: include(customers, ['addresses', 'receivableAccount']) });
+      expect(page.items).toEqual(expected.slice(0, 20));
+      expect(page.hasMore).toBe(expected.length > 20);
+    }
+  }
+  const filtered = await service(customers).list({ filter: { kind: 'text', field: 'lastName', op: 'startswith', value: 'Deep' }, orderBy: [{ field: 'firstName', direction: 'asc' }], offset: DEEP_OFFSET, limit: 100 });
+  expect(filtered.items).toEqual(await t.db.prisma.customer.findMany({ where: { lastName: { startsWith: 'Deep' } }, orderBy: [{ firstName: 'asc' }, { id: 'asc' }], skip: DEEP_OFFSET, take: 100 }));
+  expect(filtered.items.length).toBe(60);
 });
