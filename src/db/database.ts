@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { Client, Pool, type PoolConfig } from 'pg';
+import { Client, Pool, type PoolConfig, type QueryResultRow } from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { isDatabaseUnavailable } from './errors';
@@ -181,7 +181,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
       await pool.query(sql);
     },
     async query<T>(sql: string, params?: unknown[]) {
-      return (await pool.query(sql, params)).rows as T[];
+      return (await pool.query<T & QueryResultRow>(sql, params)).rows;
     },
   };
   if (opts.migrate !== false) {
@@ -195,7 +195,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
           await client.query(sql);
         },
         async query<T>(sql: string, params?: unknown[]) {
-          return (await client.query(sql, params)).rows as T[];
+          return (await client.query<T & QueryResultRow>(sql, params)).rows;
         },
       });
     } finally {

@@ -1,5 +1,5 @@
 // The type of a record read by the compiled path, computed from its field catalogue: what a
-// catalogue declares is what a row holds (test/domain/drift.test.ts holds these types equal
+// catalogue declares is what a row holds (test/db/read/compiled.test.ts holds these types equal
 // to Prisma's for every model, so records read here and records Prisma writes are one type).
 
 import { Prisma } from '../../generated/prisma/client';

@@ -6,7 +6,8 @@
 // (test/support/prisma-where.ts). On PGlite by default, on PostgreSQL with DATABASE_URL.
 
 import { randomUUID } from 'node:crypto';
-import { ReadService } from '../../../src/domain/common/read-service';
+import { ReadService, type RecordOf } from '../../../src/domain/common/read-service';
+import type { Prisma } from '../../../src/generated/prisma/client';
 import { DEEP_OFFSET } from '../../../src/db/read/compile';
 import type { Relation, Resource } from '../../../src/domain/common/resource';
 import type { ListQuery } from '../../../src/domain/common/list';
@@ -20,6 +21,25 @@ import { toPrismaOrderBy, toPrismaWhere } from '../../support/prisma-where';
 
 let t: TestApp;
 let services: Services;
+
+// The records' types are the catalogues' (Row<F>): the same types as Prisma's, so records read
+// here and records Prisma writes are one type. Checked by the compiler (npm run typecheck).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameTypes: [
+  Same<RecordOf<typeof RESOURCES.Customer.fields>, Prisma.CustomerGetPayload<object>>,
+  Same<RecordOf<typeof RESOURCES.Address.fields>, Prisma.AddressGetPayload<object>>,
+  Same<RecordOf<typeof RESOURCES.Article.fields>, Prisma.ArticleGetPayload<object>>,
+  Same<RecordOf<typeof RESOURCES.ArticlePrice.fields>, Prisma.ArticlePriceGetPayload<object>>,
+  Same<RecordOf<typeof RESOURCES.Account.fields>, Prisma.AccountGetPayload<object>>,
+  Same<RecordOf<typeof RESOURCES.PaymentSource.fields>, Prisma.PaymentSourceGetPayload<object>>,
+  Same<RecordOf<typeof RESOURCES.Payment.fields>, Prisma.PaymentGetPayload<object>>,
+  Same<RecordOf<typeof RESOURCES.AcademicTerm.fields>, Prisma.AcademicTermGetPayload<object>>,
+  // The catalogue lists the tax types the database's CHECK allows; Prisma calls the column a string.
+  RecordOf<typeof RESOURCES.TaxCode.fields> extends Prisma.TaxCodeGetPayload<object> ? true : false,
+] = [true, true, true, true, true, true, true, true, true];
+it('record types are the catalogues\' (compile-time, above)', () => {
+  expect(sameTypes.every(Boolean)).toBe(true);
+});
 
 interface Delegate {
   findMany(args: object): Promise<Array<Record<string, unknown>>>;
