@@ -11,8 +11,11 @@ if (fs.existsSync('.env')) process.loadEnvFile('.env');
 
 // The schema keeps `url = env("DATABASE_URL")` because without it the CLI asks for the
 // native query engine. For the embedded database a placeholder fills it; it is never used.
-const serverUrl = process.env.DATABASE_URL;
-if (!serverUrl) process.env.DATABASE_URL = 'postgresql://embedded.invalid/pglite';
+const pooledUrl = process.env.DATABASE_URL;
+if (!pooledUrl) process.env.DATABASE_URL = 'postgresql://embedded.invalid/pglite';
+// Migrate takes a session-level advisory lock, which a transaction-mode pooler cannot keep:
+// the direct URL when there is one (Prisma's directUrl; README "Scaling out").
+const serverUrl = pooledUrl ? (process.env.DATABASE_DIRECT_URL ?? pooledUrl) : undefined;
 
 let lock: { release(): void } | undefined;
 let embedded: ReturnType<typeof openEmbedded> | undefined;
@@ -24,7 +27,8 @@ export default {
   async adapter() {
     if (serverUrl) {
       const { PrismaPg } = await import('@prisma/adapter-pg');
-      return new PrismaPg({ connectionString: serverUrl });
+      const { withRootCert } = await import('./src/db/session');
+      return new PrismaPg({ connectionString: withRootCert(serverUrl, process.env.PGSSLROOTCERT) });
     }
     // One embedded database per process: the CLI asks for an adapter more than once, and two
     // PGlite instances on one folder made migrate deploy hang now and then after it finished.

@@ -4,12 +4,14 @@ import type { TokenVerifier } from './auth/tokens';
 import type { Config } from './config/config';
 import type { Services } from './domain/services';
 import { AppError } from './errors/catalogue';
-import { graphiql } from './graphql/ide';
+import { graphiql, GRAPHIQL_PATH } from './graphql/ide';
+import { SANDBOX_ASSETS } from './graphql/sandbox';
 import { createGraphqlHandler } from './graphql/server';
 import { openApiDocument } from './rest/openapi';
 import { restReference } from './rest/reference';
 import { restRouter } from './rest/router';
 import { jsonBody } from './http/body';
+import { toolAssets } from './http/tool-pages';
 import { allowsAnyOrigin, corsPolicy } from './http/cors';
 import { healthRoutes, primaryOnly, type DatabaseState } from './http/health';
 import type { Logger } from './http/logger';
@@ -79,11 +81,15 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.get(`${REST_BASE}/openapi.json`, (_req, res) => {
     res.type('application/json').send(openApi);
   });
-  // Outside production: GraphiQL at /graphql (for a browser) and the REST reference at
-  // /api/v1/docs, with their assets, all from the service itself.
-  const ide = production ? undefined : graphiql();
-  if (ide) app.use(ide.assets);
-  if (!production) app.use(restReference(REST_BASE));
+  // Outside production: GraphiQL at /graphiql and the REST reference at /api/v1/docs, with
+  // their assets, all from the service itself, and the assets of the Sandbox page (the page
+  // itself is Apollo's, at /graphql: ./graphql/sandbox.ts).
+  if (!production) {
+    const ide = graphiql();
+    app.use(ide.assets, toolAssets(SANDBOX_ASSETS));
+    app.get(GRAPHIQL_PATH, ide.page);
+    app.use(restReference(REST_BASE));
+  }
 
   app.use(rateLimiter(deps.config.rateLimitPerMinute, { redis: deps.redis, logger: deps.logger, onRefusal: metrics?.rateLimited }));
   const readScope = deps.readRouting ? [deps.readRouting.scope()] : [];
@@ -106,7 +112,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     ...(metrics ? { observe: metrics.graphqlOperation } : {}),
   });
   // The GraphQL handler checks the token before it reads the body, then opens the read scope (./graphql/server.ts).
-  app.use('/graphql', ...(ide ? [ide.page] : []), graphql.handler);
+  app.use('/graphql', graphql.handler);
 
   app.use(() => {
     throw new AppError('NOT_FOUND', 'No such path');

@@ -44,6 +44,10 @@ async function main(): Promise<void> {
   const d = config.database;
   const db = await openDatabase({
     url: d.url,
+    directUrl: d.directUrl,
+    pooler: d.pooler,
+    namedStatements: d.namedStatements,
+    tlsRootCertFile: d.tlsRootCertFile,
     dataDir: d.dataDir,
     poolMax: d.poolMax,
     role: 'service',
@@ -56,7 +60,7 @@ async function main(): Promise<void> {
     replicaReadsAllowed,
     onReplicaChange: (h) => logger[h.state === 'up' ? 'info' : 'warn']({ replica: h.name, state: h.state, lagMs: h.lagMs }, `read replica ${h.state}`),
   });
-  logger.info({ database: db.kind, replicas: d.replicaUrls.length }, 'database ready, migrations applied');
+  logger.info({ database: db.kind, replicas: d.replicaUrls.length, pooler: d.pooler, namedStatements: db.kind === 'postgres' && d.namedStatements }, 'database ready, migrations applied');
   if (db.kind === 'pglite' && config.loadDemoData && (await loadDemoDataIfEmpty(db))) {
     logger.info('empty embedded database: demo dataset loaded');
   }

@@ -142,7 +142,17 @@ export async function main(argv: string[]): Promise<number> {
 
   let db: Database;
   try {
-    db = await openDatabase({ url: config.database.url, dataDir: config.database.dataDir, poolMax: 2, role: 'import' });
+    const d = config.database;
+    db = await openDatabase({
+      url: d.url,
+      directUrl: d.directUrl,
+      pooler: d.pooler,
+      namedStatements: d.namedStatements,
+      tlsRootCertFile: d.tlsRootCertFile,
+      dataDir: d.dataDir,
+      poolMax: 2,
+      role: 'import',
+    });
   } catch (e) {
     if (e instanceof DataDirBusyError) {
       err(`import: nothing was imported: ${e.message}\n`);

@@ -30,8 +30,14 @@ function originOf(text: string): string | undefined {
   }
 }
 
-/** Outside production, a front-end dev server on this machine (Vite, webpack, …) on any port. */
-const LOCAL_ORIGINS: readonly RegExp[] = [/^http:\/\/localhost(:\d{1,5})?$/, /^http:\/\/127\.0\.0\.1(:\d{1,5})?$/];
+/** The hosted Apollo Sandbox: its page calls the service from this origin. */
+export const HOSTED_SANDBOX_ORIGIN = 'https://studio.apollographql.com';
+
+/**
+ * The default outside production: a front-end dev server on this machine (Vite, webpack, …) on
+ * any port, and the hosted Apollo Sandbox (the GraphQL explorer developers keep open).
+ */
+const DEVELOPMENT_ORIGINS: readonly (string | RegExp)[] = [/^http:\/\/localhost(:\d{1,5})?$/, /^http:\/\/127\.0\.0\.1(:\d{1,5})?$/, HOSTED_SANDBOX_ORIGIN];
 
 const schema = z
   .object({
@@ -41,6 +47,10 @@ const schema = z
     DATABASE_URL: optionalText.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
       message: 'must be a postgresql:// URL (or unset for the embedded database)',
     }),
+    DATABASE_DIRECT_URL: optionalText.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), { message: 'must be a postgresql:// URL' }),
+    DB_POOLER: z.enum(['none', 'transaction']).default('none'),
+    DB_PREPARED_STATEMENTS: z.enum(['auto', 'named', 'unnamed']).default('auto'),
+    PGSSLROOTCERT: optionalText,
     DATA_DIR: z.string().min(1).default('./data'),
     DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
     DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
@@ -88,6 +98,16 @@ const schema = z
   .superRefine((env, ctx) => {
     if (!env.DATABASE_URL && env.DATABASE_REPLICA_URLS.length > 0)
       ctx.addIssue({ code: 'custom', path: ['DATABASE_REPLICA_URLS'], message: 'needs DATABASE_URL (replicas of the embedded database do not exist)' });
+    if (!env.DATABASE_URL && (env.DATABASE_DIRECT_URL || env.DB_POOLER !== 'none'))
+      ctx.addIssue({ code: 'custom', path: [env.DATABASE_DIRECT_URL ? 'DATABASE_DIRECT_URL' : 'DB_POOLER'], message: 'needs DATABASE_URL (the embedded database has no pooler)' });
+    // Session-level advisory locks (migrations, ./src/db/session.ts) cannot hold across a
+    // pooler that hands each transaction another server connection.
+    if (env.DATABASE_URL && env.DB_POOLER === 'transaction' && !env.DATABASE_DIRECT_URL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_DIRECT_URL'],
+        message: 'is required with DB_POOLER=transaction: migrations and advisory locks need a session of their own (a URL that bypasses the pooler)',
+      });
     if (!env.DATABASE_URL && env.WORKERS > 1)
       ctx.addIssue({ code: 'custom', path: ['WORKERS'], message: 'above 1 needs DATABASE_URL (the embedded database belongs to one process)' });
     if (env.NODE_ENV !== 'production') return;
@@ -108,12 +128,24 @@ const schema = z
 /** Browser origins allowed by CORS: `*`, or exact origins and patterns (empty: no CORS). */
 export type CorsOrigins = '*' | readonly (string | RegExp)[];
 
+/** Whether CORS lets a page on this origin call the service. */
+export const originAllowed = (origins: CorsOrigins, origin: string | undefined): boolean =>
+  origins === '*' || (origin !== undefined && origins.some((o) => (typeof o === 'string' ? o === origin : o.test(origin))));
+
 export interface Config {
   readonly env: 'development' | 'test' | 'production';
   readonly port: number;
   readonly host: string;
   readonly database: {
     readonly url: string | undefined;
+    /** Migrations and advisory locks: a URL that bypasses a transaction-mode pooler (default: url). */
+    readonly directUrl: string | undefined;
+    /** 'transaction': DATABASE_URL is a transaction-mode pooler (PgBouncer, a managed database's pooler). */
+    readonly pooler: 'none' | 'transaction';
+    /** Named (server-side, per connection) prepared statements; off behind a transaction-mode pooler unless asked for. */
+    readonly namedStatements: boolean;
+    /** CA file for connections whose URL names no sslrootcert (PGSSLROOTCERT, as libpq reads it). */
+    readonly tlsRootCertFile: string | undefined;
     readonly dataDir: string;
     readonly poolMax: number;
     readonly statementTimeoutMs: number;
@@ -163,6 +195,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     database: {
       url: e.DATABASE_URL,
+      directUrl: e.DATABASE_DIRECT_URL,
+      pooler: e.DB_POOLER,
+      namedStatements: e.DB_PREPARED_STATEMENTS === 'auto' ? e.DB_POOLER === 'none' : e.DB_PREPARED_STATEMENTS === 'named',
+      tlsRootCertFile: e.PGSSLROOTCERT,
       dataDir: e.DATA_DIR,
       poolMax: e.DB_POOL_MAX,
       statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
@@ -179,7 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     loadDemoData: e.DEMO_DATA === 'auto',
     trustProxy: e.TRUST_PROXY,
-    corsOrigins: e.CORS_ORIGINS ?? (e.NODE_ENV === 'production' ? [] : LOCAL_ORIGINS),
+    corsOrigins: e.CORS_ORIGINS ?? (e.NODE_ENV === 'production' ? [] : DEVELOPMENT_ORIGINS),
     metrics: e.METRICS === 'on',
   };
 }

@@ -6,12 +6,14 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { Client, Pool, type PoolConfig, type QueryResultRow } from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
-import { isDatabaseUnavailable } from './errors';
+import { connectFailure, isDatabaseUnavailable } from './errors';
 import { PGLITE_EXTENSIONS } from './pglite-extensions';
 import { applyMigrations, type SqlSession } from './migrate';
+import { transactionPool } from './pooler';
 import { guardCheckouts } from './read-timeout';
 import { ReplicaReadsPrismaPg, ReplicaSet, routeReads, type ReplicaHealth } from './replicas';
 import { adapterReader, routedReader, type RowReader } from './row-reader';
+import { openLockSession, withRootCert, type LockSession } from './session';
 
 // Picks the driver adapter: a postgresql:// URL → PostgreSQL through a pg pool;
 // otherwise embedded PGlite (real Postgres compiled to WASM) in <dataDir>/pglite, or in
@@ -22,6 +24,17 @@ export type DatabaseKind = 'postgres' | 'pglite';
 export interface DatabaseOptions {
   /** postgresql:// URL; absent → embedded PGlite. */
   readonly url?: string | undefined;
+  /** PostgreSQL: a URL past a transaction-mode pooler, for migrations and advisory locks (./session.ts). */
+  readonly directUrl?: string | undefined;
+  /**
+   * PostgreSQL: 'transaction' when `url` is a transaction-mode pooler: no startup parameters,
+   * the time limits per transaction (./pooler.ts). Default 'none'.
+   */
+  readonly pooler?: 'none' | 'transaction';
+  /** PostgreSQL: name the statements Prisma sends (statementNames); default: only without a pooler. */
+  readonly namedStatements?: boolean;
+  /** PostgreSQL: CA file for URLs that name no sslrootcert (PGSSLROOTCERT). */
+  readonly tlsRootCertFile?: string | undefined;
   /** Data folder of the embedded database; 'memory' keeps it in memory. */
   readonly dataDir?: string;
   readonly poolMax?: number;
@@ -73,6 +86,13 @@ export interface Database {
   readonly rows: RowReader;
   /** Raw access for migrations and the readiness probe only; domain code uses prisma. */
   readonly session: SqlSession;
+  /**
+   * A session of its own for session-level advisory locks (the change-log relay's, like the
+   * migration runner's): on PostgreSQL a new connection to DATABASE_DIRECT_URL when set
+   * (past a transaction-mode pooler), else to DATABASE_URL; on the embedded database its
+   * one connection (close() then leaves it open). Close it when done; locks go with it.
+   */
+  lockSession(): Promise<LockSession>;
   ping(): Promise<void>;
   /** Each database: the primary (asked now) and every replica (as last measured). */
   health(): Promise<DatabaseHealth[]>;
@@ -116,10 +136,16 @@ export function statementNames(max = MAX_PREPARED): (query: { readonly sql: stri
   };
 }
 
-function poolConfig(url: string, opts: DatabaseOptions): PoolConfig {
+/** Session settings as startup parameters: cheapest, but a transaction-mode pooler refuses them. */
+function startupParameters(opts: DatabaseOptions): Pick<PoolConfig, 'statement_timeout' | 'idle_in_transaction_session_timeout'> {
   const timeout = opts.statementTimeoutMs;
+  if (!timeout || opts.pooler === 'transaction') return {};
+  return { statement_timeout: timeout, idle_in_transaction_session_timeout: timeout * 2 };
+}
+
+function poolConfig(url: string, opts: DatabaseOptions): PoolConfig {
   return {
-    connectionString: url,
+    connectionString: withRootCert(url, opts.tlsRootCertFile),
     max: opts.poolMax ?? 10,
     idleTimeoutMillis: 30_000,
     // Acquisition is bounded: with the server gone, a request fails (503) instead of queueing.
@@ -127,36 +153,49 @@ function poolConfig(url: string, opts: DatabaseOptions): PoolConfig {
     // A dead peer (cable, frozen VM) is noticed by the kernel, not only at the next query.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
-    ...(timeout
-      ? {
-          statement_timeout: timeout,
-          idle_in_transaction_session_timeout: timeout * 2,
-        }
-      : {}),
+    ...startupParameters(opts),
   };
+}
+
+function newPool(url: string, opts: DatabaseOptions): Pool {
+  const config = poolConfig(url, opts);
+  const timeout = opts.statementTimeoutMs;
+  const pool = opts.pooler === 'transaction' ? transactionPool(config, timeout ? { statementTimeoutMs: timeout, idleInTransactionMs: timeout * 2 } : undefined) : new Pool(config);
+  // A dropped server connection surfaces on the pool; readiness reports it, the process lives on.
+  pool.on('error', () => undefined);
+  return pool;
 }
 
 function poolFigures(name: string, pool: Pool, max: number): PoolFigures {
   return { name, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount, max };
 }
 
-/** Waits for the server with capped exponential backoff, up to startupTimeoutMs. */
+/**
+ * Waits for the server with capped exponential backoff, up to startupTimeoutMs, connecting
+ * as the pool will (TLS, startup parameters), so that what retrying cannot mend (a
+ * certificate that does not verify, a pooler refusing the parameters) stops start-up at
+ * once with a message saying so.
+ */
 async function waitForServer(url: string, opts: DatabaseOptions): Promise<void> {
   const deadline = Date.now() + (opts.startupTimeoutMs ?? 0);
+  const config = poolConfig(url, opts);
   for (let attempt = 1; ; attempt++) {
-    const c = new Client({ connectionString: url, connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000 });
-    c.on('error', () => undefined);
+    let c: Client | undefined;
     try {
+      c = new Client({ connectionString: config.connectionString, connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000, ...startupParameters(opts) });
+      c.on('error', () => undefined);
       await c.connect();
       await c.query('SELECT 1');
       return;
     } catch (e) {
+      const fatal = connectFailure(e, url);
+      if (fatal) throw fatal;
       const retryInMs = Math.min(250 * 2 ** (attempt - 1), 5_000);
       if (!isDatabaseUnavailable(e) || Date.now() + retryInMs > deadline) throw e;
       opts.onWait?.({ attempt, retryInMs, reason: e instanceof Error ? e.message : String(e) });
       await new Promise((r) => setTimeout(r, retryInMs));
     } finally {
-      await c.end().catch(() => undefined);
+      await c?.end().catch(() => undefined);
     }
   }
 }
@@ -164,14 +203,8 @@ async function waitForServer(url: string, opts: DatabaseOptions): Promise<void> 
 async function openPostgres(url: string, opts: DatabaseOptions): Promise<Database> {
   await waitForServer(url, opts);
   const max = opts.poolMax ?? 10;
-  const pool = new Pool(poolConfig(url, opts));
-  // A dropped server connection surfaces on the pool; readiness reports it, the process lives on.
-  pool.on('error', () => undefined);
-  const replicaPools = (opts.replicaUrls ?? []).map((u) => {
-    const p = new Pool(poolConfig(u, opts));
-    p.on('error', () => undefined);
-    return p;
-  });
+  const pool = newPool(url, opts);
+  const replicaPools = (opts.replicaUrls ?? []).map((u) => newPool(u, opts));
   // A stalled server never cancels anything: the client gives up a little later.
   const timeout = opts.statementTimeoutMs;
   const stopGuards = timeout ? [pool, ...replicaPools].map((p) => guardCheckouts(p, timeout)) : [];
@@ -184,25 +217,21 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
       return (await pool.query<T & QueryResultRow>(sql, params)).rows;
     },
   };
+  const lockSession = () => openLockSession({ url, directUrl: opts.directUrl, tlsRootCertFile: opts.tlsRootCertFile, connectTimeoutMs: opts.connectTimeoutMs });
   if (opts.migrate !== false) {
-    // Advisory locks are per connection: migrate on one dedicated connection, without the
-    // statement timeout (a migration may rewrite a large table).
-    const client = new Client({ connectionString: url });
-    await client.connect();
+    // Advisory locks are per session: migrate on one connection of its own, past any pooler.
+    const migrating = await lockSession();
     try {
-      await applyMigrations({
-        async exec(sql) {
-          await client.query(sql);
-        },
-        async query<T>(sql: string, params?: unknown[]) {
-          return (await client.query<T & QueryResultRow>(sql, params)).rows;
-        },
-      });
+      await applyMigrations(migrating);
     } finally {
-      await client.end();
+      await migrating.close();
     }
   }
-  const primaryAdapter = new PrismaPg(pool, { statementNameGenerator: statementNames() });
+  // Named statements belong to one server connection; a transaction-mode pooler hands the
+  // next transaction another one ("prepared statement already exists", 42P05), unless it
+  // tracks them itself (PgBouncer 1.21+ with max_prepared_statements).
+  const named = opts.namedStatements ?? opts.pooler !== 'transaction';
+  const primaryAdapter = new PrismaPg(pool, named ? { statementNameGenerator: statementNames() } : {});
   const readerAdapter = replicas ? new ReplicaReadsPrismaPg(pool, replicas) : undefined;
   const primary = prismaClient(primaryAdapter, opts.onQuery);
   const reader = readerAdapter ? prismaClient(readerAdapter, opts.onQuery) : undefined;
@@ -216,6 +245,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     prisma: reader ? routeReads(primary, reader, allowed) : primary,
     rows,
     session,
+    lockSession,
     async ping() {
       await pool.query('SELECT 1');
     },
@@ -288,6 +318,8 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
     prisma,
     rows,
     session,
+    // One connection: its advisory locks are session locks already; it closes with the database.
+    lockSession: async () => ({ ...session, close: async () => undefined }),
     async ping() {
       if (pg.closed) throw new Error('the embedded database is closed');
       await pg.query('SELECT 1');

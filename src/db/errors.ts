@@ -74,3 +74,44 @@ export const isStatementTimeout = (e: unknown): boolean => sqlState(e) === '5701
 
 /** The catalogue's answer to a database failure, or undefined when it is not one. */
 export const databaseFailure = (e: unknown): AppError | undefined => (isDatabaseUnavailable(e) ? serviceUnavailable() : undefined);
+
+// Start-up failures an operator must fix rather than wait out: TLS that does not verify,
+// a CA file that cannot be read, a pooler that refuses the pool's startup parameters.
+// Node's TLS layer names a certificate fault in `code` (OpenSSL's verify codes, or
+// ERR_TLS_CERT_ALTNAME_INVALID for a host name the certificate does not name).
+const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$)/;
+
+function where(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}${u.port ? `:${u.port}` : ''}`;
+  } catch {
+    return 'the database server';
+  }
+}
+
+/**
+ * An error whose message says what went wrong connecting to `url` and what to check, for a
+ * failure that retrying cannot mend; undefined for any other failure. Never repeats the URL
+ * (it may hold a password), only its host and port.
+ */
+export function connectFailure(e: unknown, url: string): Error | undefined {
+  for (let err: unknown = e, depth = 0; err && depth < 5; err = (err as MaybeDbError).cause, depth++) {
+    const { code, message, syscall, path } = err as MaybeDbError & { syscall?: unknown; path?: unknown };
+    if (typeof code === 'string' && TLS_CODES.test(code))
+      return new Error(
+        `TLS to PostgreSQL at ${where(url)} failed: the server's certificate does not verify (${code}: ${String(message)}). ` +
+          'Check the CA file (sslrootcert in the URL, or PGSSLROOTCERT) and that the URL names a host the certificate is for.',
+      );
+    if (typeof message === 'string' && /does not support SSL/i.test(message))
+      return new Error(`TLS to PostgreSQL at ${where(url)} failed: ${message} (the URL asks for sslmode with TLS)`);
+    if (syscall === 'open' && typeof path === 'string')
+      return new Error(`TLS to PostgreSQL at ${where(url)}: cannot read the file ${path} named by sslrootcert, sslcert, sslkey or PGSSLROOTCERT (${String(code)})`);
+    if (typeof message === 'string' && /unsupported startup parameter/i.test(message))
+      return new Error(
+        `PostgreSQL at ${where(url)} refused a startup parameter (${message}): a transaction-mode pooler such as PgBouncer? ` +
+          'Set DB_POOLER=transaction and DATABASE_DIRECT_URL (README, "Scaling out").',
+      );
+  }
+  return undefined;
+}

@@ -1,9 +1,15 @@
 import type { RequestHandler, Router } from 'express';
-import { npmFile, projectFile, toolAssets, toolPageHandler, wantsHtml, type ToolPage } from '../http/tool-pages';
+import { npmFile, projectFile, toolAssets, toolPageHandler, type ToolPage } from '../http/tool-pages';
+import { EXAMPLE_OPERATION } from './example';
 
-// GraphiQL at /graphql for a browser outside production, from the graphiql, react and
-// react-dom packages (graphiql 4 ships a UMD build that expects React 18 as globals) and a
-// small start script of our own (./ide/start.js): no CDN, so it works offline.
+// GraphiQL at /graphiql outside production, from the graphiql, react and react-dom packages
+// (graphiql 4 ships a UMD build that expects React 18 as globals) and a small start script of
+// our own (./ide/start.js): no CDN, so it works offline (the Sandbox page at /graphql needs
+// Apollo's CDN and sends here when it cannot reach it).
+
+export const GRAPHIQL_PATH = '/graphiql';
+
+const attribute = (text: string): string => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export const GRAPHIQL_PAGE: ToolPage = {
   assetBase: '/graphql/ide',
@@ -20,20 +26,17 @@ export const GRAPHIQL_PAGE: ToolPage = {
   body: [
     '<form id="token-bar" autocomplete="off">',
     '<label for="token">Bearer token</label>',
-    '<input id="token" name="token" type="password" placeholder="paste the output of: npm run token" spellcheck="false">',
+    '<input id="token" name="token" type="password" placeholder="paste the output of: npm run --silent token" spellcheck="false">',
     '<button type="submit">Use token</button>',
     '<span id="token-state" role="status"></span>',
     '</form>',
-    '<div id="graphiql">Loading GraphiQL…</div>',
+    `<div id="graphiql" data-example="${attribute(EXAMPLE_OPERATION)}">Loading GraphiQL…</div>`,
   ].join('\n'),
   inlineStyles: true,
 };
 
-/** The assets, and the page for a browser's GET /graphql; everything else goes on to Apollo. */
+/** The assets, and the page (for GET /graphiql). */
 export function graphiql(): { assets: Router; page: RequestHandler } {
   const send = toolPageHandler(GRAPHIQL_PAGE);
-  return {
-    assets: toolAssets(GRAPHIQL_PAGE),
-    page: (req, res, next) => (req.path === '/' && wantsHtml(req) ? send(res) : next()),
-  };
+  return { assets: toolAssets(GRAPHIQL_PAGE), page: (_req, res) => send(res) };
 }

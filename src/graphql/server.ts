@@ -3,11 +3,11 @@
 //  - Schema-first: schema.graphql at the project root, resolvers in ./resolvers.
 //  - Every request needs a bearer token (context creation): missing or bad → HTTP 401
 //    UNAUTHENTICATED. Queries need billing.read, mutations billing.write → HTTP 403 FORBIDDEN.
-//    A browser's GET for the page gets GraphiQL outside production (./ide.ts, before this).
+//    A browser's GET gets Apollo Sandbox outside production (./sandbox.ts), without a token.
 //  - CSRF prevention: Apollo's, plus `Authorization` as a header that proves a request is not
 //    a cross-site form or image (browsers send it only from scripts, after a CORS preflight),
 //    so queries as GET with a token work (urql's default).
-//  - Introspection only outside production; never stack traces.
+//  - Introspection and the Sandbox landing page only outside production; never stack traces.
 //  - Limits (./limits.ts): tokens while parsing (graphql-js maxTokens), then variables
 //    nesting, depth, breadth and cost once the operation is known, before anything runs.
 //  - Decimal values leave as exact JSON numbers (the Decimal scalar gives an exactNumber, src/http/json.ts writes it),
@@ -39,6 +39,7 @@ import { jsonBody } from '../http/body';
 import { stringifyExact } from '../http/json';
 import type { Logger } from '../http/logger';
 import type { ErrorClassifier } from '../http/problem';
+import { wantsHtml } from '../http/tool-pages';
 import type { ReadRouting } from '../http/read-routing';
 import type { GraphqlObservation } from '../http/metrics';
 import type { GraphqlContext } from './context';
@@ -48,6 +49,7 @@ import { variableFaults } from './variables';
 import { jitExecution } from './jit';
 import { Loaders } from './loaders';
 import { resolvers } from './resolvers';
+import { sandboxLandingPage } from './sandbox';
 
 export interface GraphqlDeps {
   readonly services: Services;
@@ -155,6 +157,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
   const typeDefs = readSchema();
   const schema = makeExecutableSchema<GraphqlContext>({ typeDefs, resolvers });
   const jit = deps.jit === false ? undefined : jitExecution(schema, typeDefs);
+  const landing = deps.production ? undefined : sandboxLandingPage();
   const server = new ApolloServer<GraphqlContext>({
     ...(jit ? { gateway: jit.gateway } : { schema }),
     introspection: !deps.production,
@@ -178,7 +181,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
       ApolloServerPluginUsageReportingDisabled(),
       ApolloServerPluginInlineTraceDisabled(),
       ApolloServerPluginSchemaReportingDisabled(),
-      ApolloServerPluginLandingPageDisabled(),
+      landing ? landing.plugin : ApolloServerPluginLandingPageDisabled(),
       guardPlugin,
       ...(deps.observe ? [observePlugin(deps.observe)] : []),
       logPlugin(deps.logger, deps.classifyError),
@@ -215,9 +218,10 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
   };
 
   // The token is checked first; without a valid one the body is never read or parsed, and
-  // Apollo answers 401 from the context function (GraphiQL's page is served before this,
-  // by ./ide.ts, and needs none).
+  // Apollo answers 401 from the context function (the Sandbox page needs none: Apollo serves
+  // it before the context exists).
   const handler: RequestHandler = async (req, res, next) => {
+    if (landing && wantsHtml(req)) landing.headers(res);
     try {
       verified.set(req, await deps.verify(req.get('authorization')));
     } catch (e) {

@@ -5,6 +5,8 @@ import { PROJECT_ROOT } from '../config/paths';
 // The browser tools served outside production (GraphiQL for the GraphQL door, Swagger UI for
 // the REST door): an HTML page, its scripts and stylesheets taken from installed npm packages
 // or from the project, all from the service itself — nothing from a CDN, so they work offline.
+// (The Apollo Sandbox page, ../graphql/sandbox.ts, is the one that loads from Apollo's CDN; its
+// own scripts and stylesheet are served here too.)
 
 /**
  * What a tool page needs and nothing more: its own scripts (no inline script, no eval),
@@ -33,11 +35,15 @@ export function npmFile(pkg: string, file: string): string {
 /** The absolute path of a browser file kept in the project (beside the code that serves it). */
 export const projectFile = (...parts: string[]): string => path.join(PROJECT_ROOT, ...parts);
 
-export interface ToolPage {
+/** Files a page loads from the service. */
+export interface ToolAssets {
   /** Folder the assets are served under, e.g. `/graphql/ide`. */
   readonly assetBase: string;
   /** Served file name → absolute path on disk. */
   readonly assets: Readonly<Record<string, string>>;
+}
+
+export interface ToolPage extends ToolAssets {
   readonly title: string;
   /** Asset names, in order: `.css` become stylesheets, the others scripts. */
   readonly load: readonly string[];
@@ -84,7 +90,7 @@ export function toolPageHandler(page: ToolPage): (res: Response) => void {
 }
 
 /** Serves the page's assets under its assetBase (unknown names fall through to a 404). */
-export function toolAssets(page: ToolPage): Router {
+export function toolAssets(page: ToolAssets): Router {
   const r = Router();
   r.get(`${page.assetBase}/:name`, (req: Request<{ name: string }>, res, next) => {
     const file = Object.hasOwn(page.assets, req.params.name) ? page.assets[req.params.name] : undefined;

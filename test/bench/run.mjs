@@ -7,6 +7,8 @@
 // 3. runs autocannon on each scenario and prints requests/s, p50/p99 latency, and the CPU
 //    milliseconds per request of the service process and of PostgreSQL (all its processes on
 //    this machine, read from /proc: on a shared machine other clients' queries count too).
+// With BENCH_DATABASE_URL through a pooler, the service gets the caller's DB_POOLER and
+// DATABASE_DIRECT_URL (README "Scaling out"), and PgBouncer's CPU is shown beside PostgreSQL's.
 // Options: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 10), BENCH_CUSTOMERS (default 100000),
 // BENCH_ONLY (scenario letters to run, e.g. `d,d2`; default all).
 import { execFileSync, spawn } from 'node:child_process';
@@ -70,19 +72,42 @@ const cpuTicks = (pid, children = false) => {
   const f = statFields(pid);
   return f ? Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0) : 0;
 };
-function postgresTicks() {
+/** CPU ticks of every process named `comm` (postgres, pgbouncer) on this machine. */
+function processTicks(comm) {
+  let total = 0;
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim() !== comm) continue;
+      const parent = statFields(d)?.[1] ?? '1';
+      // The postmaster also collects its exited children's time.
+      total += cpuTicks(d, fs.readFileSync(`/proc/${parent}/comm`, 'utf8').trim() !== comm);
+    } catch {}
+  }
+  return total;
+}
+const postgresTicks = () => processTicks('postgres');
+/**
+ * CPU ticks of the PostgreSQL backends serving the bench database (their process title,
+ * /proc/<pid>/cmdline, names it): unlike postgresTicks, blind to other clients of a shared
+ * server. Backends that end during a scenario take their ticks with them; the service's pool
+ * (and a pooler's) keeps them open.
+ */
+function benchBackendTicks() {
+  const name = new URL(dbUrl).pathname.slice(1);
   let total = 0;
   for (const d of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
       if (fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim() !== 'postgres') continue;
-      const parent = statFields(d)?.[1] ?? '1';
-      // The postmaster also collects its exited children's time.
-      total += cpuTicks(d, fs.readFileSync(`/proc/${parent}/comm`, 'utf8').trim() !== 'postgres');
+      if (!fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(` ${name} `)) continue;
+      total += cpuTicks(d);
     } catch {}
   }
   return total;
 }
+// A pooler between the service and PostgreSQL (BENCH_DATABASE_URL pointing at PgBouncer) costs CPU too.
+const pgbouncerTicks = () => processTicks('pgbouncer');
 
 async function firstCustomer() {
   const c = new pg.Client({ connectionString: dbUrl });
@@ -165,6 +190,8 @@ async function main() {
       await autocannon({ url: `http://127.0.0.1:${port}${s.path}`, method: s.method, headers, body: s.body, connections, duration: 2 }); // warm-up
       const server0 = cpuTicks(server.pid);
       const pg0 = postgresTicks();
+      const bouncer0 = pgbouncerTicks();
+      const backends0 = benchBackendTicks();
       const r = await autocannon({ url: `http://127.0.0.1:${port}${s.path}`, method: s.method, headers, body: s.body, connections, duration: seconds });
       const n = Math.max(1, r.requests.total);
       rows.push({
@@ -174,6 +201,8 @@ async function main() {
         'p99 ms': r.latency.p99,
         'server CPU ms/req': Number((((cpuTicks(server.pid) - server0) * 10) / n).toFixed(2)),
         'PostgreSQL CPU ms/req': Number((((postgresTicks() - pg0) * 10) / n).toFixed(2)),
+        'its backends CPU ms/req': Number((((benchBackendTicks() - backends0) * 10) / n).toFixed(2)),
+        'PgBouncer CPU ms/req': Number((((pgbouncerTicks() - bouncer0) * 10) / n).toFixed(2)),
         non2xx: r.non2xx,
         'bytes/s': Math.round(r.throughput.average),
       });

@@ -21,8 +21,8 @@ const ARGS = [
   '--disable-sync',
 ];
 
-/** Screenshots and other files a person may want to look at after a run. */
-export const ARTIFACTS = process.env.BROWSER_ARTIFACTS ?? path.join(os.tmpdir(), 'billing-browser-artifacts');
+/** Screenshots and other files a person may want to look at after a run (test-artifacts/ is not tracked). */
+export const ARTIFACTS = process.env.BROWSER_ARTIFACTS ?? path.resolve(__dirname, '../../test-artifacts');
 
 export interface Browser {
   readonly context: BrowserContext;
@@ -109,4 +109,20 @@ export async function watch(page: Page, allowed: readonly string[]): Promise<{ r
 export function screenshotPath(name: string): string {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   return path.join(ARTIFACTS, name);
+}
+
+/**
+ * On GraphiQL's page: sets the token in its token bar and runs the prefilled example operation
+ * with the run button, as a user would; the response pane's text, once it has an answer.
+ */
+export async function runGraphiqlExample(page: Page, token: string): Promise<string> {
+  await page.waitForSelector('.graphiql-container', { timeout: 30_000 });
+  await page.fill('#token', token);
+  await page.click('#token-bar button');
+  await page.waitForSelector('#token-state:has-text("token set")');
+  await page.waitForSelector('.graphiql-execute-button');
+  await page.click('.graphiql-execute-button');
+  const response = page.locator('.graphiql-response');
+  await response.getByText('"totalCount"').waitFor({ timeout: 30_000 });
+  return (await response.innerText()).replace(/\s+/g, ' ');
 }

@@ -1,10 +1,10 @@
 // The offline tools, in a real Chromium with every request to another origin refused:
-// GraphiQL at /graphql runs a query with a token, and the REST reference at /api/v1/docs
+// GraphiQL at /graphiql runs a query with a token, and the REST reference at /api/v1/docs
 // lists every path of the OpenAPI document and tries one with a token. Screenshots go to the artifacts folder.
 // Runs on PGlite (npm run test:browser).
 import { openApiDocument } from '../../src/rest/openapi';
 import { createTestApp, type TestApp } from '../support/app';
-import { launchChromium, screenshotPath, serve, watch, type Browser, type Served } from './support';
+import { launchChromium, runGraphiqlExample, screenshotPath, serve, watch, type Browser, type Served } from './support';
 
 let t: TestApp;
 let api: Served;
@@ -21,20 +21,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-it('GraphiQL at /graphql runs a query with the token set in its token bar, offline', async () => {
+it('GraphiQL at /graphiql runs a query with the token set in its token bar, offline', async () => {
   const page = await browser.context.newPage();
   const seen = await watch(page, [api.origin]);
-  await page.goto(`${api.origin}/graphql`);
-  await page.waitForSelector('.graphiql-container', { timeout: 30_000 });
-  await page.fill('#token', t.tokens.reader);
-  await page.click('#token-bar button');
-  await page.waitForSelector('#token-state:has-text("token set")');
-  // The example query is prefilled; run it as a user would, with the run button.
-  await page.waitForSelector('.graphiql-execute-button');
-  await page.click('.graphiql-execute-button');
-  const response = page.locator('.graphiql-response');
-  await response.getByText('"totalCount"').waitFor({ timeout: 30_000 });
-  const text = (await response.innerText()).replace(/\s+/g, ' ');
+  await page.goto(`${api.origin}/graphiql`);
+  const text = await runGraphiqlExample(page, t.tokens.reader);
   expect(text).toMatch(/"paymentSources": \{ "totalCount": \d+/);
   expect(text).not.toMatch(/errors/);
   await page.screenshot({ path: screenshotPath('graphiql.png') });

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config/config';
+import { ConfigError, loadConfig, originAllowed } from '../../src/config/config';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -42,6 +42,20 @@ describe('configuration', () => {
     expect(() => loadConfig({ DB_STATEMENT_TIMEOUT_MS: '5' })).toThrow(/DB_STATEMENT_TIMEOUT_MS/);
   });
 
+  it('reads the pooler and TLS settings; a transaction-mode pooler needs a direct URL', () => {
+    const direct = loadConfig({ DATABASE_URL: 'postgresql://h/db' }).database;
+    expect(direct).toMatchObject({ pooler: 'none', namedStatements: true, directUrl: undefined, tlsRootCertFile: undefined });
+    const pooled = loadConfig({ DATABASE_URL: 'postgresql://bouncer:6432/db', DATABASE_DIRECT_URL: 'postgresql://h:5432/db', DB_POOLER: 'transaction', PGSSLROOTCERT: '/etc/ca.pem' }).database;
+    expect(pooled).toMatchObject({ pooler: 'transaction', namedStatements: false, directUrl: 'postgresql://h:5432/db', tlsRootCertFile: '/etc/ca.pem' });
+    // PgBouncer 1.21+ with max_prepared_statements keeps named statements.
+    expect(loadConfig({ DATABASE_URL: 'postgresql://b/db', DATABASE_DIRECT_URL: 'postgresql://h/db', DB_POOLER: 'transaction', DB_PREPARED_STATEMENTS: 'named' }).database.namedStatements).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgresql://h/db', DB_PREPARED_STATEMENTS: 'unnamed' }).database.namedStatements).toBe(false);
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://b/db', DB_POOLER: 'transaction' })).toThrow(/DATABASE_DIRECT_URL is required with DB_POOLER=transaction/);
+    expect(() => loadConfig({ DB_POOLER: 'transaction' })).toThrow(/DB_POOLER needs DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://h/db', DB_POOLER: 'session' })).toThrow(/DB_POOLER/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://h/db', DATABASE_DIRECT_URL: 'mysql://h/db' })).toThrow(/DATABASE_DIRECT_URL/);
+  });
+
   it('production refuses to start without a key source or a database server', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET[\s\S]*DATABASE_URL|DATABASE_URL[\s\S]*JWT_SECRET/);
     expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) })).toThrow(/DATABASE_URL/);
@@ -49,14 +63,16 @@ describe('configuration', () => {
     expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://h/db', JWT_SECRET: 'x'.repeat(40) }).env).toBe('production');
   });
 
-  it('CORS_ORIGINS: comma-separated origins or *; local origins by default outside production, none in production', () => {
+  it('CORS_ORIGINS: comma-separated origins or *; local origins and the hosted Apollo Sandbox by default outside production, none in production', () => {
     const prod = { NODE_ENV: 'production', DATABASE_URL: 'postgresql://h/db', JWT_SECRET: 'x'.repeat(40) };
     expect(loadConfig({ ...prod }).corsOrigins).toEqual([]);
     const local = loadConfig({}).corsOrigins;
     expect(local).not.toBe('*');
-    const allows = (origin: string) => local !== '*' && local.some((o) => (typeof o === 'string' ? o === origin : o.test(origin)));
-    for (const o of ['http://localhost:5173', 'http://127.0.0.1:3000', 'http://localhost']) expect(allows(o)).toBe(true);
-    for (const o of ['https://localhost:5173', 'http://localhost.evil.example', 'http://127.0.0.1.evil.example:80']) expect(allows(o)).toBe(false);
+    const allows = (origin: string) => originAllowed(local, origin);
+    for (const o of ['http://localhost:5173', 'http://127.0.0.1:3000', 'http://localhost', 'https://studio.apollographql.com']) expect(allows(o)).toBe(true);
+    for (const o of ['https://localhost:5173', 'http://localhost.evil.example', 'http://127.0.0.1.evil.example:80', 'http://studio.apollographql.com', 'https://studio.apollographql.com.evil.example']) {
+      expect(allows(o)).toBe(false);
+    }
     expect(loadConfig({ ...prod, CORS_ORIGINS: ' https://Billing.Example.edu:443/ , http://localhost:5173' }).corsOrigins).toEqual([
       'https://billing.example.edu',
       'http://localhost:5173',

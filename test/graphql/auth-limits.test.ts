@@ -71,18 +71,18 @@ describe('authentication and scopes', () => {
   });
 });
 
-describe('introspection and GraphiQL (outside production)', () => {
+describe('introspection and the Sandbox page (outside production)', () => {
   it('answers introspection, the full query included', async () => {
     const data = await gqlOk(t, getIntrospectionQuery());
     expect(data.__schema.queryType.name).toBe('Query');
     expect(data.__schema.types.some((ty: { name: string }) => ty.name === 'PaymentSourceWhere')).toBe(true);
   });
 
-  it('serves GraphiQL to a browser without a token', async () => {
+  it('serves the Apollo Sandbox page to a browser without a token', async () => {
     const res = await request(t.http).get('/graphql').set('Accept', 'text/html');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/html/);
-    expect(res.text).toMatch(/GraphiQL/);
+    expect(res.text).toMatch(/new window\.EmbeddedSandbox/);
   });
 });
 

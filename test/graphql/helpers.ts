@@ -1,3 +1,4 @@
+import { getIntrospectionQuery } from 'graphql';
 import request from 'supertest';
 import type { TestApp } from '../support/app';
 
@@ -35,3 +36,12 @@ export async function gqlCode(t: TestApp, query: string, variables?: Record<stri
   if (!res.errors?.length) throw new Error(`expected an error, got ${res.text}`);
   return res.errors[0]!.extensions.code as string;
 }
+
+/**
+ * The fullest introspection request graphql-js writes (every stable option on), as an IDE such
+ * as Apollo Sandbox sends it to load the schema and to poll it.
+ */
+export const IDE_INTROSPECTION = {
+  query: getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true }),
+  operationName: 'IntrospectionQuery',
+} as const;

@@ -165,8 +165,8 @@ function cspOf(res: request.Response): Map<string, string> {
 }
 
 describe('offline tools outside production: GraphiQL and the REST reference', () => {
-  it('a browser opening /graphql gets GraphiQL, served from the service itself', async () => {
-    const page = await request(t.http).get('/graphql').set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8').expect(200);
+  it('a browser opening /graphiql gets GraphiQL, served from the service itself (/graphql is Apollo Sandbox: apollo-sandbox.test.ts)', async () => {
+    const page = await request(t.http).get('/graphiql').set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8').expect(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.text).toMatch(/GraphiQL/);
     const assets = assetsOf(page.text);
@@ -201,9 +201,9 @@ describe('offline tools outside production: GraphiQL and the REST reference', ()
 
   it('production serves neither', async () => {
     const prod = await variant(production);
-    const ide = await request(prod).get('/graphql').set('Accept', 'text/html');
+    const ide = await request(prod).get('/graphiql').set('Accept', 'text/html');
     expect(ide.text).not.toMatch(/GraphiQL/);
-    expect(ide.status).toBe(400);
+    expect(ide.status).toBe(404);
     const asset = await request(prod).get('/graphql/ide/graphiql.js');
     expect(asset.status).toBeGreaterThanOrEqual(400);
     expect(asset.headers['content-type']).not.toMatch(/javascript/);

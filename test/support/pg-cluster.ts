@@ -61,6 +61,8 @@ export interface PgCluster {
   freeze(): void;
   /** SIGCONT: the stalled server carries on. */
   thaw(): void;
+  /** What the server logged so far (its stderr, with errors such as cancelled statements). */
+  serverLog(): string;
   /** Runs SQL on database `name` through a short-lived connection. */
   query<T extends Record<string, unknown>>(sql: string, params?: unknown[], name?: string): Promise<T[]>;
   destroy(): void;
@@ -91,6 +93,7 @@ function cluster(dataDir: string, port: number, holder: string): PgCluster {
     thaw() {
       for (const pid of serverPids(dataDir)) process.kill(pid, 'SIGCONT');
     },
+    serverLog: () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : ''),
     running() {
       return asPostgres('pg_ctl', ['-D', dataDir, 'status'], { allowFail: true }).includes('server is running');
     },
@@ -121,11 +124,23 @@ function started(c: PgCluster): PgCluster {
   return c;
 }
 
+export interface PrimaryOptions {
+  /** More postgresql.conf lines (later lines win over the defaults below). */
+  readonly settings?: readonly string[];
+  /** Files to place in the data folder before the first start (e.g. a TLS key and certificate), owned by postgres, mode 0600. */
+  readonly files?: Readonly<Record<string, string | Buffer>>;
+}
+
 /** A new primary: initdb, WAL for streaming replicas, trust for local connections, started. */
-export function startPrimary(port: number): PgCluster {
+export function startPrimary(port: number, o: PrimaryOptions = {}): PgCluster {
   const holder = makeDir('pg-primary-');
   const dataDir = path.join(holder, 'data');
   asPostgres('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-N', '-E', 'UTF8', '--locale=C']);
+  for (const [name, content] of Object.entries(o.files ?? {})) {
+    const file = path.join(dataDir, name);
+    fs.writeFileSync(file, content, { mode: 0o600 });
+    if (process.getuid?.() === 0) execFileSync('chown', ['postgres:postgres', file]);
+  }
   fs.appendFileSync(
     path.join(dataDir, 'postgresql.conf'),
     [
@@ -138,6 +153,7 @@ export function startPrimary(port: number): PgCluster {
       'max_connections = 60',
       // No background work in the statistics tests read (tests and benchmarks ANALYZE themselves).
       'autovacuum = off',
+      ...(o.settings ?? []),
       '',
     ].join('\n'),
   );

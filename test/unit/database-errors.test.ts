@@ -1,4 +1,6 @@
-import { databaseFailure, isDatabaseUnavailable, isStatementTimeout, isUniqueViolation } from '../../src/db/errors';
+import { Client } from 'pg';
+import { connectFailure, databaseFailure, isDatabaseUnavailable, isStatementTimeout, isUniqueViolation } from '../../src/db/errors';
+import { withRootCert } from '../../src/db/session';
 
 // The one place that tells a database outage (503, retryable) from anything else, for the
 // shapes both drivers and Prisma report. The fault test shows them end to end on PostgreSQL.
@@ -35,4 +37,31 @@ it('tells a statement timeout apart (it is not retried on the primary after a re
   expect(isStatementTimeout(adapterError({ kind: 'postgres', originalCode: '57014' }))).toBe(true);
   expect(isStatementTimeout(adapterError({ kind: 'ConnectionClosed' }))).toBe(false);
   expect(isUniqueViolation(adapterError({ code: '23505' }))).toBe(true);
+});
+
+describe('start-up failures retrying cannot mend', () => {
+  const url = 'postgresql://billing:pw-not-shown@db.internal:5432/billing?sslmode=verify-full';
+
+  it('a CA file that cannot be read: named, with host and port, never the password', () => {
+    let thrown: unknown;
+    try {
+      // node-postgres reads sslrootcert while it parses the URL.
+      new Client({ connectionString: withRootCert(url, '/nonexistent/ca.pem') });
+    } catch (e) {
+      thrown = e;
+    }
+    const e = connectFailure(thrown, url);
+    expect(e?.message).toMatch(/^TLS to PostgreSQL at db\.internal:5432: cannot read the file \/nonexistent\/ca\.pem .*ENOENT/);
+    expect(e?.message).not.toContain('pw-not-shown');
+  });
+
+  it('PGSSLROOTCERT joins a URL that names no CA file; the URL\'s own sslrootcert wins', () => {
+    expect(new URL(withRootCert(url, '/etc/ca.pem')).searchParams.get('sslrootcert')).toBe('/etc/ca.pem');
+    expect(withRootCert(`${url}&sslrootcert=/own.pem`, '/etc/ca.pem')).toBe(`${url}&sslrootcert=/own.pem`);
+    expect(withRootCert(url, undefined)).toBe(url);
+  });
+
+  it('an outage is not one of them (start-up waits for it)', () => {
+    expect(connectFailure(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }), url)).toBeUndefined();
+  });
 });

@@ -5,20 +5,15 @@
 (function () {
   'use strict';
   var KEY = 'billing.graphiql.token';
-  var DEFAULT_QUERY = [
-    '# Paste a token above (npm run token prints one), then run with Ctrl-Enter or the run button.',
-    'query PaymentSources {',
-    '  paymentSources(first: 5) {',
-    '    totalCount',
-    '    nodes { code name sourceType isActive isDefault }',
-    '  }',
-    '}',
-    '',
-  ].join('\n');
+  var mount = document.getElementById('graphiql');
+  // The example operation comes with the page (src/graphql/example.ts).
+  var DEFAULT_QUERY =
+    '# Paste a token above (npm run --silent token prints one), then run with Ctrl-Enter or the run button.\n' +
+    mount.getAttribute('data-example');
 
   var input = document.getElementById('token');
   var state = document.getElementById('token-state');
-  var root = ReactDOM.createRoot(document.getElementById('graphiql'));
+  var root = ReactDOM.createRoot(mount);
   var generation = 0;
 
   function render(token) {

@@ -1,0 +1,85 @@
+import { Client, Pool, type PoolConfig, type QueryConfig } from 'pg';
+
+// The pool for a transaction-mode pooler (DB_POOLER=transaction: PgBouncer, a managed
+// database's pooler). Such a pooler lends a server connection for one transaction and may
+// refuse startup parameters it does not know (PgBouncer 1.18: "unsupported startup
+// parameter: statement_timeout"), so the time limits cannot be session settings: each
+// transaction carries them as SET LOCAL, sent in the same message as its BEGIN, and a
+// statement outside a transaction is sent as one (BEGIN + limits, the statement, COMMIT).
+// The pooler forwards all three to the one server connection it lends for the transaction.
+
+/** The server-side limits a transaction carries. */
+export interface TransactionLimits {
+  readonly statementTimeoutMs: number;
+  readonly idleInTransactionMs: number;
+}
+
+const beginWith = (l: TransactionLimits): string =>
+  `BEGIN; SET LOCAL statement_timeout = ${Math.trunc(l.statementTimeoutMs)}; SET LOCAL idle_in_transaction_session_timeout = ${Math.trunc(l.idleInTransactionMs)}`;
+
+const textOf = (config: unknown): string | undefined =>
+  typeof config === 'string' ? config : typeof config === 'object' && config !== null && typeof (config as QueryConfig).text === 'string' ? (config as QueryConfig).text : undefined;
+
+// node-postgres' query() has a dozen overloads; the overrides below pass them through as `any`.
+
+/** A pg Client whose BEGIN (Prisma's interactive transactions send a bare one) also sets the limits. */
+function limitedClient(limits: TransactionLimits): typeof Client {
+  const begin = beginWith(limits);
+  return class LimitedClient extends Client {
+    override query(...args: any[]): any {
+      const text = textOf(args[0]);
+      // Unnamed and without values, so it goes as one simple-protocol message (a named or
+      // parameterised statement cannot hold three commands).
+      if (text !== undefined && /^\s*BEGIN\s*;?\s*$/i.test(text)) args[0] = typeof args[0] === 'string' ? begin : { ...(args[0] as QueryConfig), text: begin, name: undefined, values: undefined };
+      return (super.query as (...a: any[]) => any)(...args);
+    }
+  };
+}
+
+/** A pool whose single statements (Prisma's reads, the row reader's pages) run as transactions with the limits. */
+class LimitedPool extends Pool {
+  constructor(
+    config: PoolConfig,
+    private readonly begin: string,
+  ) {
+    super(config);
+  }
+
+  override query(...args: any[]): any {
+    const [config, values, callback] = args;
+    // The driver adapter's form: one QueryConfig, a promise back. Callback forms (pool
+    // internals, health probes) pass through unchanged.
+    if (args.length === 1 && typeof config === 'object' && config !== null && typeof config.text === 'string' && typeof config.submit !== 'function' && values === undefined && callback === undefined)
+      return this.inTransaction(config as QueryConfig);
+    return (super.query as (...a: any[]) => any)(...args);
+  }
+
+  private async inTransaction(config: QueryConfig): Promise<unknown> {
+    const client = await this.connect();
+    try {
+      await client.query(this.begin);
+    } catch (e) {
+      client.release(e as Error);
+      throw e;
+    }
+    let broken: Error | undefined;
+    try {
+      const result = await client.query(config);
+      await client.query('COMMIT');
+      return result;
+    } catch (e) {
+      // The server connection goes back to the pooler idle, not in a failed transaction;
+      // one that cannot be brought back is closed, not reused.
+      await client.query('ROLLBACK').catch((failed: Error) => (broken = failed));
+      throw e;
+    } finally {
+      client.release(broken);
+    }
+  }
+}
+
+/** A pool for DATABASE_URL behind a transaction-mode pooler; without limits a plain pool. */
+export function transactionPool(config: PoolConfig, limits: TransactionLimits | undefined): Pool {
+  if (!limits) return new Pool(config);
+  return new LimitedPool({ ...config, Client: limitedClient(limits) }, beginWith(limits));
+}
