@@ -4,13 +4,13 @@ import { ClusterMemoryStorePrimary } from '@express-rate-limit/cluster-memory-st
 import { resolveSecret } from './auth/keys';
 import { createTokenVerifier } from './auth/tokens';
 import { ConfigError, loadConfig, readEnvFile, type Config } from './config/config';
-import { openDatabase } from './db/database';
+import { openDatabase, type Database } from './db/database';
 import { DataDirBusyError, EXIT_DATA_DIR_BUSY } from './db/data-dir-lock';
 import { databaseFailure } from './db/errors';
 import { loadDemoDataIfEmpty } from './import/demo-data';
-import { replicaReadsAllowed } from './domain/consistency';
+import { replicaReadsAllowed } from './http/read-scope';
 import { createServices } from './domain/services';
-import { createApp } from './app';
+import { createApp, type App } from './app';
 import { NATIVE_EXACT_JSON } from './http/json';
 import { createLogger, type Logger } from './http/logger';
 import { ReadRouting } from './http/read-routing';
@@ -24,10 +24,30 @@ import { MAX_FILTER_LENGTH } from './rest/odata/parser';
 // SIGTERM/SIGINT stops every worker gracefully before it exits.
 
 async function main(): Promise<void> {
-  let config: Config;
+  const config = configOrExit();
+  const logger = createLogger(config.logLevel);
+  if (!NATIVE_EXACT_JSON && cluster.isPrimary) {
+    logger.warn({ node: process.versions.node }, 'this Node.js has no JSON.rawJSON: responses go through a slower exact-decimal JSON writer; use Node.js 22.15+ or 24');
+  }
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
+  const started = Date.now();
+  const db = await openServiceDatabase(config, logger);
+  const { app, release } = await assembleApp(config, db, logger);
+  const server = listen(config, app, logger, started, () => db.close());
+  onSignals(
+    stopServer(server, logger, async () => {
+      await app.stop();
+      await release();
+      await db.close();
+    }),
+  );
+}
+
+/** The configuration (with the .env file); a bad one ends the process with exit code 2 and its message. */
+function configOrExit(): Config {
   try {
     readEnvFile();
-    config = loadConfig();
+    return loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {
       process.stderr.write(`${e.message}\n`);
@@ -35,12 +55,10 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const logger = createLogger(config.logLevel);
-  if (!NATIVE_EXACT_JSON && cluster.isPrimary) {
-    logger.warn({ node: process.versions.node }, 'this Node.js has no JSON.rawJSON: responses go through a slower exact-decimal JSON writer; use Node.js 22.15+ or 24');
-  }
-  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
-  const started = Date.now();
+}
+
+/** The database, waited for and migrated; an empty embedded one gets the demo data. */
+async function openServiceDatabase(config: Config, logger: Logger): Promise<Database> {
   const d = config.database;
   const db = await openDatabase({
     url: d.url,
@@ -64,11 +82,16 @@ async function main(): Promise<void> {
   if (db.kind === 'pglite' && config.loadDemoData && (await loadDemoDataIfEmpty(db))) {
     logger.info('empty embedded database: demo dataset loaded');
   }
+  return db;
+}
+
+/** The app over the database: keys, services, Redis and read routing when configured. `release` lets go of Redis. */
+async function assembleApp(config: Config, db: Database, logger: Logger): Promise<{ app: App; release: () => Promise<void> }> {
   const secret = resolveSecret(config);
   const verify = createTokenVerifier({ ...config.auth, secret });
   const services = createServices({ prisma: db.prisma, rows: db.rows });
   const redis = config.redis.url ? connectRedis(config.redis.url, logger) : undefined;
-  const readRouting = d.replicaUrls.length > 0 ? new ReadRouting(d.readYourWritesMs) : undefined;
+  const readRouting = config.database.replicaUrls.length > 0 ? new ReadRouting(config.database.readYourWritesMs) : undefined;
   const stopSharing = redis && readRouting ? readRouting.share(redis, config.redis.keyPrefix, logger) : undefined;
   const app = await createApp({
     config,
@@ -82,48 +105,69 @@ async function main(): Promise<void> {
     redis: redis ? { client: redis, keyPrefix: config.redis.keyPrefix } : undefined,
     poolStats: () => db.poolStats(),
   });
+  const release = async () => {
+    await stopSharing?.();
+    redis?.disconnect();
+  };
+  return { app, release };
+}
 
-  // A $filter may hold 8,000 characters; percent-encoded (3 bytes each) that is up to 24 KB of
-  // request line, more than Node's default 16 KB header limit; 8 KB more for the headers.
-  const MAX_HEADER_BYTES = MAX_FILTER_LENGTH * 3 + 8192;
+// A $filter may hold 8,000 characters; percent-encoded (3 bytes each) that is up to 24 KB of
+// request line, more than Node's default 16 KB header limit; 8 KB more for the headers.
+const MAX_HEADER_BYTES = MAX_FILTER_LENGTH * 3 + 8192;
+
+/** The HTTP server on the configured port; a port it cannot take closes the database and ends the process. */
+function listen(config: Config, app: App, logger: Logger, started: number, closeDatabase: () => Promise<void>): http.Server {
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.express);
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 30_000;
   server.on('error', (e: NodeJS.ErrnoException) => {
     logger.fatal({ code: e.code }, `cannot listen on ${config.host}:${config.port}: ${e.message}`);
-    void db.close().finally(() => process.exit(1));
+    void closeDatabase().finally(() => process.exit(1));
   });
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info({ port, ms: Date.now() - started }, `listening on http://localhost:${port} (REST /api/v1, GraphQL /graphql)`);
   });
+  return server;
+}
 
+/** SIGTERM and SIGINT start `shutdown`, once. */
+function onSignals(shutdown: (signal: NodeJS.Signals) => void): void {
   let stopping = false;
-  const shutdown = (signal: string) => {
+  const once = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    shutdown(signal);
+  };
+  process.on('SIGTERM', () => once('SIGTERM'));
+  process.on('SIGINT', () => once('SIGINT'));
+}
+
+/**
+ * A graceful stop: no new connections, the requests in flight finish (for at most 10 s),
+ * then `release` (the app, Redis, the database), and the process exits.
+ */
+function stopServer(server: http.Server, logger: Logger, release: () => Promise<void>): (signal: NodeJS.Signals) => void {
+  return (signal) => {
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     const force = setTimeout(() => {
       logger.warn('requests still in flight after 10 s; closing anyway');
       server.closeAllConnections();
     }, 10_000);
     force.unref();
-    server.close(async () => {
+    // Node does not wait on the close callback: the steps run on their own and end in exit.
+    server.close(() => void (async () => {
       try {
-        await app.stop();
-        await stopSharing?.();
-        redis?.disconnect();
-        await db.close();
+        await release();
         logger.info('stopped');
       } finally {
         process.exit(0);
       }
-    });
+    })());
     server.closeIdleConnections();
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
 /** The cluster's primary: forks the workers, replaces one that dies, stops them all on a signal. */
@@ -151,15 +195,12 @@ function runPrimary(config: Config, logger: Logger): void {
     logger.error({ pid: worker.process.pid, code, signal }, 'worker died; starting another');
     fork();
   });
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (stopping) return;
+  onSignals((signal) => {
     stopping = true;
     logger.info({ signal }, 'shutting down every worker');
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
     if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  });
 }
 
 main().catch((e: unknown) => {

@@ -8,7 +8,7 @@ import { ConfigError, loadConfig, readEnvFile } from '../config/config';
 // secret the service uses (JWT_SECRET, or the one generated in the data folder).
 /** The user id development tokens carry unless --sub names another. */
 const DEV_USER_ID = '00000000-0000-4000-8000-000000000001';
-const HELP = `Usage: npm run token -- [--sub UUID] [--scope "billing.read billing.write"] [--expires 12h]`;
+const HELP = `Usage: npm run token -- [--sub UUID] [--scope "billing.read billing.write"] (billing.audit reads the change log) [--expires 12h]`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -28,16 +28,16 @@ async function main(): Promise<void> {
   const secret = resolveSecret(config);
   if (!secret) throw new Error('no JWT_SECRET configured (tokens for a JWKS setup come from your identity provider)');
   const token = await signToken(secret, {
-    sub: values.sub!,
-    scope: values.scope!,
-    expiresIn: values.expires!,
+    sub: values.sub,
+    scope: values.scope,
+    expiresIn: values.expires,
     issuer: config.auth.issuer,
     audience: config.auth.audience,
   });
   // The service refuses tokens that live longer than JWT_MAX_TTL: say so now, not at the first request.
   const { exp, iat } = decodeJwt(token);
   if (exp !== undefined && iat !== undefined && exp - iat > config.auth.maxTtlSeconds)
-    throw new Error(`--expires ${values.expires!} is longer than JWT_MAX_TTL (${config.auth.maxTtlSeconds} seconds); the service would refuse the token`);
+    throw new Error(`--expires ${values.expires} is longer than JWT_MAX_TTL (${config.auth.maxTtlSeconds} seconds); the service would refuse the token`);
   process.stdout.write(`${token}\n`);
 }
 

@@ -58,7 +58,7 @@ export interface DatabaseOptions {
   readonly replicaMaxLagMs?: number;
   /**
    * Whether the statement being sent may be answered by a replica (the request's read scope,
-   * src/domain/consistency.ts); default never.
+   * src/http/read-scope.ts); default never.
    */
   readonly replicaReadsAllowed?: () => boolean;
   /** Told when a replica goes up, down or lagging (for the log). */
@@ -319,7 +319,7 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
     rows,
     session,
     // One connection: its advisory locks are session locks already; it closes with the database.
-    lockSession: async () => ({ ...session, close: async () => undefined }),
+    lockSession: () => Promise.resolve({ ...session, close: () => Promise.resolve() }),
     async ping() {
       if (pg.closed) throw new Error('the embedded database is closed');
       await pg.query('SELECT 1');

@@ -20,18 +20,19 @@ const beginWith = (l: TransactionLimits): string =>
 const textOf = (config: unknown): string | undefined =>
   typeof config === 'string' ? config : typeof config === 'object' && config !== null && typeof (config as QueryConfig).text === 'string' ? (config as QueryConfig).text : undefined;
 
-// node-postgres' query() has a dozen overloads; the overrides below pass them through as `any`.
+// node-postgres' query() has a dozen overloads; the overrides below pass them through (their result as `any`).
 
 /** A pg Client whose BEGIN (Prisma's interactive transactions send a bare one) also sets the limits. */
 function limitedClient(limits: TransactionLimits): typeof Client {
   const begin = beginWith(limits);
   return class LimitedClient extends Client {
-    override query(...args: any[]): any {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one signature over all of query()'s overloads must return what each of them does
+    override query(...args: unknown[]): any {
       const text = textOf(args[0]);
       // Unnamed and without values, so it goes as one simple-protocol message (a named or
       // parameterised statement cannot hold three commands).
       if (text !== undefined && /^\s*BEGIN\s*;?\s*$/i.test(text)) args[0] = typeof args[0] === 'string' ? begin : { ...(args[0] as QueryConfig), text: begin, name: undefined, values: undefined };
-      return (super.query as (...a: any[]) => any)(...args);
+      return (super.query as (...a: unknown[]) => unknown)(...args);
     }
   };
 }
@@ -45,13 +46,14 @@ class LimitedPool extends Pool {
     super(config);
   }
 
-  override query(...args: any[]): any {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one signature over all of query()'s overloads must return what each of them does
+  override query(...args: unknown[]): any {
     const [config, values, callback] = args;
     // The driver adapter's form: one QueryConfig, a promise back. Callback forms (pool
     // internals, health probes) pass through unchanged.
-    if (args.length === 1 && typeof config === 'object' && config !== null && typeof config.text === 'string' && typeof config.submit !== 'function' && values === undefined && callback === undefined)
+    if (args.length === 1 && typeof config === 'object' && config !== null && typeof (config as { text?: unknown }).text === 'string' && typeof (config as { submit?: unknown }).submit !== 'function' && values === undefined && callback === undefined)
       return this.inTransaction(config as QueryConfig);
-    return (super.query as (...a: any[]) => any)(...args);
+    return (super.query as (...a: unknown[]) => unknown)(...args);
   }
 
   private async inTransaction(config: QueryConfig): Promise<unknown> {

@@ -204,7 +204,7 @@ export function routeReads(primary: PrismaClient, reader: PrismaClient, replicaR
         if (typeof value !== 'function' || !READ_METHODS.has(method)) return value;
         return (...args: unknown[]) => {
           const client = replicaReadsAllowed() ? reader : primary;
-          return Reflect.apply(Reflect.get(Reflect.get(client, model), method), Reflect.get(client, model), args);
+          return Reflect.apply(Reflect.get(Reflect.get(client, model), method) as (...a: unknown[]) => unknown, Reflect.get(client, model), args);
         };
       },
     });

@@ -1,4 +1,6 @@
-import type { ModelName, Resource } from './common/resource';
+import type { RelationCatalog, RelationSpec } from '../query/fields';
+import { toPrismaOrderBy } from '../db/query/to-prisma';
+import type { ModelName, Relation, RelationMany, Resource } from './common/resource';
 import { academicTermResource } from './academic-term/resource';
 import { accountResource } from './account/resource';
 import { addressResource } from './address/resource';
@@ -23,7 +25,39 @@ export const RESOURCES = {
 } as const satisfies Partial<Record<ModelName, Resource>>;
 
 export type ResourceModel = keyof typeof RESOURCES;
+/** The services' keys, the GraphQL list fields and the import sections: each resource's `plural`. */
+export type ResourcePlural = (typeof RESOURCES)[ResourceModel]['plural'];
 export const ALL_RESOURCES: readonly Resource[] = Object.values(RESOURCES);
 
 /** The resource a relation points at. */
 export const resourceOf = (model: ModelName): Resource | undefined => (Object.hasOwn(RESOURCES, model) ? RESOURCES[model as ResourceModel] : undefined);
+
+/** The resource a relation points at, which the drift test holds every declaration to. */
+export function targetOf(relation: Relation): Resource {
+  const target = resourceOf(relation.target);
+  if (!target) throw new Error(`${relation.target} is not a declared resource`);
+  return target;
+}
+
+/**
+ * The relations REST may `$expand` and the OData metadata lists, in the form the OData
+ * options and the reads take (query/fields.ts RelationSpec): derived, never declared.
+ */
+export function expandableRelations(resource: Resource): RelationCatalog {
+  const out: Record<string, RelationSpec> = {};
+  for (const [name, r] of Object.entries(resource.relations)) {
+    if (!r.expandable) continue;
+    const { model, fields } = targetOf(r);
+    out[name] =
+      r.kind === 'one'
+        ? { type: model, many: false, nullable: r.nullable, fields, foreignKey: r.foreignKey }
+        : { type: model, many: true, nullable: false, fields, defaultOrder: r.order };
+  }
+  return out;
+}
+
+/**
+ * A to-many relation's order (ties by id) as Prisma's `orderBy` for the target model `O`,
+ * for the reads that stay on Prisma (the pricing rules' prices).
+ */
+export const relationOrderBy = <O>(relation: RelationMany): O[] => toPrismaOrderBy(relation.order, targetOf(relation).fields) as O[];

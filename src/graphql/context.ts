@@ -10,4 +10,6 @@ export interface GraphqlContext {
   readonly loaders: Loaders;
   /** This request's logger (it carries the request id). */
   readonly log: Logger;
+  /** The request id (X-Request-Id), recorded with the change-log entries of mutations. */
+  readonly requestId?: string | undefined;
 }

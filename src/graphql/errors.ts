@@ -23,7 +23,7 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { AppError, ERRORS, isAppError, type ErrorCode } from '../errors/catalogue';
 import { describeError, type Logger } from '../http/logger';
 import type { ErrorClassifier } from '../http/problem';
-import { isTokenLimitMessage } from './limits';
+import { hasSuggestion, isTokenLimitMessage, SUGGESTION } from './apollo-internals';
 import { ScalarInputError } from './scalars';
 
 const CATALOGUE_CODES = new Set<string>(Object.keys(ERRORS));
@@ -68,16 +68,13 @@ export interface FormatErrorOptions {
   readonly classifyError?: ErrorClassifier | undefined;
 }
 
-/** graphql-js's suggestions: `Did you mean "isActive"?`, `Did you mean the enum value "Cash"?`. */
-const SUGGESTION = /\s*Did you mean [^?]*\?/g;
-
 /** Apollo's formatError: see the comment at the top of this file. */
 export function createFormatError(o: FormatErrorOptions = {}) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const out = format(formatted, error, o.classifyError);
     if (o.production !== true) return out;
     const json = JSON.stringify(out);
-    return json.includes('Did you mean') ? (JSON.parse(json.replace(SUGGESTION, '')) as GraphQLFormattedError) : out;
+    return hasSuggestion(json) ? (JSON.parse(json.replace(SUGGESTION, '')) as GraphQLFormattedError) : out;
   };
 }
 

@@ -14,6 +14,8 @@
 // Operations with input-object variables (see simpleVariables) and operations graphql-jit
 // cannot compile run on graphql-js, as without this file.
 //
+// What this relies on of Apollo is listed, and tested, in ./apollo-internals.ts.
+//
 // An operation that succeeds is answered from the plugin's responseForOperation hook, before
 // Apollo calls the gateway's executor. Apollo hands that executor a request context holding an
 // object literal with a getter and a setter for the HTTP status, new closures per request
@@ -25,7 +27,7 @@
 // outcome, computed once, is handed over there), so Apollo formats, logs and answers errors
 // exactly as before.
 
-import { HeaderMap, type ApolloServerOptionsWithGateway, type ApolloServerPlugin, type GraphQLRequestListener } from '@apollo/server';
+import { HeaderMap, type ApolloServerPlugin, type GraphQLRequestListener } from '@apollo/server';
 import {
   execute,
   getVariableValues,
@@ -39,11 +41,8 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { isVariableFault, type Executor, type ExecutorResult, type Gateway } from './apollo-internals';
 import type { GraphqlContext } from './context';
-
-type Gateway = ApolloServerOptionsWithGateway<GraphqlContext>['gateway'];
-type Executor = Awaited<ReturnType<Gateway['load']>>['executor'];
-type ExecutorResult = Awaited<ReturnType<NonNullable<Executor>>>;
 
 /**
  * graphql-jit's errors as graphql-js makes them: graphql-jit leaves `extensions` undefined
@@ -53,7 +52,7 @@ type ExecutorResult = Awaited<ReturnType<NonNullable<Executor>>>;
  * gives them when graphql-js executes.
  */
 function normalise(e: GraphQLError): GraphQLError {
-  const variableFault = e.path === undefined && e.message.startsWith('Variable "$');
+  const variableFault = isVariableFault(e);
   const extensions = { ...(e.originalError as { extensions?: Record<string, unknown> } | undefined)?.extensions, ...e.extensions };
   if (variableFault && extensions.code === undefined) extensions.code = 'BAD_USER_INPUT';
   const out = new GraphQLError(e.message, { path: e.path, originalError: e.originalError ?? undefined, extensions });
@@ -96,7 +95,7 @@ export function jitExecution(schema: GraphQLSchema, sdl: string): JitExecution {
   const compiledFor = (document: DocumentNode, operation: OperationDefinitionNode | undefined, operationName: string | null | undefined): CompiledQuery | null => {
     if (!operation) return null;
     let byName = compiled.get(document);
-    if (!byName) compiled.set(document, (byName = new Map()));
+    if (!byName) compiled.set(document, (byName = new Map<string, CompiledQuery | null>()));
     const key = operationName ?? '';
     let query = byName.get(key);
     if (query === undefined) {

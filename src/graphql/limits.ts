@@ -59,12 +59,6 @@ export const LIMITS = {
 const tooComplex = (message: string, nodes?: FieldNode | OperationDefinitionNode): GraphQLError =>
   new GraphQLError(message, { ...(nodes ? { nodes } : {}), extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } } });
 
-/**
- * The message graphql-js's parser stops with at maxTokens (reported as QUERY_TOO_COMPLEX by
- * errors.ts). graphql 16 writes "more that"; later versions may fix the typo.
- */
-export const isTokenLimitMessage = (message: string): boolean => /Document contains more th(?:an|at) \d+ tokens\. Parsing aborted\./.test(message);
-
 const isIntrospection = (name: string): boolean => name === '__schema' || name === '__type';
 
 // ---------------------------------------------------------------------------------------

@@ -5,6 +5,8 @@
 // its cache never serves another caller or a later write.
 
 import DataLoader from 'dataloader';
+import type { ChangeEntry } from '../domain/change-log/service';
+import type { LoggedResource } from '../domain/common/change-log';
 import type { PaymentSource } from '../domain/payment-source/service';
 import type { Payment } from '../domain/payment/service';
 import type { Services } from '../domain/services';
@@ -36,6 +38,17 @@ function byParent<T>(fetch: (ids: readonly string[]) => Promise<Map<string, T[]>
   });
 }
 
+/** Rows by a key, in the order given. */
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const r of rows) {
+    const list = groups.get(key(r));
+    if (list) list.push(r);
+    else groups.set(key(r), [r]);
+  }
+  return groups;
+}
+
 export class Loaders {
   constructor(private readonly s: Services) {}
 
@@ -54,6 +67,7 @@ export class Loaders {
   #pricesByArticle?: DataLoader<string, ArticlePriceModel[]>;
   #addressesByCustomer?: DataLoader<string, AddressModel[]>;
   #priceAt?: DataLoader<PriceAtKey, EffectivePrice | null, string>;
+  #history?: Map<LoggedResource, DataLoader<string, ChangeEntry[]>>;
 
   get paymentSource() {
     return (this.#paymentSource ??= byId((ids) => this.s.paymentSources.getMany(ids)));
@@ -103,6 +117,14 @@ export class Loaders {
   /** Addresses of customers, the default first, then by addressType. */
   get addressesByCustomer() {
     return (this.#addressesByCustomer ??= byParent((ids) => this.s.addresses.byParents(RESOURCES.Customer.relations.addresses, ids)));
+  }
+
+  /** The `history` field of a resource's records: their change-log entries, oldest first. */
+  history(resource: LoggedResource): DataLoader<string, ChangeEntry[]> {
+    const loaders = (this.#history ??= new Map<LoggedResource, DataLoader<string, ChangeEntry[]>>());
+    let loader = loaders.get(resource);
+    if (!loader) loaders.set(resource, (loader = byParent(async (ids) => groupBy(await this.s.changeLog.historyOf(resource, ids), (e) => e.recordId))));
+    return loader;
   }
 
   /** Article.priceAt: the effective price of (article, date), through the pricing service's batched pricesAt. */

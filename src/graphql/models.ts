@@ -6,6 +6,7 @@ import type { AcademicTerm } from '../domain/academic-term/service';
 import type { Account } from '../domain/account/service';
 import type { ArticlePrice } from '../domain/article-price/service';
 import type { Article } from '../domain/article/service';
+import type { ChangeEntry, FeedPage } from '../domain/change-log/service';
 import type { Page } from '../domain/common/list';
 import type { Selected } from '../domain/common/read-service';
 import type { Address, Customer } from '../domain/customer/service';
@@ -64,3 +65,8 @@ export type CustomerEdgeModel = EdgeModel<CustomerModel>;
 export type AddressEdgeModel = EdgeModel<AddressModel>;
 export type TaxCodeEdgeModel = EdgeModel<TaxCodeModel>;
 export type AcademicTermEdgeModel = EdgeModel<AcademicTermModel>;
+
+export type ChangeModel = ChangeEntry;
+/** A page of the change log in feed order; its cursor is where to continue, also when it is empty. */
+export type ChangeConnectionModel = FeedPage;
+export type ChangeEdgeModel = EdgeModel<ChangeEntry>;

@@ -129,13 +129,12 @@ export function sandboxLandingPage(): SandboxLandingPage {
   const plugin: ApolloServerPlugin = {
     async serverWillStart(context) {
       const listener = await apollo.serverWillStart?.(context);
-      const render = listener?.renderLandingPage;
-      if (!render) throw new Error("Apollo's local landing page plugin renders no page");
-      const landing = await render();
+      if (!listener?.renderLandingPage) throw new Error("Apollo's local landing page plugin renders no page");
+      const landing = await listener.renderLandingPage();
       const html = async () => adapt(typeof landing.html === 'string' ? landing.html : await landing.html());
       // Rendered once now: an Apollo page this code does not fit stops the start-up, not a request.
       csp = policyFor(await html());
-      return { renderLandingPage: async () => ({ html }) };
+      return { renderLandingPage: () => Promise.resolve({ html }) };
     },
   };
   return {

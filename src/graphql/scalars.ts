@@ -6,7 +6,7 @@
 import Decimal from 'decimal.js';
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { exactNumber, type ExactNumber } from '../http/json';
-import { DATE_PATTERN, DECIMAL_PATTERN, GUID_PATTERN, parseDate, parseDateTime, parseInstant as parseInstantText, plainDecimal, type DecimalValue } from '../query/values';
+import { DECIMAL_PATTERN, GUID_PATTERN, parseInstant as parseInstantText, plainDecimal, type DecimalValue } from '../query/values';
 
 /**
  * A scalar input that does not parse: VALIDATION_FAILED (src/graphql/errors.ts). A plain
@@ -170,4 +170,26 @@ function notAString(ast: ValueNode, expected = 'a string'): never {
   }
 }
 
-export const scalarResolvers = { UUID: UUIDScalar, DateTime: DateTimeScalar, Decimal: DecimalScalar };
+// ---------------------------------------------------------------------------------------
+// FieldValue: a change-log value as the API writes its field (decimals arrive as exact text objects).
+
+type LoggedValue = string | boolean | null | DecimalValue;
+
+export const FieldValueScalar = new GraphQLScalarType<never, string | boolean | null | ExactNumber>({
+  name: 'FieldValue',
+  description: "A field's value in a change-log entry, as the API writes that field. Output only.",
+  serialize: (value) => {
+    const v = value as LoggedValue;
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
+    if (typeof v === 'object' && typeof v.toFixed === 'function') return exactNumber(v.toFixed());
+    throw new GraphQLError(`FieldValue cannot represent ${describe(value)}`);
+  },
+  parseValue: () => {
+    throw new ScalarInputError('FieldValue is output only');
+  },
+  parseLiteral: () => {
+    throw new ScalarInputError('FieldValue is output only');
+  },
+});
+
+export const scalarResolvers = { UUID: UUIDScalar, DateTime: DateTimeScalar, Decimal: DecimalScalar, FieldValue: FieldValueScalar };

@@ -28,6 +28,7 @@ import {
   ApolloServerPluginUsageReportingDisabled,
 } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
+import { OperationTypeNode } from 'graphql';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { Request, RequestHandler } from 'express';
 import { requireScope, SCOPES, type Principal } from '../auth/principal';
@@ -80,7 +81,7 @@ const guard: GraphQLRequestListener<GraphqlContext> = {
   async didResolveOperation({ operation, contextValue, document, schema, request }) {
     if (!operation) return;
     try {
-      requireScope(contextValue.principal, operation.operation === 'mutation' ? SCOPES.write : SCOPES.read);
+      requireScope(contextValue.principal, operation.operation === OperationTypeNode.MUTATION ? SCOPES.write : SCOPES.read);
     } catch (e) {
       throw isAppError(e) ? httpGraphQLError(e) : e;
     }
@@ -135,7 +136,7 @@ const readRoutingPlugin = (routing: ReadRouting): ApolloServerPlugin<GraphqlCont
   async requestDidStart() {
     return {
       async didResolveOperation({ operation, contextValue }) {
-        if (operation?.operation === 'mutation') routing.wrote(contextValue.principal.userId);
+        if (operation?.operation === OperationTypeNode.MUTATION) routing.wrote(contextValue.principal.userId);
       },
     };
   },
@@ -153,7 +154,7 @@ const logPlugin = (fallback: Logger, classify: ErrorClassifier | undefined): Apo
   },
 });
 
-export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler: RequestHandler; stop(): Promise<void> }> {
+export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler: RequestHandler; stop: () => Promise<void> }> {
   const typeDefs = readSchema();
   const schema = makeExecutableSchema<GraphqlContext>({ typeDefs, resolvers });
   const jit = deps.jit === false ? undefined : jitExecution(schema, typeDefs);
@@ -187,7 +188,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
       logPlugin(deps.logger, deps.classifyError),
       unavailablePlugin,
       ...(deps.readRouting ? [readRoutingPlugin(deps.readRouting)] : []),
-      // Answers the operation (responseForOperation comes after every plugin's didResolveOperation checks).
+      // Answers the operation: last, after every check (./apollo-internals.ts, assumption 1).
       ...(jit ? [jit.plugin] : []),
     ],
   });
@@ -205,7 +206,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<{ handler
       // For the request log line (src/http/request-context.ts).
       res.locals.principal = principal;
       deps.readRouting?.caller(principal.userId);
-      return { principal, services: deps.services, loaders: new Loaders(deps.services), log: res.locals.log ?? deps.logger };
+      return { principal, services: deps.services, loaders: new Loaders(deps.services), log: res.locals.log ?? deps.logger, requestId: res.locals.requestId };
     },
   });
 

@@ -8,7 +8,7 @@ import type { NextFunction, Request, Response } from 'express';
 export function inFlight() {
   const open = new Set<Response>();
   return {
-    track(_req: Request, res: Response, next: NextFunction): void {
+    track(this: void, _req: Request, res: Response, next: NextFunction): void {
       open.add(res);
       res.once('finish', () => open.delete(res));
       next();

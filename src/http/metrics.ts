@@ -31,8 +31,8 @@ export interface Metrics {
   /** GET /metrics in the Prometheus text format. */
   readonly endpoint: RequestHandler;
   /** A request the rate limiter refused. */
-  rateLimited(req: Request): void;
-  graphqlOperation(o: GraphqlObservation): void;
+  rateLimited(this: void, req: Request): void;
+  graphqlOperation(this: void, o: GraphqlObservation): void;
 }
 
 export interface MetricsOptions {

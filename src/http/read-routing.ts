@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Redis } from 'ioredis';
-import { currentReadScope, runInReadScope } from '../domain/consistency';
+import { currentReadScope, runInReadScope } from './read-scope';
 import type { Logger } from './logger';
 
 // Read-your-writes with read replicas. A client that wrote reads from the primary for a
@@ -28,8 +28,9 @@ export class ReadRouting {
     subscriber.on('error', () => undefined);
     subscriber.on('message', (_channel: string, userId: string) => this.remember(userId));
     void subscriber.subscribe(this.channel).catch((e: Error) => logger.warn({ error: e.message }, 'read-your-writes: cannot subscribe; the window holds per instance'));
-    return async () => {
+    return () => {
       subscriber.disconnect();
+      return Promise.resolve();
     };
   }
 

@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import { appendStagedChanges, stageImportChanges } from '../domain/common/change-log';
+import { NIL_UUID } from '../domain/common/schemas';
 import type { Database } from '../db/database';
 import { fileSize, scanFile } from './read-file';
 import { dependsOn, IMPORT_SECTIONS, perFileSection, perSection, sectionDef, type FileSection, type ImportSection, type Raw, type RecordOf } from './registry';
@@ -22,7 +25,7 @@ import { ADDRESS, givenAudit, prepareKeys, SPEC_OF, TableWriter } from './write'
 
 const DEFAULT_TIMEOUT_MS = 60 * 60_000;
 const DEFAULT_BATCH = 1000;
-/** Batches in flight at once (see writeFile). */
+/** Batches in flight at once (see BatchPipeline). */
 const PIPELINE = 2;
 
 /**
@@ -143,95 +146,130 @@ function databaseMessage(e: unknown): string {
   return m.split('\n').filter((l) => l.trim() !== '').pop() ?? m;
 }
 
+/**
+ * The write jobs in flight on the import's transaction, at most PIPELINE at once. Batches
+ * are written while the next ones are read and parsed, two at a time: the connection runs
+ * one batch's statement while Prisma prepares the other's, so the database does not wait
+ * for JavaScript between statements. Two batches of one section touch different rows (keys
+ * that move between rows were moved aside first), and the statements of one batch run in
+ * order.
+ */
+class BatchPipeline {
+  private readonly inflight: Promise<void>[] = [];
+  // The first failure is the one to report; the statements after it only say that the
+  // transaction is aborted, and one of them may belong to an older batch.
+  private cause: unknown;
+
+  constructor(private readonly tx: Sql) {}
+
+  async submit(job: (db: Sql) => Promise<void>): Promise<void> {
+    while (this.inflight.length >= PIPELINE) await this.settleOldest();
+    const p = job(this.tx);
+    void p.catch((e: unknown) => {
+      if (this.cause === undefined && !isAbortedTransaction(e)) this.cause = e;
+    });
+    this.inflight.push(p);
+  }
+
+  /** Waits for every job; throws the first failure. */
+  async drain(): Promise<void> {
+    while (this.inflight.length > 0) await this.settleOldest();
+  }
+
+  private async settleOldest(): Promise<void> {
+    try {
+      await this.inflight.shift();
+    } catch (e) {
+      await Promise.allSettled(this.inflight);
+      throw this.cause ?? e;
+    }
+  }
+}
+
+/** What every reading of the file in pass 2 shares. */
+interface WritePass {
+  readonly file: string;
+  readonly writers: Writers;
+  readonly pipeline: BatchPipeline;
+  readonly batchSize: number;
+  readonly totalBytes: number;
+  readonly onProgress: ImportOptions['onProgress'];
+  /** Records written so far, over every reading. */
+  totalRecords: number;
+}
+
+type QueuedItem = { section: FileSection; value: unknown } | { section: FileSection; end: true };
+
+/**
+ * One reading of the file, writing the sections of `run`. A section's last batch runs
+ * alone, after all others: it holds the default payment source, and the next section may
+ * point at this one's rows.
+ */
+async function writeRun(pass: WritePass, run: readonly FileSection[]): Promise<void> {
+  const { file, writers, pipeline } = pass;
+  const wanted = new Set<string>(run);
+  let queue: QueuedItem[] = [];
+  let current: FileSection | null = null;
+  let sectionRecords = 0;
+  await scanFile(
+    file,
+    {
+      wants: (s) => wanted.has(s),
+      record(name, _index, value) {
+        queue.push({ section: name as FileSection, value });
+      },
+      sectionEnd(name) {
+        if (wanted.has(name)) queue.push({ section: name as FileSection, end: true });
+      },
+    },
+    async (bytes) => {
+      const items = queue;
+      queue = [];
+      for (const item of items) {
+        if ('end' in item) {
+          await pipeline.drain();
+          await pipeline.submit(writers.take(item.section, true));
+          await pipeline.drain();
+          continue;
+        }
+        const raw = item.value as Raw;
+        const parsed = (sectionDef(item.section).schema as z.ZodType<Raw>).safeParse(raw);
+        if (!parsed.success) throw new ImportFileError(`${file} changed while it was being imported`);
+        writers.add(item.section, parsed.data, raw);
+        if (item.section !== current) {
+          current = item.section;
+          sectionRecords = 0;
+        }
+        sectionRecords++;
+        pass.totalRecords++;
+        if (writers.pending(item.section) >= pass.batchSize) await pipeline.submit(writers.take(item.section, false));
+      }
+      pass.onProgress?.({ phase: 'write', section: current, sectionRecords, totalRecords: pass.totalRecords, bytes, totalBytes: pass.totalBytes });
+    },
+  );
+  await pipeline.drain();
+}
+
+/** Pass 2: in one transaction, keys moved aside first, then one reading of the file per run of sections (writeRuns). */
 async function writeFile(
   db: Database,
   file: string,
   plan: ImportPlan,
   totalBytes: number,
   opts: ImportOptions,
+  runId: string,
 ): Promise<Record<ImportSection, SectionCounts>> {
-  const batchSize = opts.batchSize ?? DEFAULT_BATCH;
-  const now = new Date().toISOString();
-  const writers = new Writers(now);
+  const started = new Date();
+  const writers = new Writers(started.toISOString());
   try {
     await db.prisma.$transaction(
       async (tx) => {
+        await stageImportChanges(tx);
         await prepareKeys(tx, plan.moveKeyFirst, plan.clearDefaultFirst);
-        let totalRecords = 0;
-        for (const run of writeRuns(plan.sections)) {
-          const wanted = new Set<string>(run);
-          type Item = { section: FileSection; value: unknown } | { section: FileSection; end: true };
-          let queue: Item[] = [];
-          let current: FileSection | null = null;
-          let sectionRecords = 0;
-          // Batches are written while the next ones are read and parsed, two at a time: the
-          // connection runs one batch's statement while Prisma prepares the other's, so the
-          // database does not wait for JavaScript between statements. Two batches of one
-          // section touch different rows (keys that move between rows were moved aside
-          // first), and the statements of one batch run in order. A section's last batch
-          // runs alone, after all others: it holds the default payment source, and the next
-          // section may point at this one's rows.
-          const inflight: Promise<void>[] = [];
-          // The first failure is the one to report; the statements after it only say that
-          // the transaction is aborted, and one of them may belong to an older batch.
-          let cause: unknown;
-          const settleOldest = async () => {
-            try {
-              await inflight.shift();
-            } catch (e) {
-              await Promise.allSettled(inflight);
-              throw cause ?? e;
-            }
-          };
-          const drain = async () => {
-            while (inflight.length > 0) await settleOldest();
-          };
-          const submit = async (job: (db: Sql) => Promise<void>) => {
-            while (inflight.length >= PIPELINE) await settleOldest();
-            const p = job(tx);
-            p.catch((e: unknown) => {
-              if (cause === undefined && !isAbortedTransaction(e)) cause = e;
-            });
-            inflight.push(p);
-          };
-          await scanFile(
-            file,
-            {
-              wants: (s) => wanted.has(s),
-              record(name, _index, value) {
-                queue.push({ section: name as FileSection, value });
-              },
-              sectionEnd(name) {
-                if (wanted.has(name)) queue.push({ section: name as FileSection, end: true });
-              },
-            },
-            async (bytes) => {
-              const items = queue;
-              queue = [];
-              for (const item of items) {
-                if ('end' in item) {
-                  await drain();
-                  await submit(writers.take(item.section, true));
-                  await drain();
-                  continue;
-                }
-                const raw = item.value as Raw;
-                const parsed = (sectionDef(item.section).schema as z.ZodType<Raw>).safeParse(raw);
-                if (!parsed.success) throw new ImportFileError(`${file} changed while it was being imported`);
-                writers.add(item.section, parsed.data, raw);
-                if (item.section !== current) {
-                  current = item.section;
-                  sectionRecords = 0;
-                }
-                sectionRecords++;
-                totalRecords++;
-                if (writers.pending(item.section) >= batchSize) await submit(writers.take(item.section, false));
-              }
-              opts.onProgress?.({ phase: 'write', section: current, sectionRecords, totalRecords, bytes, totalBytes });
-            },
-          );
-          await drain();
-        }
+        const pass: WritePass = { file, writers, pipeline: new BatchPipeline(tx), batchSize: opts.batchSize ?? DEFAULT_BATCH, totalBytes, onProgress: opts.onProgress, totalRecords: 0 };
+        for (const run of writeRuns(plan.sections)) await writeRun(pass, run);
+        // Last: the feed's lock is held from here to the commit (src/domain/common/change-log.ts).
+        await appendStagedChanges(tx, { userId: NIL_UUID, importRunId: runId, occurredAt: started });
       },
       { timeout: opts.transactionTimeoutMs ?? DEFAULT_TIMEOUT_MS, maxWait: 60_000 },
     );
@@ -255,11 +293,12 @@ export async function importReferenceData(db: Database, file: string, opts: Impo
   const after = await fileSize(file);
   if (after.size !== before.size || after.mtimeMs !== before.mtimeMs)
     throw new ImportFileError(`${file} changed while it was being imported`);
-  const counts = await writeFile(db, file, plan, before.size, opts);
+  const importRunId = randomUUID();
+  const counts = await writeFile(db, file, plan, before.size, opts, importRunId);
   // After a bulk load the planner's statistics are stale until autovacuum gets to them,
   // and the first queries would plan as for empty tables (seen: 3x slower list queries).
   const written = Object.values(counts).reduce((n, c) => n + c.inserted + c.updated, 0);
   if (written >= 1000) await db.prisma.$executeRawUnsafe('ANALYZE');
   const records = IMPORT_SECTIONS.reduce((n, s) => n + plan.records[s], 0);
-  return { counts, records, durationMs: Date.now() - started };
+  return { counts, records, durationMs: Date.now() - started, importRunId };
 }

@@ -1,58 +1,28 @@
 import type { z } from 'zod';
 import type { Prisma } from '../generated/prisma/client';
 import type { FieldCatalog } from '../query/fields';
-import { academicTermFields } from '../domain/academic-term/fields';
-import { academicTermRecord } from '../domain/academic-term/schema';
-import { accountFields } from '../domain/account/fields';
-import { accountRecord } from '../domain/account/schema';
-import { addressFields } from '../domain/address/fields';
-import { articlePriceFields } from '../domain/article-price/fields';
-import { articlePriceRecord } from '../domain/article-price/schema';
-import { articleFields } from '../domain/article/fields';
-import { articleRecord } from '../domain/article/schema';
-import { customerFields } from '../domain/customer/fields';
-import { customerRecord } from '../domain/customer/schema';
-import { paymentSourceFields } from '../domain/payment-source/fields';
-import { codeKey } from '../domain/payment-source/rules';
-import { paymentSourceRecord } from '../domain/payment-source/schema';
-import { taxCodeFields } from '../domain/tax-code/fields';
-import { taxCodeRecord } from '../domain/tax-code/schema';
+import type { Raw, UniqueKey } from '../domain/common/import-key';
+import { RESOURCES, targetOf, type ResourceModel } from '../domain/resources';
 
 // The one registry of what an import file holds: its sections, in the order the import
 // writes them when it can, and for each the record schema, the table, the columns (the
-// resource's field catalogue), the references to other sections and the unique key.
-// Everything else of the import (section lists, write order, lookups, upserts, moving keys
-// aside, counts) is derived from here: adding a resource to the import is one entry.
+// resource's field catalogue), the references to other sections and the unique key. All of
+// it is read off the resource declarations (src/domain/<resource>/resource.ts): a resource
+// with an `import` section is a section here, named by its `plural`, and its to-one
+// relations to other sections are its references. Everything else of the import (section
+// lists, write order, lookups, upserts, moving keys aside, counts) is derived from here.
 
-export type Raw = Record<string, unknown>;
+export type { Raw, UniqueKey };
 
-export interface Reference {
-  /** The field holding the id. */
-  readonly field: string;
-  readonly target: FileSection;
-}
+/** The imported resources, by model. */
+type Imported = { [M in ResourceModel]: (typeof RESOURCES)[M] extends { readonly import: object } ? M : never }[ResourceModel];
+export type FileSection = (typeof RESOURCES)[Imported]['plural'];
 
-/** A unique key of a section's table other than the id (codes, debtor numbers, an article's price dates). */
-export interface UniqueKey {
-  /** The field a clash is reported on. */
-  readonly field: string;
-  /** The key as written in the record (parsed, or raw when the record is invalid); undefined: none to claim. */
-  readonly text: (r: Raw) => string | undefined;
-  /** What is compared: two records clash when their keys are equal. */
-  readonly key: (text: string) => string;
-  /** SQL: the table's row `t` holds the key `f.key` (from `key`). Built from our own names only. */
-  readonly match: string;
-  /**
-   * SQL of the SET clause that moves the key of row `t` aside, `f.n` being its 1-based
-   * number among the rows moved (for keys the file swaps between rows).
-   */
-  readonly moveAside: string;
-  /** The problem of a record whose key another record of the file has (at `other`). */
-  readonly inFile: (text: string, other: string) => string;
-  /** How the key is named in a problem with a row of the database. */
-  readonly show: (key: string) => string;
-}
-
+/**
+ * The sections in the order docs/service.md gives the file, which is also the order they are
+ * written in: each after the sections it references (test/import/registry.test.ts). A
+ * section missing here, or one that is not imported, does not compile.
+ */
 export const FILE_SECTIONS = [
   'accounts',
   'taxCodes',
@@ -61,8 +31,17 @@ export const FILE_SECTIONS = [
   'customers',
   'academicTerms',
   'paymentSources',
-] as const;
-export type FileSection = (typeof FILE_SECTIONS)[number];
+] as const satisfies readonly FileSection[];
+type Listed = (typeof FILE_SECTIONS)[number];
+// Compiles only while every imported resource's section is listed.
+const everySectionListed: [FileSection] extends [Listed] ? true : never = true;
+void everySectionListed;
+
+export interface Reference {
+  /** The field holding the id. */
+  readonly field: string;
+  readonly target: FileSection;
+}
 
 export interface SectionDef {
   readonly noun: string;
@@ -76,106 +55,23 @@ export interface SectionDef {
   readonly unique?: UniqueKey;
 }
 
-const str = (r: Raw, name: string): string | undefined => (typeof r[name] === 'string' ? r[name] : undefined);
-const preview = (v: string): string => {
-  const s = JSON.stringify(v);
-  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
-};
+const SECTION_NAMES: readonly string[] = FILE_SECTIONS;
+export const isFileSection = (name: string): name is FileSection => SECTION_NAMES.includes(name);
 
-/** A text column that is unique as it is written. */
-function column(field: string, what: string): UniqueKey {
-  return {
-    field,
-    text: (r) => str(r, field),
-    key: (t) => t,
-    match: `t."${field}" = f.key`,
-    // A temporary key that cannot clash: '~' and 19 hex digits of the row's id hash (fits varchar(20)).
-    moveAside: `"${field}" = '~' || substr(md5(t."id"::text), 1, 19)`,
-    inFile: (t, other) => `${what} ${preview(t)} is also used by ${other}`,
-    show: (k) => `${what} ${preview(k)}`,
-  };
+const IMPORTED = Object.values(RESOURCES).filter((r) => 'import' in r);
+
+function section(r: (typeof IMPORTED)[number]): SectionDef {
+  const references = Object.values(r.relations).flatMap((rel) => {
+    const target = targetOf(rel).plural;
+    return rel.kind === 'one' && isFileSection(target) ? [{ field: rel.foreignKey, target }] : [];
+  });
+  return { noun: r.label, table: r.model, schema: r.record, fields: r.fields, ...r.import, references };
 }
 
-const ref = (field: string, target: FileSection): Reference => ({ field, target });
-
-export const SECTIONS = {
-  accounts: {
-    noun: 'account',
-    table: 'Account',
-    schema: accountRecord,
-    fields: accountFields,
-    enumTypes: { type: '"AccountType"' },
-    references: [],
-    unique: column('code', 'code'),
-  },
-  taxCodes: {
-    noun: 'tax code',
-    table: 'TaxCode',
-    schema: taxCodeRecord,
-    fields: taxCodeFields,
-    references: [ref('taxAccountId', 'accounts'), ref('revenueAccountId', 'accounts')],
-  },
-  articles: {
-    noun: 'article',
-    table: 'Article',
-    schema: articleRecord,
-    fields: articleFields,
-    references: [ref('defaultTaxCodeId', 'taxCodes'), ref('revenueAccountId', 'accounts')],
-    unique: column('code', 'code'),
-  },
-  articlePrices: {
-    noun: 'article price',
-    table: 'ArticlePrice',
-    schema: articlePriceRecord,
-    fields: articlePriceFields,
-    references: [ref('articleId', 'articles')],
-    unique: {
-      field: 'validFrom',
-      // Only of a valid record: "articleId validFrom" with the instant in ISO form.
-      text: (r) => (r.validFrom instanceof Date && typeof r.articleId === 'string' ? `${r.articleId} ${r.validFrom.toISOString()}` : undefined),
-      key: (t) => t,
-      match: `t."articleId" = split_part(f.key, ' ', 1)::uuid AND t."validFrom" = split_part(f.key, ' ', 2)::timestamptz`,
-      // Distinct instants no price uses: the first milliseconds of year 1, one per row.
-      moveAside: `"validFrom" = timestamptz '0001-01-01T00:00:00Z' + f.n * interval '1 millisecond'`,
-      inFile: (t, other) => `the article already has a price from ${t.split(' ')[1]}: ${other}`,
-      show: (k) => `validFrom ${k.split(' ')[1]} of this article`,
-    },
-  },
-  customers: {
-    noun: 'customer',
-    table: 'Customer',
-    schema: customerRecord,
-    fields: customerFields,
-    references: [ref('receivableAccountId', 'accounts'), ref('prepaymentAccountId', 'accounts')],
-    unique: column('debtorNumber', 'debtor number'),
-  },
-  academicTerms: {
-    noun: 'academic term',
-    table: 'AcademicTerm',
-    schema: academicTermRecord,
-    fields: academicTermFields,
-    references: [],
-    unique: column('code', 'code'),
-  },
-  paymentSources: {
-    noun: 'payment source',
-    table: 'PaymentSource',
-    schema: paymentSourceRecord,
-    fields: paymentSourceFields,
-    enumTypes: { sourceType: '"SourceType"' },
-    references: [ref('accountId', 'accounts')],
-    unique: {
-      ...column('code', 'code'),
-      key: codeKey,
-      match: `lower(t."code") = f.key`,
-      inFile: (t, other) => `code ${preview(t)} is also used by ${other}; codes compare case-insensitively`,
-      show: (k) => `code ${preview(k)} (compared case-insensitively)`,
-    },
-  },
-} satisfies Record<FileSection, SectionDef>;
+export const SECTIONS = Object.fromEntries(IMPORTED.map((r) => [r.plural, section(r)])) as Readonly<Record<FileSection, SectionDef>>;
 
 /** The records nested in customers: written to their own table, counted as their own section. */
-export const ADDRESSES = { noun: 'address', table: 'Address', fields: addressFields } as const satisfies Pick<SectionDef, 'noun' | 'table' | 'fields'>;
+export const ADDRESSES = { noun: RESOURCES.Address.label, table: RESOURCES.Address.model, fields: RESOURCES.Address.fields } as const satisfies Pick<SectionDef, 'noun' | 'table' | 'fields'>;
 
 /** What the import counts: the file sections, addresses right after the customers that hold them. */
 export const IMPORT_SECTIONS = FILE_SECTIONS.flatMap((s) => (s === 'customers' ? (['customers', 'addresses'] as const) : [s]));
@@ -183,8 +79,6 @@ export type ImportSection = FileSection | 'addresses';
 
 /** A section's definition, as the common shape. */
 export const sectionDef = (s: FileSection): SectionDef => SECTIONS[s];
-
-export const isFileSection = (name: string): name is FileSection => Object.hasOwn(SECTIONS, name);
 
 /** Sections whose rows a section's records point at. */
 export const dependsOn = (s: FileSection): FileSection[] => [...new Set(sectionDef(s).references.map((r) => r.target))];
@@ -206,4 +100,5 @@ export function perSection<T>(f: (s: ImportSection) => T): Record<ImportSection,
   return Object.fromEntries(IMPORT_SECTIONS.map((s) => [s, f(s)])) as Record<ImportSection, T>;
 }
 
-export type RecordOf<S extends FileSection> = z.output<(typeof SECTIONS)[S]['schema']>;
+/** A section's record as its schema gives it. */
+export type RecordOf<S extends FileSection> = z.output<Extract<(typeof RESOURCES)[Imported], { readonly plural: S }>['record']>;

@@ -18,6 +18,8 @@ export interface ImportResult {
   /** Records in the file (addresses included). */
   readonly records: number;
   readonly durationMs: number;
+  /** The change-log entries of this run carry it as importRunId. */
+  readonly importRunId: string;
 }
 
 export type ImportPhase = 'validate' | 'check' | 'write';

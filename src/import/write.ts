@@ -1,6 +1,8 @@
 import type { Prisma } from '../generated/prisma/client';
 import type { FieldCatalog, FieldType } from '../query/fields';
+import { IMPORT_CHANGES, IMPORT_MOVED, type LoggedResource } from '../domain/common/change-log';
 import { NIL_UUID } from '../domain/common/schemas';
+import { resourceOf } from '../domain/resources';
 import { ADDRESSES, FILE_SECTIONS, perFileSection, sectionDef, type FileSection, type Raw } from './registry';
 import type { SectionCounts } from './types';
 import { arrayLiteral, arrayParam } from './sql-arrays';
@@ -22,6 +24,11 @@ import type { Sql } from './validate';
 // updatedAt; an existing row keeps its createdAt and createdById, and its updatedAt /
 // updatedById become the import time and the nil UUID only if the import changes one of
 // its values (otherwise they stay as they are).
+//
+// Change log: each statement also stages one entry per row it inserts or updates (never
+// for an unchanged row) in the transaction's temporary table IMPORT_CHANGES, with the
+// field-level old and new values as the API writes them; the import appends them all to the
+// log at the end of its transaction (src/domain/common/change-log.ts appendStagedChanges).
 
 type Value = string | boolean | null;
 
@@ -33,9 +40,13 @@ interface Column {
 
 export interface TableSpec {
   readonly table: Prisma.ModelName;
+  /** The change-log name of the table's resource. */
+  readonly resource: LoggedResource;
   /** The id first, then the data columns (the audit columns are added for `audited`). */
   readonly columns: readonly Column[];
   readonly audited: boolean;
+  /** The API type of every field (how the change log writes its values). */
+  readonly types: Readonly<Record<string, FieldType>>;
 }
 
 /** A parsed record, and which audit fields the file gave (their defaults are not "given"). */
@@ -63,6 +74,18 @@ const SQL_TYPE: Record<FieldType, string> = {
   datetime: 'timestamptz',
   enum: 'text',
 };
+
+/**
+ * SQL of a column's value as the change log stores it (jsonb; SQL NULL for null): instants
+ * as ISO 8601 UTC with milliseconds and Z (toISOString), decimals as their exact text
+ * without trailing zeros (decimal.js toFixed), everything else as to_jsonb gives it.
+ */
+export function loggedValueSql(expr: string, type: FieldType): string {
+  if (type === 'datetime') return `to_jsonb(to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+  if (type === 'decimal') return `to_jsonb(trim_scale(${expr})::text)`;
+  return `to_jsonb(${expr})`;
+}
+
 const AUDIT = ['createdAt', 'createdById', 'updatedAt', 'updatedById'] as const;
 const AUDIT_FIELDS: ReadonlySet<string> = new Set(AUDIT);
 
@@ -70,17 +93,23 @@ function toValue(v: unknown): Value {
   if (v instanceof Date) return v.toISOString();
   if (v === undefined || v === null) return null;
   if (typeof v === 'string' || typeof v === 'boolean') return v;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what is left is a number or a decimal, never a plain object
   return String(v); // exact decimals: their text
 }
 
 /** The table of a catalogue: every field but the audit ones as columns; audited when it has them. */
 function tableSpec(table: Prisma.ModelName, fields: FieldCatalog, enumTypes: Readonly<Record<string, string>> = {}): TableSpec {
+  // The declaration's kebab name is the change log's (test/change-log/resources.test.ts).
+  const resource = resourceOf(table)?.name as LoggedResource | undefined;
+  if (!resource) throw new Error(`import: table ${table} has no resource declaration`);
   return {
     table,
+    resource,
     audited: 'createdAt' in fields,
     columns: Object.entries(fields)
       .filter(([name]) => !AUDIT_FIELDS.has(name))
       .map(([name, spec]) => ({ name, type: enumTypes[name] ?? SQL_TYPE[spec.type] })),
+    types: Object.fromEntries(Object.entries(fields).map(([name, spec]) => [name, spec.type])),
   };
 }
 
@@ -108,13 +137,23 @@ function upsertSql(spec: TableSpec): string {
   // import fills the table).
   const current = `LEFT JOIN LATERAL (SELECT * FROM ${table} x WHERE x."id" = s."id" OFFSET 0) c ON true`;
   const dataChanged = `${tuple('c', rest)} IS DISTINCT FROM ${tuple('s', rest)}`;
+  // The change log's view of each column: its API type (audit columns are date-times and uuids).
+  const typeOf = (name: string): FieldType =>
+    spec.types[name] ?? (name === 'createdAt' || name === 'updatedAt' ? 'datetime' : 'uuid');
+  const logged = (alias: string, names: readonly string[]) =>
+    `jsonb_build_object(${names.map((n) => `'${n}', ${loggedValueSql(`${alias}.${q(n)}`, typeOf(n))}`).join(', ')})`;
+  // The row before this import: its current values, except a key prepareKeys moved aside
+  // (or a default it cleared) earlier in this transaction, whose value before is in IMPORT_MOVED.
+  const moved = `LEFT JOIN ${IMPORT_MOVED} m ON m."id" = s."id"`;
+  const oldValues = (names: readonly string[]) =>
+    `CASE WHEN c."id" IS NULL THEN NULL ELSE ${logged('c', names)} || CASE WHEN m."id" IS NULL THEN '{}'::jsonb ELSE jsonb_build_object(m."field", m."old") END END AS old_values`;
   let source: string;
   let columns: readonly string[];
   if (!spec.audited) {
     columns = data;
-    source = `SELECT s.*, c."id" IS NOT NULL AS present, c."id" IS NOT NULL AND ${dataChanged} AS changed
+    source = `SELECT s.*, c."id" IS NOT NULL AS present, c."id" IS NOT NULL AND ${dataChanged} AS changed, ${oldValues(rest)}
     FROM unnest(${params.join(', ')}) AS s(${data.map(q).join(', ')})
-    ${current}`;
+    ${current} ${moved}`;
   } else {
     columns = [...data, ...AUDIT];
     const n = spec.columns.length;
@@ -143,9 +182,10 @@ function upsertSql(spec: TableSpec): string {
       CASE WHEN s.ub_given THEN s.updated_by WHEN c."id" IS NULL THEN NULL
            WHEN ${dataChanged} THEN ${nil} ELSE c."updatedById" END AS "updatedById",
       c."id" IS NOT NULL AS present,
-      ${changed} AS changed
+      ${changed} AS changed,
+      ${oldValues([...rest, ...AUDIT])}
     FROM unnest(${[...params, ...audit].join(', ')}) AS s(${names.join(', ')})
-    ${current}`;
+    ${current} ${moved}`;
   }
   const set = columns.slice(1).map((c) => `${q(c)} = p.${q(c)}`);
   return `WITH p AS (
@@ -157,6 +197,17 @@ function upsertSql(spec: TableSpec): string {
 ), upd AS (
   UPDATE ${table} t SET ${set.join(', ')} FROM p WHERE p.changed AND t."id" = p."id"
   RETURNING 1
+), new_values AS (
+  SELECT p."id", p.present, p.old_values, ${logged('p', columns.slice(1))} AS v FROM p WHERE p.changed OR NOT p.present
+), staged AS (
+  INSERT INTO ${IMPORT_CHANGES} ("resource", "recordId", "operation", "changes")
+  SELECT '${spec.resource}', n."id", CASE WHEN n.present THEN 'updated' ELSE 'created' END::"ChangeOperation", d.changes
+  FROM new_values n CROSS JOIN LATERAL (
+    SELECT jsonb_object_agg(nv.key, jsonb_build_object('old', COALESCE(ov.value, 'null'::jsonb), 'new', nv.value)) AS changes
+    FROM jsonb_each(n.v) nv LEFT JOIN jsonb_each(COALESCE(n.old_values, '{}'::jsonb)) ov ON ov.key = nv.key
+    WHERE NOT n.present OR ov.value IS DISTINCT FROM nv.value
+  ) d
+  WHERE d.changes IS NOT NULL
 )
 SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT count(*) FROM upd)::int AS updated`;
 }
@@ -222,8 +273,9 @@ export async function prepareKeys(
   clearDefaultFirst: readonly string[],
 ): Promise<void> {
   for (const section of FILE_SECTIONS) {
-    const { unique, table } = sectionDef(section);
+    const { unique, table, fields } = sectionDef(section);
     const ids = moveKeyFirst[section];
+    if (unique && ids.length > 0) await recordMoved(db, table, unique.field, fields[unique.field]?.type ?? 'string', ids);
     if (unique && ids.length > 0)
       await db.$executeRawUnsafe(
         `UPDATE ${q(table)} t SET ${unique.moveAside}
@@ -231,9 +283,20 @@ export async function prepareKeys(
         arrayLiteral(ids),
       );
   }
+  if (clearDefaultFirst.length > 0) await recordMoved(db, ADDRESS.table, 'isDefault', 'boolean', clearDefaultFirst);
   if (clearDefaultFirst.length > 0)
     await db.$executeRawUnsafe(
       `UPDATE ${q(ADDRESS.table)} SET "isDefault" = false WHERE "id" = ANY(${arrayParam(1, 'uuid')})`,
       arrayLiteral(clearDefaultFirst),
     );
+}
+
+/** Keeps the value a field had before prepareKeys changes it, for the change log's old values. */
+async function recordMoved(db: Sql, table: string, field: string, type: FieldType, ids: readonly string[]): Promise<void> {
+  await db.$executeRawUnsafe(
+    `INSERT INTO ${IMPORT_MOVED} ("id", "field", "old")
+       SELECT t."id", '${field}', ${loggedValueSql(`t.${q(field)}`, type)} FROM ${q(table)} t WHERE t."id" = ANY(${arrayParam(1, 'uuid')})
+       ON CONFLICT DO NOTHING`,
+    arrayLiteral(ids),
+  );
 }

@@ -53,7 +53,8 @@ export const field = {
 
 /**
  * A relation of a resource to records of another type, as clients may expand it
- * (`$expand=account`) and as the OData metadata describes it.
+ * (`$expand=account`) and as the OData metadata describes it: derived from the resource
+ * declarations (src/domain/resources.ts expandableRelations), never written by hand.
  */
 export interface RelationSpec {
   /** The entity type of the related records (its name in the metadata). */
@@ -71,20 +72,3 @@ export interface RelationSpec {
 }
 
 export type RelationCatalog = Readonly<Record<string, RelationSpec>>;
-
-export const relation = {
-  one: (type: string, fields: FieldCatalog, foreignKey: string, nullable = false): RelationSpec => ({
-    type,
-    many: false,
-    nullable,
-    fields,
-    foreignKey,
-  }),
-  many: (type: string, fields: FieldCatalog, defaultOrder: RelationSpec['defaultOrder'] = []): RelationSpec => ({
-    type,
-    many: true,
-    nullable: false,
-    fields,
-    defaultOrder,
-  }),
-} as const;

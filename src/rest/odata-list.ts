@@ -30,7 +30,7 @@ export const serviceRoot = (req: Request, res: Response): string => {
 };
 
 /** `@odata.context` of a collection: the metadata URL and the set (with the $select list). */
-function context(req: Request, res: Response, set: EntitySetModel, select: readonly string[] | undefined): string {
+export function context(req: Request, res: Response, set: EntitySetModel, select: readonly string[] | undefined): string {
   return `${serviceRoot(req, res)}/$metadata#${set.name}${select ? `(${select.join(',')})` : ''}`;
 }
 
@@ -82,7 +82,7 @@ export async function sendODataRecord<T extends { id: string }>(
   const record = (await service.get(id, o.expand)) as T & Record<string, unknown>;
   const expanded = (o.expand ?? []).map((e) => e.relation);
   const unexpanded = pick(record, Object.keys(record).filter((k) => !expanded.includes(k)));
-  res.setHeader('ETag', etagOf(unexpanded as { id: string }));
+  res.setHeader('ETag', etagOf(unexpanded));
   const shown = o.select ? pick(record, [...o.select, ...expanded]) : record;
   sendJson(res, 200, shown);
 }
@@ -93,12 +93,17 @@ export async function sendODataRecord<T extends { id: string }>(
  * replaced, so following the link never gives the option twice.
  */
 function nextLink(req: Request, skip: number): string {
+  return linkWith(req, ['$skip'], `%24skip=${skip}`);
+}
+
+/** The client's own query with the options `drop` (any spelling) replaced by `added`. */
+export function linkWith(req: Request, drop: readonly string[], added: string): string {
   const kept = rawQuery(req)
     .split('&')
     .filter((part) => {
       const name = part.split('=')[0] ?? '';
-      return part.length > 0 && optionName(decodeComponent(name) ?? name) !== '$skip';
+      return part.length > 0 && !drop.includes(optionName(decodeComponent(name) ?? name) ?? '');
     });
   const path = req.originalUrl.split('?')[0] ?? '';
-  return `${req.protocol}://${req.get('host') ?? 'localhost'}${path}?${[...kept, `%24skip=${skip}`].join('&')}`;
+  return `${req.protocol}://${req.get('host') ?? 'localhost'}${path}?${[...kept, added].join('&')}`;
 }

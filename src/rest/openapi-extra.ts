@@ -1,4 +1,4 @@
-import { quoteInput, quoteOutput } from '../domain/pricing/schema';
+import { MAX_QUOTE_LINES, quoteInput, quoteOutput } from '../domain/pricing/schema';
 import type { ErrorCode } from '../errors/catalogue';
 import { inputSchema, responseSchema } from './openapi-schema';
 
@@ -14,7 +14,7 @@ export function extraOpenApiPaths(_ref: Ref, errors: ErrorResponses): Record<str
         tags: ['pricing'],
         summary: 'Quote invoice lines: effective price, price guarantee, cost center, tax and academic term',
         description: [
-          'Writes nothing; needs billing.read. 1 to 200 lines.',
+          `Writes nothing; needs billing.read. 1 to ${MAX_QUOTE_LINES} lines.`,
           'Price: the article price with the latest validFrom on or before the reference date (compared by instant; a date without time means midnight UTC; a price starting exactly then applies). The reference date is priceGuaranteeDate when given (it must not be after billingDate), else billingDate.',
           'Tax: the line taxCodeId, else the article default tax code; it must be active and valid on the billing date (validFrom and validTo are whole UTC days, both included). taxRate is copied as it is.',
           'Amounts: netAmount = unitPrice × quantity and taxAmount = netAmount × taxRate / 100, each rounded half-up to 2 decimals; grossAmount = netAmount + taxAmount; totals are sums of the lines.',

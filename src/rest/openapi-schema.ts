@@ -33,7 +33,7 @@ function withoutDefaults(schema: JsonSchema): JsonSchema {
         if (!('default' in p)) return [k, p];
         const { default: value, ...rest } = p;
         const note = `Default: ${JSON.stringify(value)}.`;
-        return [k, { ...rest, description: rest.description ? `${String(rest.description)} ${note}` : note }];
+        return [k, { ...rest, description: rest.description ? `${rest.description as string} ${note}` : note }];
       }),
     );
     return { ...o, properties };
@@ -41,7 +41,7 @@ function withoutDefaults(schema: JsonSchema): JsonSchema {
 }
 
 function allRequired(schema: JsonSchema): JsonSchema {
-  return mapObjects(schema, (o) => (o.properties ? { ...o, required: Object.keys(o.properties as object) } : o));
+  return mapObjects(schema, (o) => (o.properties ? { ...o, required: Object.keys(o.properties) } : o));
 }
 
 /** Applies f to every object schema, innermost first. */

@@ -1,15 +1,9 @@
-import { academicTermRecord } from '../domain/academic-term/schema';
-import { accountRecord } from '../domain/account/schema';
-import { articlePriceRecord } from '../domain/article-price/schema';
-import { articleRecord } from '../domain/article/schema';
-import { addressRecord } from '../domain/address/schema';
-import { customerRecord } from '../domain/customer/schema';
-import { paymentSourceInput, paymentSourcePatch, paymentSourceRecord } from '../domain/payment-source/schema';
+import { paymentSourceInput, paymentSourcePatch } from '../domain/payment-source/schema';
 import { paymentInput } from '../domain/payment/schema';
-import { taxCodeRecord } from '../domain/tax-code/schema';
-import { dateTime, uuid } from '../domain/common/schemas';
+import { ALL_RESOURCES } from '../domain/resources';
 import { ERRORS } from '../errors/catalogue';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/common/list';
+import { DEFAULT_PAGE_SIZE, MAX_OFFSET, MAX_PAGE_SIZE } from '../domain/common/list';
+import { MAX_FILTER_LENGTH } from './odata/parser';
 import { extraOpenApiPaths } from './openapi-extra';
 import { inputSchema, responseSchema, type JsonSchema } from './openapi-schema';
 
@@ -21,25 +15,6 @@ import { inputSchema, responseSchema, type JsonSchema } from './openapi-schema';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-const paymentRecord = paymentInput.extend({
-  id: uuid(),
-  paymentSourceId: uuid(),
-  receivedAt: dateTime(),
-  createdAt: dateTime(),
-  createdById: uuid(),
-});
-
-const RESOURCES = {
-  PaymentSource: paymentSourceRecord,
-  Payment: paymentRecord,
-  Account: accountRecord,
-  Article: articleRecord,
-  ArticlePrice: articlePriceRecord,
-  Customer: customerRecord,
-  Address: addressRecord,
-  TaxCode: taxCodeRecord,
-  AcademicTerm: academicTermRecord,
-} as const;
 
 const problem = {
   type: 'object',
@@ -112,10 +87,10 @@ const expandParameter = {
 };
 const formatParameter = { name: '$format', in: 'query', schema: { type: 'string', enum: ['json', 'application/json'] } };
 const odataParameters = [
-  { name: '$filter', in: 'query', schema: { type: 'string', maxLength: 8000 }, description: "OData filter, e.g. `isActive eq true and startswith(code,'K')`" },
+  { name: '$filter', in: 'query', schema: { type: 'string', maxLength: MAX_FILTER_LENGTH }, description: "OData filter, e.g. `isActive eq true and startswith(code,'K')`" },
   { name: '$orderby', in: 'query', schema: { type: 'string' }, description: 'Comma-separated `field [asc|desc]`; ties are broken by id; nulls first ascending, last descending' },
   { name: '$top', in: 'query', schema: { type: 'integer', minimum: 0, maximum: MAX_PAGE_SIZE }, description: `Records to return, all in one response; without it the server returns pages of ${DEFAULT_PAGE_SIZE} with @odata.nextLink` },
-  { name: '$skip', in: 'query', schema: { type: 'integer', minimum: 0 } },
+  { name: '$skip', in: 'query', schema: { type: 'integer', minimum: 0, maximum: MAX_OFFSET } },
   { name: '$count', in: 'query', schema: { type: 'boolean' } },
   { name: '$select', in: 'query', schema: { type: 'string' }, description: 'Comma-separated fields' },
   expandParameter,
@@ -172,6 +147,70 @@ function collection(path: string, name: string, tag: string) {
   };
 }
 
+// The change log (scope billing.audit): GET /changes and each set's /{id}/history.
+const value = { description: 'As the API writes the field: text, an exact number, a boolean or null' };
+const changeSchema = {
+  type: 'object',
+  required: ['id', 'seq', 'resource', 'recordId', 'operation', 'changes', 'userId', 'occurredAt', 'requestId', 'importRunId'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    seq: { type: 'string', pattern: '^[0-9]+$', description: 'The position in the feed, increasing in commit order' },
+    resource: { type: 'string', enum: ['payment-source', 'payment', 'customer', 'address', 'article', 'article-price', 'tax-code', 'account', 'academic-term'] },
+    recordId: { type: 'string', format: 'uuid' },
+    operation: { type: 'string', enum: ['created', 'deleted', 'updated'] },
+    changes: {
+      type: 'object',
+      description: 'Field → its value before and after the write (old null on a create, new null on a delete)',
+      additionalProperties: { type: 'object', required: ['old', 'new'], properties: { old: value, new: value } },
+    },
+    userId: { type: 'string', format: 'uuid', description: "The token's sub; the nil UUID for the import" },
+    occurredAt: { type: 'string', format: 'date-time' },
+    requestId: { type: ['string', 'null'] },
+    importRunId: { type: ['string', 'null'], format: 'uuid' },
+  },
+};
+const feedParameters = [
+  ...odataParameters.filter((p) => p !== expandParameter),
+  { name: '$skiptoken', in: 'query', schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'Continue after this seq (from @odata.nextLink); not with $orderby' },
+  { name: '$deltatoken', in: 'query', schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'Entries committed after this seq (from @odata.deltaLink); not with $orderby' },
+];
+const feedOf = () => {
+  const list = listOf('Change');
+  const schema = list.content['application/json'].schema;
+  return {
+    ...list,
+    description: 'A page of entries; in feed order (no $orderby) the last page carries @odata.deltaLink, to poll for what is committed later',
+    content: { 'application/json': { schema: { ...schema, properties: { ...schema.properties, '@odata.deltaLink': { type: 'string', format: 'uri' } } } } },
+  };
+};
+function changePaths() {
+  const { '/changes/$count': count } = collection('/changes', 'Change', 'changes');
+  const paths: Record<string, unknown> = {
+    '/changes': {
+      get: { tags: ['changes'], summary: 'The change log (scope billing.audit), in feed order unless $orderby is given', parameters: feedParameters, responses: { 200: feedOf(), ...errorResponses('INVALID_QUERY') } },
+    },
+    '/changes/$count': count,
+    '/changes/{id}': {
+      get: {
+        tags: ['changes'],
+        summary: 'One change-log entry (scope billing.audit)',
+        parameters: [idParameter, formatParameter, odataParameters.find((p) => p.name === '$select')!],
+        responses: { 200: { description: 'The entry', content: { 'application/json': { schema: ref('Change') } } }, ...errorResponses('VALIDATION_FAILED', 'INVALID_QUERY', 'NOT_FOUND') },
+      },
+    },
+  };
+  for (const set of ['payment-sources', 'payments', 'customers', 'articles', 'tax-codes', 'accounts', 'academic-terms'])
+    paths[`/${set}/{id}/history`] = {
+      get: {
+        tags: ['changes'],
+        summary: `The change-log entries of one record of ${set}, oldest first (scope billing.audit); a deleted record's stay readable`,
+        parameters: [idParameter, ...feedParameters],
+        responses: { 200: feedOf(), ...errorResponses('VALIDATION_FAILED', 'INVALID_QUERY', 'NOT_FOUND') },
+      },
+    };
+  return paths;
+}
+
 /** The OData service document and metadata at the service root. */
 const odataPaths = {
   '/': {
@@ -211,9 +250,13 @@ const odataPaths = {
 };
 
 export function openApiDocument(): Record<string, unknown> {
-  const ps = collection('/payment-sources', 'PaymentSource', 'payment sources');
+  // GET collection, `/$count` and GET one of every entity set; the writes are added below.
+  const collections = ALL_RESOURCES.reduce<Record<string, Record<string, unknown>>>(
+    (all, r) => (r.entitySet ? { ...all, ...collection(`/${r.entitySet.path}`, r.model, `${r.label}s`) } : all),
+    {},
+  );
   const body = { required: true, content: { 'application/json': { schema: ref('PaymentSourceInput') } } };
-  Object.assign(ps['/payment-sources']!, {
+  Object.assign(collections['/payment-sources']!, {
     post: {
       tags: ['payment sources'],
       summary: 'Create a payment source',
@@ -221,7 +264,7 @@ export function openApiDocument(): Record<string, unknown> {
       responses: { 201: one('PaymentSource', 'Created'), ...errorResponses('VALIDATION_FAILED', 'DUPLICATE_CODE', 'DEFAULT_ALREADY_SET', 'ACCOUNT_NOT_USABLE', 'PAYLOAD_TOO_LARGE') },
     },
   });
-  Object.assign(ps['/payment-sources/{id}']!, {
+  Object.assign(collections['/payment-sources/{id}']!, {
     put: {
       tags: ['payment sources'],
       summary: 'Replace a payment source (full replacement)',
@@ -247,8 +290,7 @@ export function openApiDocument(): Record<string, unknown> {
       responses: { 204: { description: 'Deleted' }, ...errorResponses('VALIDATION_FAILED', 'NOT_FOUND', 'HAS_PAYMENTS', 'PRECONDITION_FAILED') },
     },
   });
-  const payments = collection('/payments', 'Payment', 'payments');
-  Object.assign(payments['/payments']!, {
+  Object.assign(collections['/payments']!, {
     post: {
       tags: ['payments'],
       summary: 'Record a payment (the default payment source when none is named)',
@@ -269,10 +311,7 @@ export function openApiDocument(): Record<string, unknown> {
     security: [{ bearer: [] }],
     paths: {
       ...odataPaths,
-      ...ps,
-      ...payments,
-      ...collection('/accounts', 'Account', 'accounts'),
-      ...collection('/articles', 'Article', 'articles'),
+      ...collections,
       '/article-prices': {
         get: {
           tags: ['articles'],
@@ -284,20 +323,19 @@ export function openApiDocument(): Record<string, unknown> {
           },
         },
       },
-      ...collection('/customers', 'Customer', 'customers'),
-      ...collection('/tax-codes', 'TaxCode', 'tax codes'),
-      ...collection('/academic-terms', 'AcademicTerm', 'academic terms'),
+      ...changePaths(),
       ...extraOpenApiPaths(ref, errorResponses),
     },
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Scopes: billing.read, billing.write' } },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Scopes: billing.read, billing.write, billing.audit (the change log)' } },
       schemas: {
         Problem: problem,
         ODataError: odataError,
         PaymentSourceInput: inputSchema(paymentSourceInput),
         PaymentSourcePatch: inputSchema(paymentSourcePatch),
         PaymentInput: inputSchema(paymentInput),
-        ...Object.fromEntries(Object.entries(RESOURCES).map(([n, s]) => [n, responseSchema(s)])),
+        Change: changeSchema,
+        ...Object.fromEntries(ALL_RESOURCES.map((r) => [r.model, responseSchema(r.record)])),
       },
     },
   });

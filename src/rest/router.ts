@@ -1,16 +1,30 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { requireScope, SCOPES } from '../auth/principal';
+import { RESOURCES, type ResourceModel } from '../domain/resources';
 import type { Services } from '../domain/services';
 import { AppError, invalidQuery } from '../errors/catalogue';
 import { rawQuery, serviceRoot } from './odata-list';
 import { metadataJson, metadataXml, serviceDocument } from './odata/metadata';
-import { ENTITY_SETS, entitySetOf } from './odata/model';
+import { CHANGES_SET, RESOURCE_SETS, entitySetOf } from './odata/model';
 import { decodeComponent, formatOf, optionName, queryPairs } from './odata/options';
 import { sendJson } from './respond';
-import { articlePriceRoutes, readOnlyRoutes } from './routes/read-only';
-import { paymentRoutes } from './routes/payments';
-import { paymentSourceRoutes } from './routes/payment-sources';
+import { changeRoutes, historyRoutes } from './routes/changes';
+import { articlePriceRoutes, readOnlyRoutes, type Collection } from './routes/read-only';
+import { paymentWrites } from './routes/payments';
+import { paymentSourceWrites } from './routes/payment-sources';
 import { quoteRoutes } from './routes/quotes';
+
+// Every entity set of the declarations gets GET collection, `/$count` and GET one; these
+// add to or replace that default.
+/** The service a collection's GETs read, when it is not the registry's (REST customers carry their addresses). */
+const READS: Partial<Record<ResourceModel, (s: Services) => Collection<{ id: string }>>> = {
+  Customer: (s) => s.customers.withAddresses,
+};
+/** Writes on a collection's routes. */
+const WRITES: Partial<Record<ResourceModel, (r: Router, s: Services) => void>> = {
+  PaymentSource: paymentSourceWrites,
+  Payment: paymentWrites,
+};
 
 /** The REST door under /api/v1 (authenticated by the app before it gets here). */
 export function restRouter(s: Services): Router {
@@ -25,14 +39,14 @@ export function restRouter(s: Services): Router {
     if (metadataFormat(req) === 'json') sendJson(res, 200, metadataJson);
     else res.status(200).type('application/xml').send(metadataXml);
   });
-  r.use(`/${ENTITY_SETS.paymentSources.path}`, paymentSourceRoutes(s));
-  r.use(`/${ENTITY_SETS.payments.path}`, paymentRoutes(s));
-  r.use(`/${ENTITY_SETS.accounts.path}`, readOnlyRoutes(s.accounts, ENTITY_SETS.accounts));
-  r.use(`/${ENTITY_SETS.articles.path}`, readOnlyRoutes(s.articles, ENTITY_SETS.articles));
+  r.use(historyRoutes(s));
+  r.use(`/${CHANGES_SET.path}`, changeRoutes(s));
+  for (const set of RESOURCE_SETS) {
+    const routes = readOnlyRoutes(READS[set.type]?.(s) ?? s[RESOURCES[set.type].plural], set);
+    WRITES[set.type]?.(routes, s);
+    r.use(`/${set.path}`, routes);
+  }
   r.use('/article-prices', articlePriceRoutes(s));
-  r.use(`/${ENTITY_SETS.customers.path}`, readOnlyRoutes(s.customers.withAddresses, ENTITY_SETS.customers));
-  r.use(`/${ENTITY_SETS.taxCodes.path}`, readOnlyRoutes(s.taxCodes, ENTITY_SETS.taxCodes));
-  r.use(`/${ENTITY_SETS.academicTerms.path}`, readOnlyRoutes(s.academicTerms, ENTITY_SETS.academicTerms));
   r.use('/quotes', quoteRoutes(s));
   r.use(() => {
     throw new AppError('NOT_FOUND', 'No such resource path');

@@ -63,7 +63,7 @@ const scenario = {
   name: 'GraphQL 100 customers with addresses, REST customers startswith $top=100 $count (alternating)',
   requests: [
     { method: 'POST' as const, path: '/graphql', body: JSON.stringify({ query: '{ customers(first: 100) { nodes { id firstName lastName email addresses { id city postalCode } } } }' }) },
-    { method: 'GET' as const, path: `/api/v1/customers?${new URLSearchParams({ $filter: "startswith(lastName,'M')", $top: '100', $count: 'true' })}` },
+    { method: 'GET' as const, path: `/api/v1/customers?${new URLSearchParams({ $filter: "startswith(lastName,'M')", $top: '100', $count: 'true' }).toString()}` },
   ],
 };
 

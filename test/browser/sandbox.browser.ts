@@ -13,7 +13,7 @@ import type { App } from '../../src/app';
 import { HOSTED_SANDBOX_ORIGIN } from '../../src/config/config';
 import { EXAMPLE_OPERATION } from '../../src/graphql/example';
 import { SANDBOX_FRAME_ORIGIN, SANDBOX_SCRIPT_ORIGIN } from '../../src/graphql/sandbox';
-import { IDE_INTROSPECTION } from '../graphql/helpers';
+import { IDE_INTROSPECTION, type Json } from '../support/graphql';
 import { createTestApp, createVariantApp, type TestApp } from '../support/app';
 import { launchChromium, runGraphiqlExample, screenshotPath, serve, watch, type Browser, type Served } from './support';
 
@@ -109,7 +109,7 @@ function hostedSandboxPage(endpoint: string, token: string): string {
 interface Answer {
   status?: number;
   error?: string;
-  body?: { data?: Record<string, any>; errors?: unknown[] };
+  body?: { data?: Record<string, Json>; errors?: unknown[] };
 }
 
 /** Opens the stand-in at the hosted Sandbox's address and runs it against endpoint. */

@@ -36,7 +36,10 @@ async function freshDatabase(): Promise<Target> {
     return {
       env,
       open: () => openDatabase({ dataDir }),
-      drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+      drop: () => {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        return Promise.resolve();
+      },
     };
   }
   const name = `test_cli_${process.pid}_${randomBytes(4).toString('hex')}`;

@@ -69,6 +69,7 @@ const SCALAR_FIELD_ENUMS: Readonly<Record<Prisma.ModelName, object>> = {
   TaxCode: Prisma.TaxCodeScalarFieldEnum,
   AcademicTerm: Prisma.AcademicTermScalarFieldEnum,
   CustomerSurname: Prisma.CustomerSurnameScalarFieldEnum,
+  ChangeLog: Prisma.ChangeLogScalarFieldEnum,
 };
 
 // ---------------------------------------------------------------------------------------

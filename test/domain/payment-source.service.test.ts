@@ -74,9 +74,9 @@ describe('PaymentSourceService', () => {
   it('rule 4: a source with payments cannot be deleted', async () => {
     const ps = await s.paymentSources.create(input({ code: 'DEL' }), alice);
     await s.payments.create({ paymentSourceId: ps.id, customerId, amount: 12.5 }, alice);
-    await rejects(s.paymentSources.delete(ps.id), 'HAS_PAYMENTS');
+    await rejects(s.paymentSources.delete(ps.id, alice), 'HAS_PAYMENTS');
     const empty = await s.paymentSources.create(input({ code: 'DEL2' }), alice);
-    await s.paymentSources.delete(empty.id);
+    await s.paymentSources.delete(empty.id, alice);
     await rejects(s.paymentSources.get(empty.id), 'NOT_FOUND');
   });
 

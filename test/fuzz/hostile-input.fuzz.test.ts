@@ -10,8 +10,9 @@ import { paymentFields } from '../../src/domain/payment/fields';
 import { paymentSourceFields } from '../../src/domain/payment-source/fields';
 import { taxCodeFields } from '../../src/domain/tax-code/fields';
 import type { FieldCatalog, FieldSpec } from '../../src/query/fields';
-import { createTestApp, type TestApp } from '../support/app';
+import { createTestApp, type TestApp, bearer } from '../support/app';
 import { activeAssetAccount, fixture } from '../support/fixture';
+import { gqlRequest } from '../support/graphql';
 
 const SEED = 20261123;
 const SCALE = Number(process.env.FUZZ_RUNS ?? '1');
@@ -36,7 +37,6 @@ function count(name: string, status: number): void {
   else row['2xx'] += 1;
 }
 
-const auth = () => ({ Authorization: `Bearer ${t.tokens.writer}` });
 
 /** A REST answer: below 500 and not INTERNAL. */
 function expectNoFault(name: string, res: request.Response, input: unknown): void {
@@ -135,7 +135,7 @@ const valueFor = (spec: FieldSpec): fc.Arbitrary<unknown> => {
 
 /** Posts a body as JSON text: JSON.stringify writes lone surrogates as \ud800 escapes, the server reads them back. */
 const postJson = (path: string, body: unknown) =>
-  request(t.http).post(path).set(auth()).set('Content-Type', 'application/json').send(JSON.stringify(body) ?? 'null');
+  request(t.http).post(path).set(bearer(t.tokens.writer)).set('Content-Type', 'application/json').send(JSON.stringify(body) ?? 'null');
 
 // ---------------------------------------------------------------------------------------
 // $filter
@@ -199,7 +199,7 @@ describe('$filter values', () => {
       fc.asyncProperty(filterFor(fields), async (filter) => {
         const query = filterQuery(filter);
         if (query === undefined) return;
-        const res = await request(t.http).get(`${path}?${query}`).set(auth());
+        const res = await request(t.http).get(`${path}?${query}`).set(bearer(t.tokens.writer));
         expectNoFault('$filter', res, filter);
       }),
       runs(120),
@@ -292,8 +292,7 @@ const whereFor = (fields: FieldCatalog): fc.Arbitrary<unknown> =>
     ),
   })).where;
 
-const gqlPost = (query: string, variables: unknown) =>
-  request(t.http).post('/graphql').set(auth()).set('Content-Type', 'application/json').send(JSON.stringify({ query, variables }));
+const gqlPost = (query: string, variables: unknown) => gqlRequest(t.http, { query, variables }, t.tokens.writer);
 
 describe('GraphQL variables', () => {
   it.each<[string, string, FieldCatalog]>([

@@ -8,9 +8,9 @@ import { createTokenVerifier } from '../../src/auth/tokens';
 import { createFormatError } from '../../src/graphql/errors';
 import { createGraphqlHandler } from '../../src/graphql/server';
 import { createLogger } from '../../src/http/logger';
-import { createTestApp, TEST_SECRET, token, WRITER_ID, type TestApp } from '../support/app';
+import { createTestApp, TEST_SECRET, token, WRITER_ID, type TestApp, bearer } from '../support/app';
 import { activeAssetAccount } from '../support/fixture';
-import { gql, gqlOk } from './helpers';
+import { gql, gqlOk } from '../support/graphql';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -62,7 +62,7 @@ describe('authentication and scopes', () => {
 
   it('serves queries over GET, never mutations', async () => {
     const get = (query: string) =>
-      request(t.http).get('/graphql').query({ query }).set('Authorization', `Bearer ${t.tokens.writer}`).set('apollo-require-preflight', 'true');
+      request(t.http).get('/graphql').query({ query }).set(bearer(t.tokens.writer)).set('apollo-require-preflight', 'true');
     const ok = await get('{ accounts { totalCount } }');
     expect(ok.status).toBe(200);
     expect(ok.body.data.accounts.totalCount).toBeGreaterThan(0);
@@ -144,7 +144,7 @@ describe('limits', () => {
   it('refuses batched requests and reports syntax errors as GRAPHQL_PARSE_FAILED', async () => {
     const batch = await request(t.http)
       .post('/graphql')
-      .set('Authorization', `Bearer ${t.tokens.writer}`)
+      .set(bearer(t.tokens.writer))
       .send([{ query: '{ accounts { totalCount } }' }, { query: '{ accounts { totalCount } }' }]);
     expect(batch.status).toBe(400);
     const parse = await gql(t, '{ accounts { ');
@@ -174,7 +174,7 @@ describe('production', () => {
   });
 
   it('refuses introspection and serves no landing page', async () => {
-    const res = await request(prod).post('/graphql').set('Authorization', `Bearer ${t.tokens.writer}`).send({ query: '{ __schema { queryType { name } } }' });
+    const res = await request(prod).post('/graphql').set(bearer(t.tokens.writer)).send({ query: '{ __schema { queryType { name } } }' });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
     const page = await request(prod).get('/graphql').set('Accept', 'text/html');
@@ -182,7 +182,7 @@ describe('production', () => {
   });
 
   it('still answers queries', async () => {
-    const res = await request(prod).post('/graphql').set('Authorization', `Bearer ${t.tokens.reader}`).send({ query: '{ accounts(first: 2) { nodes { id } } }' });
+    const res = await request(prod).post('/graphql').set(bearer(t.tokens.reader)).send({ query: '{ accounts(first: 2) { nodes { id } } }' });
     expect(res.status).toBe(200);
     expect(res.body.data.accounts.nodes).toHaveLength(2);
   });

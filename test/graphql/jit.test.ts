@@ -3,12 +3,12 @@
 
 import express from 'express';
 import { getIntrospectionQuery } from 'graphql';
-import request from 'supertest';
 import { createTokenVerifier } from '../../src/auth/tokens';
 import { createGraphqlHandler } from '../../src/graphql/server';
 import { createLogger } from '../../src/http/logger';
 import { createTestApp, TEST_SECRET, type TestApp } from '../support/app';
 import { defaultSource, fixture } from '../support/fixture';
+import { gqlRequest } from '../support/graphql';
 
 let t: TestApp;
 const doors: Record<'jit' | 'js', { app: express.Express; stop(): Promise<void> }> = {} as never;
@@ -35,8 +35,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const post = (door: 'jit' | 'js', query: string, variables?: Record<string, unknown>) =>
-  request(doors[door].app).post('/graphql').set('Authorization', `Bearer ${t.tokens.writer}`).send({ query, variables });
+const post = (door: 'jit' | 'js', query: string, variables?: Record<string, unknown>) => gqlRequest(doors[door].app, { query, variables }, t.tokens.writer);
 
 const CASES: Array<[string, string, Record<string, unknown>?]> = [
   ['the benchmark page', '{ customers(first: 100) { nodes { id firstName lastName email debtorNumber addresses { id addressType street city postalCode country isDefault } } } }'],

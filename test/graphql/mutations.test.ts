@@ -3,7 +3,7 @@
 
 import { createTestApp, WRITER_ID, type TestApp } from '../support/app';
 import { activeAssetAccount, defaultSource, fixture, inactiveAssetAccount, inactiveSource, nonAssetAccount } from '../support/fixture';
-import { gql, gqlOk } from './helpers';
+import { gql, gqlOk } from '../support/graphql';
 
 let t: TestApp;
 const UNKNOWN = '7e57a7e5-0000-4000-8000-00000000abcd';

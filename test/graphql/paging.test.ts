@@ -4,9 +4,9 @@
 // door's $orderby order.
 
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../support/app';
+import { createTestApp, type TestApp, bearer } from '../support/app';
 import { fixture } from '../support/fixture';
-import { gql, gqlOk } from './helpers';
+import { gql, gqlOk } from '../support/graphql';
 
 let t: TestApp;
 
@@ -75,8 +75,8 @@ describe.each(CASES)('$list orderBy $orderBy', (c) => {
     const seen: string[] = [];
     let after: string | null = null;
     for (let pages = 0; pages < 100; pages++) {
-      const data: any = await gqlOk(t, `query($after: String) { ${c.list}(first: ${PAGE}, after: $after, orderBy: ${c.orderBy}) { nodes { id } pageInfo { hasNextPage endCursor } } }`, { after });
-      const conn = data[c.list];
+      const data: Record<string, { nodes: Array<{ id: string }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } }> = await gqlOk(t, `query($after: String) { ${c.list}(first: ${PAGE}, after: $after, orderBy: ${c.orderBy}) { nodes { id } pageInfo { hasNextPage endCursor } } }`, { after });
+      const conn = data[c.list]!;
       seen.push(...conn.nodes.map((n: { id: string }) => n.id));
       if (!conn.pageInfo.hasNextPage) break;
       after = conn.pageInfo.endCursor;
@@ -106,7 +106,7 @@ describe.each(CASES)('$list orderBy $orderBy', (c) => {
       const res = await request(t.http)
         .get(`/api/v1/${path}`)
         .query({ $top: '1000', ...(orderby ? { $orderby: orderby } : {}) })
-        .set('Authorization', `Bearer ${t.tokens.reader}`)
+        .set(bearer(t.tokens.reader))
         .expect(200);
       expect(res.body.value.map((r: { id: string }) => r.id)).toEqual(expected);
     });

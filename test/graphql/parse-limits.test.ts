@@ -5,8 +5,8 @@
 // limit (depth, root fields, aliases, cost) comes from one walk of the operation.
 
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../support/app';
-import { gql, gqlOk } from './helpers';
+import { createTestApp, type TestApp, bearer } from '../support/app';
+import { gql, gqlOk } from '../support/graphql';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -25,7 +25,7 @@ const WHERE_QUERY = 'query($w: PaymentSourceWhere) { paymentSources(where: $w) {
 const postWhere = (depth: number) =>
   request(t.http)
     .post('/graphql')
-    .set('Authorization', `Bearer ${t.tokens.reader}`)
+    .set(bearer(t.tokens.reader))
     .set('Content-Type', 'application/json')
     .send(`{"query":${JSON.stringify(WHERE_QUERY)},"variables":{"w":${deepWhere(depth)}}}`);
 

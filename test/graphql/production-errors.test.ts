@@ -4,13 +4,13 @@
 import { Writable } from 'node:stream';
 import express from 'express';
 import pino from 'pino';
-import request from 'supertest';
 import { createTokenVerifier } from '../../src/auth/tokens';
 import type { Services } from '../../src/domain/services';
 import { createGraphqlHandler } from '../../src/graphql/server';
 import { requestContext } from '../../src/http/request-context';
 import { createTestApp, TEST_SECRET, type TestApp } from '../support/app';
 import { activeAssetAccount } from '../support/fixture';
+import { gqlRequest } from '../support/graphql';
 
 let t: TestApp;
 let prod: express.Express;
@@ -21,9 +21,7 @@ beforeAll(async () => {
   t = await createTestApp({ demoData: false });
   // A service whose account list fails as a fault of the service would (the message holds SQL).
   const accounts = Object.create(t.services.accounts) as Services['accounts'];
-  accounts.list = async () => {
-    throw new Error('boom: SELECT * FROM "Account"');
-  };
+  accounts.list = () => Promise.reject(new Error('boom: SELECT * FROM "Account"'));
   const services: Services = { ...t.services, accounts };
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -44,8 +42,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const post = (query: string, variables?: Record<string, unknown>) =>
-  request(prod).post('/graphql').set('Authorization', `Bearer ${t.tokens.writer}`).send({ query, variables });
+const post = (query: string, variables?: Record<string, unknown>) => gqlRequest(prod, { query, variables }, t.tokens.writer);
 
 describe('production: no name suggestions', () => {
   const cases: Array<[string, string, Record<string, unknown> | undefined, RegExp]> = [

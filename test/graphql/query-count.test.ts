@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../support/app';
 import { fixture } from '../support/fixture';
-import { gqlOk } from './helpers';
+import { gqlOk } from '../support/graphql';
 
 let t: TestApp;
 let statements: string[] = [];

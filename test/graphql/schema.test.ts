@@ -2,7 +2,7 @@
 // the fields of each resource's FieldCatalog (so the two doors cannot drift apart), every
 // type and field is described, and the scalars behave as documented.
 
-import { buildSchema, GraphQLEnumType, GraphQLInputObjectType, GraphQLObjectType, isInputObjectType, Kind, type GraphQLNamedType } from 'graphql';
+import { buildSchema, GraphQLEnumType, GraphQLInputObjectType, GraphQLObjectType, isInputObjectType, Kind } from 'graphql';
 import { academicTermFields } from '../../src/domain/academic-term/fields';
 import { ACCOUNT_TYPES, accountFields } from '../../src/domain/account/fields';
 import { addressFields } from '../../src/domain/address/fields';
@@ -17,6 +17,8 @@ import { resolvers } from '../../src/graphql/resolvers';
 import { DateTimeScalar, DecimalScalar, UUIDScalar } from '../../src/graphql/scalars';
 import { stringifyExact as stringifyResult } from '../../src/http/json';
 import { readSchema } from '../../src/graphql/server';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../src/domain/common/list';
+import { MAX_QUOTE_LINES } from '../../src/domain/pricing/schema';
 
 const schema = buildSchema(readSchema());
 
@@ -89,8 +91,15 @@ describe.each(Object.entries(CATALOGS))('%s', (typeName, catalog) => {
       'after: String',
       'offset: Int',
     ]);
-    expect(query[list]!.args.find((a) => a.name === 'first')!.defaultValue).toBe(100);
+    // The schema states the list limits as literals; they are the service's constants.
+    const first = query[list]!.args.find((a) => a.name === 'first')!;
+    expect(first.defaultValue).toBe(DEFAULT_PAGE_SIZE);
+    expect(first.description).toBe(`Page size: 0 to ${MAX_PAGE_SIZE}.`);
   });
+});
+
+test("QuoteInput.lines states the service's limit", () => {
+  expect(input('QuoteInput').getFields().lines!.description).toBe(`The lines (1 to ${MAX_QUOTE_LINES}).`);
 });
 
 test('the enums hold the API values (TaxType maps to the API strings in the resolvers)', () => {
@@ -103,7 +112,7 @@ test('the enums hold the API values (TaxType maps to the API strings in the reso
 
 test('every type, field, argument, input field and enum value has a description', () => {
   const missing: string[] = [];
-  for (const type of Object.values(schema.getTypeMap()) as GraphQLNamedType[]) {
+  for (const type of Object.values(schema.getTypeMap())) {
     if (type.name.startsWith('__') || ['String', 'Int', 'Float', 'Boolean', 'ID'].includes(type.name)) continue;
     if (!type.description) missing.push(type.name);
     if (type instanceof GraphQLObjectType || type instanceof GraphQLInputObjectType) {

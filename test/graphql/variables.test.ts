@@ -3,7 +3,7 @@
 
 import { createTestApp, type TestApp } from '../support/app';
 import { fixture } from '../support/fixture';
-import { gql } from './helpers';
+import { gql } from '../support/graphql';
 
 let t: TestApp;
 beforeAll(async () => {

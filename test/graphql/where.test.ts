@@ -6,9 +6,9 @@ import request from 'supertest';
 import { articlePriceFields } from '../../src/domain/article-price/fields';
 import { addressFields } from '../../src/domain/address/fields';
 import { parseODataOptions } from '../../src/rest/odata/options';
-import { createTestApp, type TestApp } from '../support/app';
+import { createTestApp, type TestApp, bearer } from '../support/app';
 import { fixture } from '../support/fixture';
-import { gql, gqlOk } from './helpers';
+import { gql, gqlOk } from '../support/graphql';
 
 let t: TestApp;
 const taxCode = fixture.taxCodes.find((c) => c.code === 'V19')!;
@@ -68,7 +68,7 @@ describe.each(CASES)('%s(where: %s)', (list, where, path, filter) => {
     const res = await request(t.http)
       .get(`/api/v1/${path}`)
       .query({ ...(filter ? { $filter: filter } : {}), $top: '1000', $count: 'true' })
-      .set('Authorization', `Bearer ${t.tokens.reader}`)
+      .set(bearer(t.tokens.reader))
       .expect(200);
     const expected = res.body.value.map((r: { id: string }) => r.id);
     expect(data[list].nodes.map((n: { id: string }) => n.id)).toEqual(expected);

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import request from 'supertest';
 import type { App } from '../../src/app';
-import { IDE_INTROSPECTION } from '../graphql/helpers';
-import { createTestApp, createVariantApp, type TestApp } from '../support/app';
+import { IDE_INTROSPECTION } from '../support/graphql';
+import { createTestApp, createVariantApp, type TestApp, bearer } from '../support/app';
 
 let t: TestApp;
 const variants: App[] = [];
@@ -93,7 +93,7 @@ describe('the hosted Sandbox (https://studio.apollographql.com) reaches a local 
   it("introspection (Sandbox's own query, polled) and a query with the token from its headers answer, readable by the page", async () => {
     const post = (body: object, token: string | null) => {
       const req = request(t.http).post('/graphql').set('Origin', STUDIO).set('Content-Type', 'application/json');
-      return token ? req.set('Authorization', `Bearer ${token}`).send(body) : req.send(body);
+      return token ? req.set(bearer(token)).send(body) : req.send(body);
     };
     // Sandbox polls the schema: the same introspection, again and again.
     for (let poll = 0; poll < 2; poll++) {
@@ -115,7 +115,7 @@ describe('the hosted Sandbox (https://studio.apollographql.com) reaches a local 
     const res = await request(prod)
       .post('/graphql')
       .set('Origin', STUDIO)
-      .set('Authorization', `Bearer ${t.tokens.reader}`)
+      .set(bearer(t.tokens.reader))
       .send(IDE_INTROSPECTION)
       .expect(400);
     expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
@@ -182,10 +182,10 @@ describe('the embedded Sandbox: /graphql in a browser, outside production', () =
   });
 
   it('the rest of the service keeps its strict policy', async () => {
-    const res = await request(t.http).get('/api/v1/payment-sources').set('Authorization', `Bearer ${t.tokens.reader}`).expect(200);
+    const res = await request(t.http).get('/api/v1/payment-sources').set(bearer(t.tokens.reader)).expect(200);
     expect(cspOf(res).get('script-src')).toEqual(["'self'"]);
     expect(cspOf(res).get('frame-src')).toBeUndefined();
-    const json = await request(t.http).get('/graphql').query({ query: '{ __typename }' }).set('Authorization', `Bearer ${t.tokens.reader}`).expect(200);
+    const json = await request(t.http).get('/graphql').query({ query: '{ __typename }' }).set(bearer(t.tokens.reader)).expect(200);
     expect(cspOf(json).get('script-src')).toEqual(["'self'"]);
   });
 

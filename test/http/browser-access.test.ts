@@ -3,7 +3,7 @@
 // test/browser/ drives the same through a real Chromium; these run everywhere.
 import request from 'supertest';
 import type { App } from '../../src/app';
-import { createTestApp, createVariantApp, type TestApp } from '../support/app';
+import { createTestApp, createVariantApp, type TestApp, bearer } from '../support/app';
 
 let t: TestApp;
 const variants: App[] = [];
@@ -23,7 +23,6 @@ async function variant(env: Record<string, string>): Promise<App['express']> {
 const production = { NODE_ENV: 'production', DATABASE_URL: 'postgresql://127.0.0.1/unused' };
 
 const VITE = 'http://localhost:5173';
-const bearer = () => ({ Authorization: `Bearer ${t.tokens.writer}` });
 const exposed = (res: request.Response) =>
   String(res.headers['access-control-expose-headers'] ?? '')
     .split(',')
@@ -54,7 +53,7 @@ describe('CORS: browser apps on other origins can call both doors', () => {
   });
 
   it('lets the app read the answer and the headers it needs, and does not block it with CORP', async () => {
-    const list = await request(t.http).get('/api/v1/payment-sources').set('Origin', VITE).set(bearer()).expect(200);
+    const list = await request(t.http).get('/api/v1/payment-sources').set('Origin', VITE).set(bearer(t.tokens.writer)).expect(200);
     expect(list.headers['access-control-allow-origin']).toBe(VITE);
     expect(exposed(list)).toEqual(expect.arrayContaining(['etag', 'location', 'retry-after', 'odata-version']));
     expect(list.headers['cross-origin-resource-policy']).toBe('cross-origin');
@@ -62,7 +61,7 @@ describe('CORS: browser apps on other origins can call both doors', () => {
     const gql = await request(t.http)
       .post('/graphql')
       .set('Origin', VITE)
-      .set(bearer())
+      .set(bearer(t.tokens.writer))
       .set('Content-Type', 'application/json')
       .send({ query: '{ paymentSources(first: 1) { totalCount } }' })
       .expect(200);
@@ -120,7 +119,7 @@ describe('GraphQL over GET, as urql sends it', () => {
     const res = await request(t.http)
       .get('/graphql')
       .query({ query })
-      .set(bearer())
+      .set(bearer(t.tokens.writer))
       .set('Accept', 'application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed')
       .expect(200);
     expect(res.body.errors).toBeUndefined();
@@ -142,7 +141,7 @@ describe('GraphQL over GET, as urql sends it', () => {
     const res = await request(t.http)
       .get('/graphql')
       .query({ query: 'mutation { deletePaymentSource(id: "00000000-0000-4000-8000-000000000001") }' })
-      .set(bearer());
+      .set(bearer(t.tokens.writer));
     expect(res.status).toBe(405);
   });
 });
@@ -194,7 +193,7 @@ describe('offline tools outside production: GraphiQL and the REST reference', ()
   });
 
   it('the API itself keeps the strict policy', async () => {
-    const res = await request(t.http).get('/api/v1/payment-sources').set(bearer()).expect(200);
+    const res = await request(t.http).get('/api/v1/payment-sources').set(bearer(t.tokens.writer)).expect(200);
     expect(cspOf(res).get('default-src')).toBe("'self'");
     expect(cspOf(res).get('script-src')).toBe("'self'");
   });
@@ -207,7 +206,7 @@ describe('offline tools outside production: GraphiQL and the REST reference', ()
     const asset = await request(prod).get('/graphql/ide/graphiql.js');
     expect(asset.status).toBeGreaterThanOrEqual(400);
     expect(asset.headers['content-type']).not.toMatch(/javascript/);
-    await request(prod).get('/api/v1/docs').set(bearer()).expect(404);
-    await request(prod).get('/api/v1/docs/swagger-ui.css').set(bearer()).expect(404);
+    await request(prod).get('/api/v1/docs').set(bearer(t.tokens.writer)).expect(404);
+    await request(prod).get('/api/v1/docs/swagger-ui.css').set(bearer(t.tokens.writer)).expect(404);
   });
 });

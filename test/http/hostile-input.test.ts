@@ -7,9 +7,9 @@
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../support/app';
+import { createTestApp, type TestApp, bearer } from '../support/app';
 import { activeAssetAccount, fixture } from '../support/fixture';
-import { gql } from '../graphql/helpers';
+import { gql } from '../support/graphql';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,7 +19,6 @@ afterAll(async () => {
   await t.close();
 });
 
-const auth = () => ({ Authorization: `Bearer ${t.tokens.writer}` });
 const customerId = () => fixture.customers[0]!.id;
 const article = () => fixture.articles[0]!;
 const sourceBody = (over: Record<string, unknown> = {}) => ({
@@ -31,7 +30,7 @@ const sourceBody = (over: Record<string, unknown> = {}) => ({
 });
 /** POST raw JSON text (to send escapes such as a lone surrogate exactly as written). */
 const postRaw = (path: string, text: string) =>
-  request(t.http).post(path).set(auth()).set('Content-Type', 'application/json').send(text);
+  request(t.http).post(path).set(bearer(t.tokens.writer)).set('Content-Type', 'application/json').send(text);
 /**
  * POSTs bytes exactly as given (supertest would write a Buffer sent under a JSON type as
  * JSON), with a JSON content type and these headers.
@@ -57,7 +56,7 @@ describe('instants the database cannot hold (years 1-9999 only, after the offset
     ['validFrom lt 9999-12-31T23:00-14:00', 13],
     ['createdAt ge 0001-01-01T00:30+01:00', 13],
   ])('$filter=%s is 400 INVALID_QUERY at its position', async (filter, position) => {
-    const res = await request(t.http).get('/api/v1/tax-codes').query({ $filter: filter }).set(auth());
+    const res = await request(t.http).get('/api/v1/tax-codes').query({ $filter: filter }).set(bearer(t.tokens.writer));
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('INVALID_QUERY');
     expect(res.body.detail).toContain(`at position ${position}`);
@@ -67,16 +66,16 @@ describe('instants the database cannot hold (years 1-9999 only, after the offset
   // A year written outside 0001-9999 (`0000-01-01`, `-10000-04-01`) is a valid OData literal
   // (the OASIS ABNF cases say so); the comparison is decided without the database.
   it('decides comparisons with years outside 0001-9999 written in the literal', async () => {
-    const all = await request(t.http).get('/api/v1/tax-codes/$count').set(auth()).expect(200);
-    const after = await request(t.http).get('/api/v1/tax-codes/$count').query({ $filter: 'validFrom gt 0000-01-01' }).set(auth()).expect(200);
+    const all = await request(t.http).get('/api/v1/tax-codes/$count').set(bearer(t.tokens.writer)).expect(200);
+    const after = await request(t.http).get('/api/v1/tax-codes/$count').query({ $filter: 'validFrom gt 0000-01-01' }).set(bearer(t.tokens.writer)).expect(200);
     expect(after.text).toBe(all.text);
-    const listed = await request(t.http).get('/api/v1/tax-codes').query({ $filter: 'validFrom in (0000-12-31)' }).set(auth()).expect(200);
+    const listed = await request(t.http).get('/api/v1/tax-codes').query({ $filter: 'validFrom in (0000-12-31)' }).set(bearer(t.tokens.writer)).expect(200);
     expect(listed.body.value).toEqual([]);
   });
 
   it('accepts the first and the last instant the database holds', async () => {
     for (const filter of ['validFrom gt 0001-01-01', 'validFrom lt 9999-12-31T23:59:59.999Z', 'validFrom lt 9999-12-31T23:59+00:00', 'createdAt gt 0001-01-01T01:00+01:00']) {
-      const res = await request(t.http).get('/api/v1/tax-codes').query({ $filter: filter }).set(auth());
+      const res = await request(t.http).get('/api/v1/tax-codes').query({ $filter: filter }).set(bearer(t.tokens.writer));
       expect(res.status).toBe(200);
     }
   });
@@ -85,7 +84,7 @@ describe('instants the database cannot hold (years 1-9999 only, after the offset
     'payment receivedAt %s is 400 naming receivedAt, nothing written',
     async (receivedAt) => {
       const before = await counts();
-      const res = await request(t.http).post('/api/v1/payments').set(auth()).send({ customerId: customerId(), amount: 1, receivedAt });
+      const res = await request(t.http).post('/api/v1/payments').set(bearer(t.tokens.writer)).send({ customerId: customerId(), amount: 1, receivedAt });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('VALIDATION_FAILED');
       expect(res.body.errors).toEqual([{ field: 'receivedAt', message: expect.stringMatching(/year/) }]);
@@ -95,13 +94,13 @@ describe('instants the database cannot hold (years 1-9999 only, after the offset
 
   it('quote billingDate and priceGuaranteeDate out of range are 400 naming the line field', async () => {
     const line = { articleId: article().id, quantity: 1, billingDate: '2026-03-01' };
-    const a = await request(t.http).post('/api/v1/quotes').set(auth()).send({ lines: [{ ...line, billingDate: '0000-03-01' }] });
+    const a = await request(t.http).post('/api/v1/quotes').set(bearer(t.tokens.writer)).send({ lines: [{ ...line, billingDate: '0000-03-01' }] });
     expect(a.status).toBe(400);
     expect(a.body.errors).toEqual([{ field: 'lines[0].billingDate', message: expect.stringMatching(/year/) }]);
-    const b = await request(t.http).post('/api/v1/quotes').set(auth()).send({ lines: [line, { ...line, priceGuaranteeDate: '0000-12-31T23:59:59Z' }] });
+    const b = await request(t.http).post('/api/v1/quotes').set(bearer(t.tokens.writer)).send({ lines: [line, { ...line, priceGuaranteeDate: '0000-12-31T23:59:59Z' }] });
     expect(b.status).toBe(400);
     expect(b.body.errors).toEqual([{ field: 'lines[1].priceGuaranteeDate', message: expect.stringMatching(/year/) }]);
-    const c = await request(t.http).post('/api/v1/quotes').set(auth()).send({ lines: [{ ...line, billingDate: '9999-12-31T23:30:00-01:00' }] });
+    const c = await request(t.http).post('/api/v1/quotes').set(bearer(t.tokens.writer)).send({ lines: [{ ...line, billingDate: '9999-12-31T23:30:00-01:00' }] });
     expect(c.status).toBe(400);
   });
 
@@ -127,7 +126,7 @@ describe('instants the database cannot hold (years 1-9999 only, after the offset
 describe('NUL characters and lone surrogates in strings', () => {
   it('a NUL in an OData string literal is 400 INVALID_QUERY at its position', async () => {
     for (const filter of ["code eq 'a\u0000b'", "contains(name,'\u0000')", "code in ('x','\u0000')"]) {
-      const res = await request(t.http).get('/api/v1/payment-sources').query({ $filter: filter }).set(auth());
+      const res = await request(t.http).get('/api/v1/payment-sources').query({ $filter: filter }).set(bearer(t.tokens.writer));
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('INVALID_QUERY');
       expect(res.body.detail).toMatch(/NUL.*at position \d+/);
@@ -155,7 +154,7 @@ describe('NUL characters and lone surrogates in strings', () => {
     for (const json of ['"a\\u0000"', '"\\ud800"']) {
       const where = await request(t.http)
         .post('/graphql')
-        .set(auth())
+        .set(bearer(t.tokens.writer))
         .set('Content-Type', 'application/json')
         .send(`{"query":"query($w: PaymentSourceWhere) { paymentSources(where: $w) { totalCount } }","variables":{"w":{"code":{"eq":${json}}}}}`);
       expect(where.body.data?.paymentSources ?? null).toBeNull();
@@ -163,7 +162,7 @@ describe('NUL characters and lone surrogates in strings', () => {
       expect(where.body.errors[0].message).toContain('where.code.eq');
       const create = await request(t.http)
         .post('/graphql')
-        .set(auth())
+        .set(bearer(t.tokens.writer))
         .set('Content-Type', 'application/json')
         .send(
           `{"query":"mutation($i: CreatePaymentSourceInput!) { createPaymentSource(input: $i) { id } }","variables":{"i":${JSON.stringify(sourceBody()).replace('"Hostile"', json)}}}`,
@@ -177,7 +176,7 @@ describe('bodies that do not decompress', () => {
   it.each(['gzip', 'deflate', 'br'])('Content-Encoding: %s with a broken body is 400 VALIDATION_FAILED in both doors', async (encoding) => {
     const garbage = Buffer.from('this is not compressed at all');
     for (const path of ['/api/v1/payment-sources', '/graphql']) {
-      const res = await postBytes(path, garbage, { ...auth(), 'Content-Encoding': encoding });
+      const res = await postBytes(path, garbage, { ...bearer(t.tokens.writer), 'Content-Encoding': encoding });
       expect(res.status).toBe(400);
       expect(res.text).toContain('VALIDATION_FAILED');
     }
@@ -185,9 +184,9 @@ describe('bodies that do not decompress', () => {
 
   it('a truncated gzip body is 400, a whole one works', async () => {
     const zipped = gzipSync(JSON.stringify(sourceBody()));
-    const cut = await postBytes('/api/v1/payment-sources', zipped.subarray(0, zipped.length - 6), { ...auth(), 'Content-Encoding': 'gzip' });
+    const cut = await postBytes('/api/v1/payment-sources', zipped.subarray(0, zipped.length - 6), { ...bearer(t.tokens.writer), 'Content-Encoding': 'gzip' });
     expect(cut.status).toBe(400);
-    const whole = await postBytes('/api/v1/payment-sources', zipped, { ...auth(), 'Content-Encoding': 'gzip' });
+    const whole = await postBytes('/api/v1/payment-sources', zipped, { ...bearer(t.tokens.writer), 'Content-Encoding': 'gzip' });
     expect(whole.status).toBe(201);
   });
 });
@@ -197,7 +196,7 @@ describe('decimals sent as strings: plain decimal notation only', () => {
     'payment amount "%s" is 400 naming amount, nothing stored',
     async (amount) => {
       const before = await counts();
-      const res = await request(t.http).post('/api/v1/payments').set(auth()).send({ customerId: customerId(), amount });
+      const res = await request(t.http).post('/api/v1/payments').set(bearer(t.tokens.writer)).send({ customerId: customerId(), amount });
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual([{ field: 'amount', message: expect.any(String) }]);
       expect(await counts()).toEqual(before);
@@ -205,7 +204,7 @@ describe('decimals sent as strings: plain decimal notation only', () => {
   );
 
   it('accepts plain decimal text exactly', async () => {
-    const res = await request(t.http).post('/api/v1/payments').set(auth()).send({ customerId: customerId(), amount: '16.5000' }).expect(201);
+    const res = await request(t.http).post('/api/v1/payments').set(bearer(t.tokens.writer)).send({ customerId: customerId(), amount: '16.5000' }).expect(201);
     expect(res.body.amount).toBe(16.5);
   });
 
@@ -214,7 +213,7 @@ describe('decimals sent as strings: plain decimal notation only', () => {
       const res = await gql(t, 'mutation($i: CreatePaymentInput!) { createPayment(input: $i) { id } }', { i: { customerId: customerId(), amount } });
       expect(res.status).toBe(400);
       expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'amount' });
-      const q = await request(t.http).post('/api/v1/quotes').set(auth()).send({ lines: [{ articleId: article().id, quantity: amount, billingDate: '2026-03-01' }] });
+      const q = await request(t.http).post('/api/v1/quotes').set(bearer(t.tokens.writer)).send({ lines: [{ articleId: article().id, quantity: amount, billingDate: '2026-03-01' }] });
       expect(q.status).toBe(400);
       expect(q.body.errors).toEqual([{ field: 'lines[0].quantity', message: expect.any(String) }]);
     }

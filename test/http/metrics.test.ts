@@ -1,6 +1,7 @@
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../support/app';
+import { createTestApp, type TestApp, bearer } from '../support/app';
 import { usingPostgres } from '../support/database';
+import { gqlRequest } from '../support/graphql';
 
 // GET /metrics: Prometheus text, no token; labels are route templates and GraphQL operation
 // names, never ids, query strings, user ids or tokens.
@@ -30,7 +31,7 @@ const sample = (text: string, name: string, labels: Record<string, string>): num
 
 describe('/metrics', () => {
   it('times REST requests by door and route template, never by id or query', async () => {
-    const auth = { Authorization: `Bearer ${t.tokens.reader}` };
+    const auth = bearer(t.tokens.reader);
     const list = await request(t.http).get('/api/v1/payment-sources?$filter=isActive eq true').set(auth).expect(200);
     const id = list.body.value[0].id as string;
     await request(t.http).get(`/api/v1/payment-sources/${id}`).set(auth).expect(200);
@@ -51,8 +52,7 @@ describe('/metrics', () => {
   });
 
   it('counts GraphQL requests under their door and operations by name', async () => {
-    const gql = (query: string, operationName?: string) =>
-      request(t.http).post('/graphql').set('Authorization', `Bearer ${t.tokens.reader}`).send({ query, ...(operationName ? { operationName } : {}) });
+    const gql = (query: string, operationName?: string) => gqlRequest(t.http, { query, operationName }, t.tokens.reader);
     await gql('query SourcesForDashboard { paymentSources(first: 2) { totalCount } }').expect(200);
     await gql('query SourcesForDashboard { paymentSources(first: 2) { totalCount } }').expect(200);
     await gql('{ accounts { totalCount } }').expect(200);
@@ -69,7 +69,7 @@ describe('/metrics', () => {
   it('counts rate-limit refusals by door', async () => {
     let limited = 0;
     for (let i = 0; i < 40 && limited < 2; i++) {
-      const res = await request(t.http).get('/api/v1/accounts').set('Authorization', `Bearer ${t.tokens.reader}`);
+      const res = await request(t.http).get('/api/v1/accounts').set(bearer(t.tokens.reader));
       if (res.status === 429) limited++;
     }
     expect(limited).toBe(2);

@@ -6,30 +6,32 @@ import type { AddressInfo } from 'node:net';
 import { createTestApp, type TestApp } from '../support/app';
 
 let t: TestApp;
+/** Told when the app sends a statement reading customers (the page reader tells it as it sends). */
+let onCustomerRead: (() => void) | undefined;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ onQuery: (sql) => (sql.includes('"Customer"') ? onCustomerRead?.() : undefined) });
 });
 afterAll(async () => {
   await t.db.close();
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 it('stop() resolves only after a request in flight has been answered, though its client hung up', async () => {
   const server = http.createServer(t.http).listen(0, '127.0.0.1');
   try {
     await new Promise((r) => server.once('listening', r));
     const { port } = server.address() as AddressInfo;
-    const responses: ServerResponse[] = [];
-    server.on('request', (_req, res: ServerResponse) => responses.push(res));
-    // Customers locked for a moment: the request's read waits for the lock.
+    const arrived = new Promise<ServerResponse>((r) => server.once('request', (_req, res: ServerResponse) => r(res)));
+    const reading = new Promise<void>((r) => (onCustomerRead = r));
+    // Customers locked until the test lets go: the request's read waits for the lock.
     let locked!: () => void;
+    let unlock!: () => void;
     const lockTaken = new Promise<void>((r) => (locked = r));
+    const released = new Promise<void>((r) => (unlock = r));
     const holding = t.db.prisma.$transaction(
       async (tx) => {
         await tx.$executeRawUnsafe('LOCK TABLE "Customer" IN ACCESS EXCLUSIVE MODE');
         locked();
-        await sleep(500);
+        await released;
       },
       { timeout: 10_000 },
     );
@@ -44,13 +46,14 @@ it('stop() resolves only after a request in flight has been answered, though its
       () => 'answered',
       () => 'hung up',
     );
-    while (responses.length === 0) await sleep(1);
-    await sleep(50);
+    const res = await arrived;
+    await reading; // the page's read is sent, and waits for the lock
     hangUp.abort();
     expect(await sent).toBe('hung up');
-    const res = responses[0]!;
     expect(res.writableEnded).toBe(false); // still waiting for the lock
-    await t.app.stop();
+    const stopped = t.app.stop();
+    unlock();
+    await stopped;
     expect(res.writableEnded).toBe(true);
     await holding;
   } finally {

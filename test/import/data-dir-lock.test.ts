@@ -56,8 +56,8 @@ function start(file: string, args: string[] = []): { child: ChildProcess; output
   running.push(child);
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<Exited>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));

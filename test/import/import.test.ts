@@ -585,7 +585,7 @@ describe('a failure while writing', () => {
     await db.prisma.$executeRawUnsafe(`
       CREATE FUNCTION refuse_customer() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        IF NEW."debtorNumber" = '${victim.debtorNumber}' THEN RAISE EXCEPTION 'refused by a test trigger'; END IF;
+        IF NEW."debtorNumber" = '${String(victim.debtorNumber)}' THEN RAISE EXCEPTION 'refused by a test trigger'; END IF;
         RETURN NEW;
       END $$`);
     await db.prisma.$executeRawUnsafe(

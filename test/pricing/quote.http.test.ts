@@ -3,7 +3,7 @@ import request from 'supertest';
 import type { PrismaClient } from '../../src/generated/prisma/client';
 import { PricingService } from '../../src/domain/pricing/service';
 import { stringifyJson } from '../../src/http/json';
-import { createTestApp, newId, type TestApp } from '../support/app';
+import { createTestApp, newId, type TestApp, bearer } from '../support/app';
 import { fixture } from '../support/fixture';
 
 // POST /api/v1/quotes on a real database (PGlite, or PostgreSQL with DATABASE_URL) with the
@@ -11,8 +11,7 @@ import { fixture } from '../support/fixture';
 // src/domain/pricing, and compared as exact decimal text (the answer is parsed without floats).
 
 let t: TestApp;
-const auth = () => ({ Authorization: `Bearer ${t.tokens.reader}` });
-const post = (body: unknown) => request(t.http).post('/api/v1/quotes').set(auth()).send(body as object);
+const post = (body: unknown) => request(t.http).post('/api/v1/quotes').set(bearer(t.tokens.reader)).send(body as object);
 
 // ---------------------------------------------------------------------------------------
 // Reading the answer exactly: every JSON number becomes its text.
@@ -378,12 +377,12 @@ describe('POST /api/v1/quotes', () => {
       expect(res.body.code).toBe('UNAUTHENTICATED');
     });
     it('403 with a write-only token (a quote needs billing.read)', async () => {
-      const res = await request(t.http).post('/api/v1/quotes').set('Authorization', `Bearer ${t.tokens.writeOnly}`).send(body()).expect(403);
+      const res = await request(t.http).post('/api/v1/quotes').set(bearer(t.tokens.writeOnly)).send(body()).expect(403);
       expect(res.body.code).toBe('FORBIDDEN');
     });
     it('200 with a read-only token, and with a writer token', async () => {
-      await request(t.http).post('/api/v1/quotes').set('Authorization', `Bearer ${t.tokens.reader}`).send(body()).expect(200);
-      await request(t.http).post('/api/v1/quotes').set('Authorization', `Bearer ${t.tokens.writer}`).send(body()).expect(200);
+      await request(t.http).post('/api/v1/quotes').set(bearer(t.tokens.reader)).send(body()).expect(200);
+      await request(t.http).post('/api/v1/quotes').set(bearer(t.tokens.writer)).send(body()).expect(200);
     });
   });
 

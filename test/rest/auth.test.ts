@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import request from 'supertest';
-import { createTestApp, TEST_SECRET, token, type TestApp } from '../support/app';
+import { createTestApp, TEST_SECRET, token, type TestApp, bearer } from '../support/app';
 import { activeAssetAccount } from '../support/fixture';
 
 let t: TestApp;
@@ -33,17 +33,17 @@ describe('authentication on every door', () => {
       'not.a.jwt',
     ];
     for (const tok of bad) {
-      const res = await request(t.http).get('/api/v1/payment-sources').set('Authorization', `Bearer ${tok}`).expect(401);
+      const res = await request(t.http).get('/api/v1/payment-sources').set(bearer(tok)).expect(401);
       expect(res.body.code).toBe('UNAUTHENTICATED');
     }
-    const expired = await request(t.http).get('/api/v1/payment-sources').set('Authorization', `Bearer ${bad[1]}`);
+    const expired = await request(t.http).get('/api/v1/payment-sources').set(bearer(bad[1]!));
     expect(expired.body.detail).toMatch(/expired/);
     await request(t.http).get('/api/v1/payment-sources').set('Authorization', `Basic abc`).expect(401);
   });
 
   it('403 FORBIDDEN without the scope; scopes are independent', async () => {
-    const readOnly = { Authorization: `Bearer ${t.tokens.reader}` };
-    const writeOnly = { Authorization: `Bearer ${t.tokens.writeOnly}` };
+    const readOnly = bearer(t.tokens.reader);
+    const writeOnly = bearer(t.tokens.writeOnly);
     const body = { code: 'AUTH-1', name: 'n', accountId: activeAssetAccount()?.id ?? '00000000-0000-4000-8000-000000000000', sourceType: 'Cash' };
     const w = await request(t.http).post('/api/v1/payment-sources').set(readOnly).send(body).expect(403);
     expect(w.body.code).toBe('FORBIDDEN');
@@ -51,7 +51,7 @@ describe('authentication on every door', () => {
     expect(r.body.code).toBe('FORBIDDEN');
     await request(t.http).get('/api/v1/payment-sources').set(readOnly).expect(200);
     const none = await token('', '55555555-5555-4555-8555-555555555555');
-    await request(t.http).get('/api/v1/payment-sources').set('Authorization', `Bearer ${none}`).expect(403);
+    await request(t.http).get('/api/v1/payment-sources').set(bearer(none)).expect(403);
   });
 
   it('health, readiness and the OpenAPI document need no token', async () => {
@@ -102,8 +102,8 @@ describe('authentication on every door', () => {
     const jwt = (claims: Record<string, unknown>) => new SignJWT({ scope: 'billing.read', ...claims }).setProtectedHeader({ alg: 'HS256' }).sign(key);
     /** GET through REST and a query through GraphQL with this token: both statuses and codes. */
     const tryBoth = async (tok: string) => {
-      const rest = await request(t.http).get('/api/v1/accounts').set('Authorization', `Bearer ${tok}`);
-      const graph = await request(t.http).post('/graphql').set('Authorization', `Bearer ${tok}`).send({ query: '{ accounts { totalCount } }' });
+      const rest = await request(t.http).get('/api/v1/accounts').set(bearer(tok));
+      const graph = await request(t.http).post('/graphql').set(bearer(tok)).send({ query: '{ accounts { totalCount } }' });
       return [rest.status, rest.body.code, graph.status, graph.body.errors?.[0]?.extensions?.code ?? null, graph.body.data ?? null];
     };
     const refused = [401, 'UNAUTHENTICATED', 401, 'UNAUTHENTICATED', null];

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../support/app';
+import { createTestApp, type TestApp, bearer } from '../support/app';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,7 +11,7 @@ afterAll(async () => {
 
 describe('limits and readiness', () => {
   it('answers 429 RATE_LIMITED with Retry-After past the per-client limit', async () => {
-    const auth = { Authorization: `Bearer ${t.tokens.reader}` };
+    const auth = bearer(t.tokens.reader);
     const statuses: number[] = [];
     let limited: request.Response | undefined;
     for (let i = 0; i < 7; i++) {

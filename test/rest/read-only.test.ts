@@ -1,9 +1,8 @@
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../support/app';
+import { createTestApp, type TestApp, bearer } from '../support/app';
 import { fixture, idsOf } from '../support/fixture';
 
 let t: TestApp;
-const auth = () => ({ Authorization: `Bearer ${t.tokens.reader}` });
 beforeAll(async () => {
   t = await createTestApp();
 });
@@ -27,7 +26,7 @@ const collections = [
 
 describe.each(collections)('GET /%s', (path, rows) => {
   it('lists every record, exactly as the spec shapes it', async () => {
-    const res = await request(t.http).get(`/api/v1/${path}?$count=true&$top=1000`).set(auth()).expect(200);
+    const res = await request(t.http).get(`/api/v1/${path}?$count=true&$top=1000`).set(bearer(t.tokens.reader)).expect(200);
     expect(res.body['@odata.count']).toBe(rows.length);
     expect(idsOf(res.body.value)).toEqual(idsOf([...rows]));
     for (const rec of res.body.value as Array<Record<string, unknown>>) {
@@ -44,12 +43,12 @@ describe.each(collections)('GET /%s', (path, rows) => {
 
   it('gets one by id with an ETag, 404s an unknown id', async () => {
     const first = rows[0]!;
-    const res = await request(t.http).get(`/api/v1/${path}/${first.id}`).set(auth()).expect(200);
+    const res = await request(t.http).get(`/api/v1/${path}/${first.id}`).set(bearer(t.tokens.reader)).expect(200);
     expect(res.body.id).toBe(first.id);
     expect(res.headers.etag).toBeTruthy();
-    const nf = await request(t.http).get(`/api/v1/${path}/00000000-0000-4000-8000-00000000abcd`).set(auth()).expect(404);
+    const nf = await request(t.http).get(`/api/v1/${path}/00000000-0000-4000-8000-00000000abcd`).set(bearer(t.tokens.reader)).expect(404);
     expect(nf.body.code).toBe('NOT_FOUND');
-    await request(t.http).get(`/api/v1/${path}/xyz`).set(auth()).expect(400);
+    await request(t.http).get(`/api/v1/${path}/xyz`).set(bearer(t.tokens.reader)).expect(400);
   });
 });
 
@@ -64,23 +63,23 @@ describe('OData on the read-only collections', () => {
       ["lastName ge 'M' and lastName lt 'S'", (c) => c.lastName >= 'M' && c.lastName < 'S'],
     ];
     for (const [f, pred] of cases) {
-      const res = await request(t.http).get('/api/v1/customers').query({ $filter: f, $top: 1000 }).set(auth()).expect(200);
+      const res = await request(t.http).get('/api/v1/customers').query({ $filter: f, $top: 1000 }).set(bearer(t.tokens.reader)).expect(200);
       expect({ f, ids: idsOf(res.body.value) }).toEqual({ f, ids: idsOf(fixture.customers.filter(pred)) });
     }
   });
 
   it('compares decimals, dates and enums', async () => {
-    const rate = await request(t.http).get('/api/v1/tax-codes').query({ $filter: 'rate gt 7.5' }).set(auth()).expect(200);
+    const rate = await request(t.http).get('/api/v1/tax-codes').query({ $filter: 'rate gt 7.5' }).set(bearer(t.tokens.reader)).expect(200);
     expect(idsOf(rate.body.value)).toEqual(idsOf(fixture.taxCodes.filter((c) => Number(c.rate) > 7.5)));
-    const since = await request(t.http).get('/api/v1/tax-codes').query({ $filter: 'validFrom ge 2017-01-01' }).set(auth()).expect(200);
+    const since = await request(t.http).get('/api/v1/tax-codes').query({ $filter: 'validFrom ge 2017-01-01' }).set(bearer(t.tokens.reader)).expect(200);
     expect(idsOf(since.body.value)).toEqual(idsOf(fixture.taxCodes.filter((c) => String(c.validFrom) >= '2017-01-01')));
-    const vat = await request(t.http).get('/api/v1/tax-codes').query({ $filter: "taxType eq 'Sales Tax'" }).set(auth()).expect(200);
+    const vat = await request(t.http).get('/api/v1/tax-codes').query({ $filter: "taxType eq 'Sales Tax'" }).set(bearer(t.tokens.reader)).expect(200);
     expect(idsOf(vat.body.value)).toEqual(idsOf(fixture.taxCodes.filter((c) => c.taxType === 'Sales Tax')));
-    const assets = await request(t.http).get('/api/v1/accounts').query({ $filter: "type eq 'Asset' and isActive eq true", $orderby: 'code desc' }).set(auth()).expect(200);
+    const assets = await request(t.http).get('/api/v1/accounts').query({ $filter: "type eq 'Asset' and isActive eq true", $orderby: 'code desc' }).set(bearer(t.tokens.reader)).expect(200);
     expect(assets.body.value.map((a: { id: string }) => a.id)).toEqual(
       fixture.accounts.filter((a) => a.type === 'Asset' && a.isActive).sort((a, b) => b.code.localeCompare(a.code)).map((a) => a.id),
     );
-    const bad = await request(t.http).get('/api/v1/accounts').query({ $filter: "type eq 'Cash'" }).set(auth()).expect(400);
+    const bad = await request(t.http).get('/api/v1/accounts').query({ $filter: "type eq 'Cash'" }).set(bearer(t.tokens.reader)).expect(400);
     expect(bad.body.code).toBe('INVALID_QUERY');
   });
 });
@@ -88,7 +87,7 @@ describe('OData on the read-only collections', () => {
 describe('GET /article-prices?articleId=', () => {
   it('answers a bare array of the article prices, newest validFrom first', async () => {
     const article = fixture.articles.find((a) => fixture.articlePrices.filter((p) => p.articleId === a.id).length > 1)!;
-    const res = await request(t.http).get('/api/v1/article-prices').query({ articleId: article.id }).set(auth()).expect(200);
+    const res = await request(t.http).get('/api/v1/article-prices').query({ articleId: article.id }).set(bearer(t.tokens.reader)).expect(200);
     const expected = fixture.articlePrices
       .filter((p) => p.articleId === article.id)
       .sort((a, b) => Date.parse(b.validFrom) - Date.parse(a.validFrom))
@@ -97,22 +96,22 @@ describe('GET /article-prices?articleId=', () => {
     expect(res.body).toEqual(expected);
   });
   it('400 for a missing or malformed articleId, 404 for an unknown article', async () => {
-    const missing = await request(t.http).get('/api/v1/article-prices').set(auth()).expect(400);
+    const missing = await request(t.http).get('/api/v1/article-prices').set(bearer(t.tokens.reader)).expect(400);
     expect(missing.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ field: 'articleId' }] });
-    const bad = await request(t.http).get('/api/v1/article-prices?articleId=42').set(auth()).expect(400);
+    const bad = await request(t.http).get('/api/v1/article-prices?articleId=42').set(bearer(t.tokens.reader)).expect(400);
     expect(bad.body.errors[0].field).toBe('articleId');
-    const nf = await request(t.http).get('/api/v1/article-prices?articleId=00000000-0000-4000-8000-00000000beef').set(auth()).expect(404);
+    const nf = await request(t.http).get('/api/v1/article-prices?articleId=00000000-0000-4000-8000-00000000beef').set(bearer(t.tokens.reader)).expect(404);
     expect(nf.body.code).toBe('NOT_FOUND');
   });
 });
 
 describe('the rest of the door', () => {
   it('answers an unknown path with 404 problem+json', async () => {
-    const res = await request(t.http).get('/api/v1/nothing-here').set(auth()).expect(404);
+    const res = await request(t.http).get('/api/v1/nothing-here').set(bearer(t.tokens.reader)).expect(404);
     expect(res.body.code).toBe('NOT_FOUND');
   });
   it('sets security headers and a request id', async () => {
-    const res = await request(t.http).get('/api/v1/accounts').set(auth()).set('X-Request-Id', 'abc-123').expect(200);
+    const res = await request(t.http).get('/api/v1/accounts').set(bearer(t.tokens.reader)).set('X-Request-Id', 'abc-123').expect(200);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-request-id']).toBe('abc-123');
     expect(res.headers['x-powered-by']).toBeUndefined();

@@ -7,11 +7,10 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { openDatabase } from '../../src/db/database';
 import { createServices } from '../../src/domain/services';
-import { createTestApp, type TestApp } from '../support/app';
+import { createTestApp, type TestApp, bearer } from '../support/app';
 import { usingPostgres } from '../support/database';
 
 let t: TestApp;
-const auth = () => ({ Authorization: `Bearer ${t.tokens.reader}` });
 const CODE_POINT_ORDER = ['Abel-TO', 'Oz-TO', 'Zimmer-TO', 'nadal-TO', 'zimmer-TO', 'Äbel-TO', 'Ñandú-TO', 'Ölmann-TO', 'Øre-TO', 'ábaco-TO'];
 const NAMES = ['Zimmer-TO', 'zimmer-TO', 'Äbel-TO', 'Abel-TO', 'Øre-TO', 'Ölmann-TO', 'Oz-TO', 'ábaco-TO', 'Ñandú-TO', 'nadal-TO'];
 
@@ -26,7 +25,7 @@ afterAll(async () => {
 });
 
 const lastNames = async (query: string): Promise<string[]> => {
-  const res = await request(t.http).get(`/api/v1/customers?${query}`).set(auth()).expect(200);
+  const res = await request(t.http).get(`/api/v1/customers?${query}`).set(bearer(t.tokens.reader)).expect(200);
   return (res.body.value as Array<{ lastName: string }>).map((c) => c.lastName);
 };
 

@@ -20,8 +20,8 @@ export interface TestApp {
   readonly http: App['express'];
   readonly db: TestDatabase;
   readonly services: Services;
-  /** Tokens: read+write (writer), read only, write only. */
-  readonly tokens: { writer: string; reader: string; writeOnly: string };
+  /** Tokens: read+write (writer), read only, write only, read+audit (auditor: the change log). */
+  readonly tokens: { writer: string; reader: string; writeOnly: string; auditor: string };
   close(): Promise<void>;
 }
 
@@ -49,6 +49,7 @@ export async function createTestApp(o: TestAppOptions = {}): Promise<TestApp> {
     writer: await token('billing.read billing.write', WRITER_ID),
     reader: await token('billing.read', READER_ID),
     writeOnly: await token('billing.write', WRITER_ID),
+    auditor: await token('billing.read billing.audit', READER_ID),
   };
   return {
     app,
@@ -86,3 +87,6 @@ export function createVariantApp(t: TestApp, env: Readonly<Record<string, string
 }
 
 export const newId = (): string => randomUUID();
+
+/** The Authorization header of a request with this token. */
+export const bearer = (token: string): { Authorization: string } => ({ Authorization: `Bearer ${token}` });

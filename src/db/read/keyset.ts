@@ -45,7 +45,7 @@ function encodeValue(field: string, value: unknown): CursorValue {
   // Prisma returns decimals as decimal.js objects; toFixed() without digits is exact and
   // never uses exponent notation.
   if (typeof value === 'object' && 'toFixed' in value && typeof value.toFixed === 'function') {
-    const text: unknown = value.toFixed();
+    const text: unknown = (value as { toFixed(): unknown }).toFixed();
     if (typeof text === 'string' && DECIMAL_PATTERN.test(text)) return text;
   }
   // A record without the sort field is a programming error (the field was not selected).
@@ -81,7 +81,7 @@ function decodePayload(cursor: string): CursorPayload {
   if (!Array.isArray(k) || !k.every((x) => typeof x === 'string')) return bad('no sort keys');
   if (!Array.isArray(p) || !p.every(isValue) || p.length !== k.length) return bad('no values');
   if (typeof id !== 'string') return bad('no id');
-  return { k: k as string[], p: p as CursorValue[], id };
+  return { k, p, id };
 }
 
 /** A cursor value back as a typed filter value (or null), checked against the field. */

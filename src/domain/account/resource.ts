@@ -1,13 +1,18 @@
 import { defineResource, many } from '../common/resource';
 import { accountFields } from './fields';
+import { accountRecord } from './schema';
+import { uniqueColumn } from '../common/import-key';
 
 export const accountResource = defineResource({
   model: 'Account',
   name: 'account',
   label: 'account',
+  plural: 'accounts',
   entitySet: { name: 'Accounts', path: 'accounts' },
   fields: accountFields,
+  record: accountRecord,
   relations: {
     paymentSources: many('PaymentSource', 'accountId', [{ field: 'code', direction: 'asc' }]),
   },
+  import: { enumTypes: { type: '"AccountType"' }, unique: uniqueColumn('code', 'code') },
 });

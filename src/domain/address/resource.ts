@@ -1,12 +1,15 @@
 import { defineResource, one } from '../common/resource';
 import { addressFields } from './fields';
+import { addressRecord } from './schema';
 
 /** Addresses live inside their customer (REST returns them inline); GraphQL also lists them. */
 export const addressResource = defineResource({
   model: 'Address',
   name: 'address',
   label: 'address',
+  plural: 'addresses',
   fields: addressFields,
+  record: addressRecord,
   relations: {
     customer: one('Customer', 'customerId'),
   },

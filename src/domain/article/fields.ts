@@ -1,6 +1,4 @@
-import { field, relation, type FieldCatalog, type RelationCatalog } from '../../query/fields';
-import { articlePriceFields } from '../article-price/fields';
-import { taxCodeFields } from '../tax-code/fields';
+import { field, type FieldCatalog } from '../../query/fields';
 
 export const articleFields = {
   id: field.uuid(),
@@ -17,9 +15,3 @@ export const articleFields = {
   updatedAt: field.datetime(true),
   updatedById: field.uuid(true),
 } satisfies FieldCatalog;
-
-export const articleRelations = {
-  // Newest price first, as GET /article-prices answers.
-  prices: relation.many('ArticlePrice', articlePriceFields, [{ field: 'validFrom', direction: 'desc' }]),
-  defaultTaxCode: relation.one('TaxCode', taxCodeFields, 'defaultTaxCodeId', true),
-} satisfies RelationCatalog;

@@ -1,16 +1,21 @@
 import { defineResource, many, one } from '../common/resource';
 import { articleFields } from './fields';
+import { articleRecord } from './schema';
+import { uniqueColumn } from '../common/import-key';
 
 export const articleResource = defineResource({
   model: 'Article',
   name: 'article',
   label: 'article',
+  plural: 'articles',
   entitySet: { name: 'Articles', path: 'articles' },
   fields: articleFields,
+  record: articleRecord,
   relations: {
     // Newest price first, as GET /article-prices answers.
     prices: many('ArticlePrice', 'articleId', [{ field: 'validFrom', direction: 'desc' }], { expandable: true }),
     defaultTaxCode: one('TaxCode', 'defaultTaxCodeId', { nullable: true, expandable: true }),
     revenueAccount: one('Account', 'revenueAccountId', { nullable: true }),
   },
+  import: { unique: uniqueColumn('code', 'code') },
 });

@@ -4,9 +4,11 @@
 // the read path's SQL) derives from these declarations instead of restating names, tables
 // and relations.
 
+import type { z } from 'zod';
 import type { Prisma } from '../../generated/prisma/client';
 import type { FieldCatalog } from '../../query/fields';
 import type { SortKey } from '../../query/filter-tree';
+import type { ImportSpec } from './import-key';
 
 /** Every resource's table is its Prisma model's (no @@map in prisma/schema.prisma). */
 export type ModelName = Prisma.ModelName;
@@ -52,14 +54,26 @@ export interface Resource<F extends FieldCatalog = FieldCatalog> {
   readonly model: ModelName;
   /** Kebab-case singular, as events and the change log name it (`payment-source`). */
   readonly name: string;
-  /** The noun in messages ("No payment source with id ..."). */
+  /** The noun in messages ("No payment source with id ..."); its plural (+s) tags the REST collection in OpenAPI. */
   readonly label: string;
+  /**
+   * camelCase plural: the GraphQL list field, the key in the services registry and the
+   * import file's section. The GraphQL single field and the request's loader are the model
+   * name in camelCase (singleFieldOf).
+   */
+  readonly plural: string;
   /** Its REST collection; absent for records reached only through another resource (addresses, prices). */
   readonly entitySet?: EntitySet;
   readonly fields: F;
+  /** A record as the doors return it (the OpenAPI schema) and, for imported resources, as the import file holds it. */
+  readonly record: z.ZodObject<z.ZodRawShape>;
   readonly relations: Readonly<Record<string, Relation>>;
+  /** Reference data the import writes from its own section (src/import/registry.ts); absent for the others. */
+  readonly import?: ImportSpec;
 }
 
-export const defineResource = <F extends FieldCatalog, R extends Readonly<Record<string, Relation>>>(
-  r: Resource<F> & { readonly relations: R },
-): Resource<F> & { readonly relations: R } => r;
+/** `const`: names stay literal types, so the registries derived from them keep their keys. */
+export const defineResource = <const D extends Resource>(r: D): D => r;
+
+/** The GraphQL single field and loader of a resource: `PaymentSource` → `paymentSource`. */
+export const singleFieldOf = (r: Pick<Resource, 'model'>): string => r.model.charAt(0).toLowerCase() + r.model.slice(1);

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { z } from 'zod';
-import { GUID_PATTERN, parseInstant, plainDecimal, textProblem, validDay } from '../../query/values';
+import { GUID_PATTERN, parseInstant, plainDecimal, textProblem } from '../../query/values';
 
 // Building blocks of every validation schema (bodies, import records, OpenAPI document).
 // Decimals are carried as exact decimal text from the JSON number to the database: a JSON

@@ -1,5 +1,4 @@
-import { field, relation, type FieldCatalog, type RelationCatalog } from '../../query/fields';
-import { addressFields } from '../address/fields';
+import { field, type FieldCatalog } from '../../query/fields';
 
 /** Scalar fields of a customer; `addresses` is a relation, returned inside the record. */
 export const customerFields = {
@@ -14,11 +13,3 @@ export const customerFields = {
   receivableAccountId: field.uuid(true),
   prepaymentAccountId: field.uuid(true),
 } satisfies FieldCatalog;
-
-export const customerRelations = {
-  // The default address first, then by type (as the record's inline addresses).
-  addresses: relation.many('Address', addressFields, [
-    { field: 'isDefault', direction: 'desc' },
-    { field: 'addressType', direction: 'asc' },
-  ]),
-} satisfies RelationCatalog;

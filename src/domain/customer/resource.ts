@@ -1,12 +1,16 @@
 import { defineResource, many, one } from '../common/resource';
 import { customerFields } from './fields';
+import { customerRecord } from './schema';
+import { uniqueColumn } from '../common/import-key';
 
 export const customerResource = defineResource({
   model: 'Customer',
   name: 'customer',
   label: 'customer',
+  plural: 'customers',
   entitySet: { name: 'Customers', path: 'customers' },
   fields: customerFields,
+  record: customerRecord,
   relations: {
     // The default address first, then by type (as the record's inline addresses).
     addresses: many(
@@ -22,4 +26,5 @@ export const customerResource = defineResource({
     receivableAccount: one('Account', 'receivableAccountId', { nullable: true }),
     prepaymentAccount: one('Account', 'prepaymentAccountId', { nullable: true }),
   },
+  import: { unique: uniqueColumn('debtorNumber', 'debtor number') },
 });

@@ -1,5 +1,4 @@
-import { field, relation, type FieldCatalog, type RelationCatalog } from '../../query/fields';
-import { accountFields } from '../account/fields';
+import { field, type FieldCatalog } from '../../query/fields';
 
 export const SOURCE_TYPES = [
   'BankTransfer', 'CreditCard', 'DebitCard', 'Cash', 'Check', 'DirectDebit', 'OnlineWallet', 'Other',
@@ -19,7 +18,3 @@ export const paymentSourceFields = {
   updatedAt: field.datetime(true),
   updatedById: field.uuid(true),
 } satisfies FieldCatalog;
-
-export const paymentSourceRelations = {
-  account: relation.one('Account', accountFields, 'accountId'),
-} satisfies RelationCatalog;

@@ -1,13 +1,14 @@
-import type { PrismaClient } from '../../generated/prisma/client';
+import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../../db/errors';
 import { AppError, notFound } from '../../errors/catalogue';
+import { appendChanges, fieldChanges } from '../common/change-log';
 import { checkIfMatch } from '../common/etag';
 import { ReadService, type RecordOf } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
-import type { paymentSourceFields } from './fields';
+import { paymentSourceFields } from './fields';
 import { paymentSourceResource } from './resource';
 import { accountFaults, clashingDefault, codeKey, SOURCE_ACCOUNT_TYPE } from './rules';
-import { parseId, parseInput } from '../common/validate';
+import { parseInput } from '../common/validate';
 import { paymentSourceInput, paymentSourcePatch, type PaymentSourceInput } from './schema';
 
 export type PaymentSource = RecordOf<typeof paymentSourceFields>;
@@ -24,19 +25,26 @@ export interface WriteOptions {
 export class PaymentSourceService extends ReadService<typeof paymentSourceFields> {
   private readonly prisma: PrismaClient;
   private readonly now: () => Date;
+  private readonly logChanges: boolean;
 
   constructor(deps: ServiceDeps) {
     super(deps, paymentSourceResource);
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
+    this.logChanges = deps.changeLog !== false;
   }
 
   async create(body: unknown, actor: Actor): Promise<PaymentSource> {
     const input = parseInput(paymentSourceInput, body);
     await this.checkRules(input, undefined);
     try {
-      return await this.prisma.paymentSource.create({
-        data: { ...input, createdAt: this.now(), createdById: actor.userId, updatedAt: null, updatedById: null },
+      return await this.prisma.$transaction(async (tx) => {
+        const now = this.now();
+        const created = await tx.paymentSource.create({
+          data: { ...input, createdAt: now, createdById: actor.userId, updatedAt: null, updatedById: null },
+        });
+        await this.log(tx, created.id, 'created', undefined, created, actor, now);
+        return created;
       });
     } catch (e) {
       throw await this.explain(e, input, undefined);
@@ -68,12 +76,16 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
     );
   }
 
-  async delete(id: string, o: WriteOptions = {}): Promise<void> {
+  async delete(id: string, actor: Actor, o: WriteOptions = {}): Promise<void> {
     const current = await this.get(id);
     checkIfMatch(o.ifMatch, current);
     if (await this.prisma.payment.findFirst({ where: { paymentSourceId: current.id }, select: { id: true } })) throw hasPayments(current);
     try {
-      await this.prisma.paymentSource.delete({ where: { id: current.id, ...versionOf(current, o) } });
+      await this.prisma.$transaction(async (tx) => {
+        const before = await lockedVersion(tx, current.id);
+        const deleted = await tx.paymentSource.delete({ where: { id: current.id, ...versionOf(current, o) } });
+        await this.log(tx, current.id, 'deleted', before ?? deleted, undefined, actor, this.now());
+      });
     } catch (e) {
       if (isForeignKeyViolation(e)) throw hasPayments(current);
       if (isRecordNotFound(e)) throw await this.changedOrGone(id);
@@ -92,15 +104,36 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
     const input = next(current);
     await this.checkRules(input, current);
     try {
-      // The version condition makes the update conditional on what was checked above.
-      return await this.prisma.paymentSource.update({
-        where: { id: current.id, ...versionOf(current, o) },
-        data: { ...input, updatedAt: this.now(), updatedById: actor.userId },
+      return await this.prisma.$transaction(async (tx) => {
+        // The version the update replaces, locked, so the entry's old values are exactly it.
+        const before = await lockedVersion(tx, current.id);
+        const now = this.now();
+        // The version condition makes the update conditional on what was checked above.
+        const updated = await tx.paymentSource.update({
+          where: { id: current.id, ...versionOf(current, o) },
+          data: { ...input, updatedAt: now, updatedById: actor.userId },
+        });
+        await this.log(tx, updated.id, 'updated', before ?? current, updated, actor, now);
+        return updated;
       });
     } catch (e) {
       if (isRecordNotFound(e)) throw await this.changedOrGone(id);
       throw await this.explain(e, input, id);
     }
+  }
+
+  /** The write's change-log entry, last in its transaction (src/domain/common/change-log.ts). */
+  private log(
+    tx: Prisma.TransactionClient,
+    recordId: string,
+    operation: 'created' | 'updated' | 'deleted',
+    before: PaymentSource | undefined,
+    after: PaymentSource | undefined,
+    actor: Actor,
+    occurredAt: Date,
+  ): Promise<void> {
+    const changes = fieldChanges(paymentSourceFields, before, after);
+    return appendChanges(tx, [{ resource: 'payment-source', recordId, operation, changes }], { ...actor, occurredAt }, this.logChanges);
   }
 
   private async checkRules(input: PaymentSourceInput, current: PaymentSource | undefined): Promise<void> {
@@ -153,6 +186,15 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
       ? new AppError('PRECONDITION_FAILED', 'The payment source was changed by another request; read it again')
       : notFound('payment source', id);
   }
+}
+
+/**
+ * The current version of a payment source, its row locked until the transaction ends (a
+ * concurrent write waits), or undefined when it is gone. Parameterised.
+ */
+async function lockedVersion(tx: Prisma.TransactionClient, id: string): Promise<PaymentSource | undefined> {
+  await tx.$queryRaw`SELECT 1 FROM "PaymentSource" WHERE "id" = ${id}::uuid FOR UPDATE`;
+  return (await tx.paymentSource.findUnique({ where: { id } })) ?? undefined;
 }
 
 /**

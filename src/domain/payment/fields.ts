@@ -1,6 +1,4 @@
-import { field, relation, type FieldCatalog, type RelationCatalog } from '../../query/fields';
-import { customerFields } from '../customer/fields';
-import { paymentSourceFields } from '../payment-source/fields';
+import { field, type FieldCatalog } from '../../query/fields';
 
 export const paymentFields = {
   id: field.uuid(),
@@ -12,8 +10,3 @@ export const paymentFields = {
   createdAt: field.datetime(),
   createdById: field.uuid(),
 } satisfies FieldCatalog;
-
-export const paymentRelations = {
-  paymentSource: relation.one('PaymentSource', paymentSourceFields, 'paymentSourceId'),
-  customer: relation.one('Customer', customerFields, 'customerId'),
-} satisfies RelationCatalog;

@@ -9,3 +9,12 @@ export const paymentInput = z.strictObject({
   receivedAt: dateTime().optional(),
   reference: optionalText(200),
 });
+
+/** A payment as the API returns it. */
+export const paymentRecord = paymentInput.extend({
+  id: uuid(),
+  paymentSourceId: uuid(),
+  receivedAt: dateTime(),
+  createdAt: dateTime(),
+  createdById: uuid(),
+});

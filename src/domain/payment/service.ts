@@ -3,7 +3,8 @@ import { isForeignKeyViolation } from '../../db/errors';
 import { AppError, validationFailed } from '../../errors/catalogue';
 import { ReadService, type RecordOf } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
-import type { paymentFields } from './fields';
+import { paymentFields } from './fields';
+import { appendChanges, fieldChanges } from '../common/change-log';
 import { paymentResource } from './resource';
 import { parseInput } from '../common/validate';
 import { paymentInput } from './schema';
@@ -13,11 +14,13 @@ export type Payment = RecordOf<typeof paymentFields>;
 export class PaymentService extends ReadService<typeof paymentFields> {
   private readonly prisma: PrismaClient;
   private readonly now: () => Date;
+  private readonly logChanges: boolean;
 
   constructor(deps: ServiceDeps) {
     super(deps, paymentResource);
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
+    this.logChanges = deps.changeLog !== false;
   }
 
   /**
@@ -45,7 +48,7 @@ export class PaymentService extends ReadService<typeof paymentFields> {
         const customer = await tx.customer.findUnique({ where: { id: input.customerId }, select: { id: true } });
         if (!customer) throw validationFailed([{ field: 'customerId', message: `no customer with id ${input.customerId}` }]);
         const now = this.now();
-        return tx.payment.create({
+        const payment = await tx.payment.create({
           data: {
             paymentSourceId: source.id,
             customerId: input.customerId,
@@ -56,6 +59,9 @@ export class PaymentService extends ReadService<typeof paymentFields> {
             createdById: actor.userId,
           },
         });
+        const changes = fieldChanges(paymentFields, undefined, payment);
+        await appendChanges(tx, [{ resource: 'payment', recordId: payment.id, operation: 'created', changes }], { ...actor, occurredAt: now }, this.logChanges);
+        return payment;
       });
     } catch (e) {
       if (isForeignKeyViolation(e)) throw validationFailed([{ field: 'customerId', message: 'the customer or payment source no longer exists' }]);

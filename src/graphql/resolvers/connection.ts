@@ -89,7 +89,7 @@ function cached<T>(info: GraphQLResolveInfo, key: string, compute: () => T): T {
   // Several nodes (the same field selected twice) are rare: not worth caching.
   if (info.fieldNodes.length !== 1) return compute();
   let byKey = selectionCache.get(first);
-  if (!byKey) selectionCache.set(first, (byKey = new Map()));
+  if (!byKey) selectionCache.set(first, (byKey = new Map<string, unknown>()));
   if (byKey.has(key)) return byKey.get(key) as T;
   const found = compute();
   byKey.set(key, found);

@@ -1,13 +1,20 @@
 // All resolvers of schema.graphql, typed by the generated resolver types (npm run codegen).
 
-import type { ArticlePrice } from '../../domain/article-price/service';
+import { ALL_RESOURCES } from '../../domain/resources';
 import type { Resolvers } from '../__generated__/resolvers-types';
-import type { AcademicTermModel, AccountModel, AddressModel, ArticleModel, CustomerModel, PaymentModel, PaymentSourceModel, TaxCodeModel } from '../models';
 import { scalarResolvers } from '../scalars';
+import { changeResolvers } from './changes';
 import { connectionResolvers } from './connection';
 import { Mutation } from './mutation';
 import { Query } from './query';
 import { relations } from './relations';
+
+/** Two resolver maps whose types may overlap (relations and history fields of one type). */
+function mergeTypes(a: Resolvers, b: Resolvers): Resolvers {
+  const out: Record<string, unknown> = { ...a };
+  for (const [type, fields] of Object.entries(b)) out[type] = { ...(out[type] as object | undefined), ...(fields) };
+  return out;
+}
 
 export const resolvers: Resolvers = {
   ...scalarResolvers,
@@ -16,14 +23,7 @@ export const resolvers: Resolvers = {
   SortDirection: { ASC: 'asc', DESC: 'desc' },
   Query,
   Mutation,
-  ...relations,
-  PaymentSourceConnection: connectionResolvers<PaymentSourceModel>(),
-  PaymentConnection: connectionResolvers<PaymentModel>(),
-  AccountConnection: connectionResolvers<AccountModel>(),
-  ArticleConnection: connectionResolvers<ArticleModel>(),
-  ArticlePriceConnection: connectionResolvers<ArticlePrice>(),
-  CustomerConnection: connectionResolvers<CustomerModel>(),
-  AddressConnection: connectionResolvers<AddressModel>(),
-  TaxCodeConnection: connectionResolvers<TaxCodeModel>(),
-  AcademicTermConnection: connectionResolvers<AcademicTermModel>(),
+  ...mergeTypes(relations, changeResolvers),
+  // Every resource's list field answers a `<Model>Connection` over the service's Page.
+  ...(Object.fromEntries(ALL_RESOURCES.map((r) => [`${r.model}Connection`, connectionResolvers()])) as Resolvers),
 };

@@ -1,21 +1,20 @@
 // Query: one field per record (ids are GraphQL IDs, as docs/service.md writes them, checked to
 // be UUIDs: VALIDATION_FAILED otherwise; null for an unknown id) and one list field per
-// resource. The relations a query selects on the records are read with them (src/db/read).
+// resource; the relations a query selects on the records are read with them (src/db/read). Both are derived from the
+// resource declarations: `paymentSource` reads the loader of that name, `paymentSources` the
+// service of that name (the resource's `plural`); test/doors.test.ts holds every resource to both.
 
-import { academicTermFields } from '../../domain/academic-term/fields';
-import { accountFields } from '../../domain/account/fields';
-import { addressFields } from '../../domain/address/fields';
-import { articlePriceFields } from '../../domain/article-price/fields';
-import { articleFields } from '../../domain/article/fields';
-import { customerFields } from '../../domain/customer/fields';
-import { paymentSourceFields } from '../../domain/payment-source/fields';
-import { paymentFields } from '../../domain/payment/fields';
-import { taxCodeFields } from '../../domain/tax-code/fields';
-import type { QueryResolvers } from '../__generated__/resolvers-types';
-import type DataLoader from 'dataloader';
 import type { GraphQLResolveInfo } from 'graphql';
-import { listQuery, recordRelations, type RelationReads } from './connection';
+import type { ListQuery } from '../../domain/common/list';
+import { singleFieldOf, type Resource } from '../../domain/common/resource';
+import { changes } from './changes';
 import { parseId } from '../../domain/common/validate';
+import { ALL_RESOURCES, type ResourcePlural } from '../../domain/resources';
+import type { QueryResolvers } from '../__generated__/resolvers-types';
+import type { GraphqlContext } from '../context';
+import type { Loaders } from '../loaders';
+import type DataLoader from 'dataloader';
+import { listQuery, recordRelations, type ListArgs, type RelationNeeds, type RelationReads } from './connection';
 import { RELATION_NEEDS, RELATION_READS } from './relations';
 
 /**
@@ -34,34 +33,38 @@ function one<T>(
   return include.length === 0 ? loader.load(id) : read.getMany([id], include).then((found) => found[0] ?? null);
 }
 
+interface Lists {
+  list(q: ListQuery): Promise<unknown>;
+  listSelected(q: ListQuery): Promise<unknown>;
+  getMany(ids: readonly string[], include: readonly string[]): Promise<unknown[]>;
+}
+const NEEDS: Readonly<Partial<Record<string, RelationNeeds>>> = RELATION_NEEDS;
+const READS: Readonly<Partial<Record<string, RelationReads>>> = RELATION_READS;
+
+/**
+ * The single and list fields of one resource. Their results are the loader's and the
+ * service's own records; the generated types cannot follow a field name computed from the
+ * declaration, so the pair is cast to the schema's resolver type.
+ */
+function resourceFields(r: Resource): QueryResolvers {
+  const single = singleFieldOf(r);
+  const fields = {
+    [single]: (_p: unknown, { id }: { id: string }, { loaders, services }: GraphqlContext, info: GraphQLResolveInfo) =>
+      one(loaders[single as keyof Loaders] as DataLoader<string, unknown>, services[r.plural as ResourcePlural] as Lists, id, info, READS[r.model] ?? {}),
+    // Lists whose relations need only some fields read just the fields the query selects.
+    [r.plural]: (_p: unknown, args: ListArgs, { services }: GraphqlContext, info: GraphQLResolveInfo) => {
+      const q = listQuery(args, r.fields, info, NEEDS[r.model], READS[r.model]);
+      const service = services[r.plural as ResourcePlural] as Lists;
+      return NEEDS[r.model] ? service.listSelected(q) : service.list(q);
+    },
+  };
+  return fields;
+}
+
 export const Query: QueryResolvers = {
-  paymentSource: (_p, { id }, { loaders, services }, info) => one(loaders.paymentSource, services.paymentSources, id, info, RELATION_READS.PaymentSource),
-  paymentSources: (_p, args, { services }, info) => services.paymentSources.list(listQuery(args, paymentSourceFields, info, undefined, RELATION_READS.PaymentSource)),
+  ...ALL_RESOURCES.reduce<QueryResolvers>((all, r) => ({ ...all, ...resourceFields(r) }), {}),
 
-  payment: (_p, { id }, { loaders, services }, info) => one(loaders.payment, services.payments, id, info, RELATION_READS.Payment),
-  payments: (_p, args, { services }, info) => services.payments.list(listQuery(args, paymentFields, info, undefined, RELATION_READS.Payment)),
-
-  account: (_p, { id }, { loaders, services }, info) => one(loaders.account, services.accounts, id, info, RELATION_READS.Account),
-  accounts: (_p, args, { services }, info) => services.accounts.list(listQuery(args, accountFields, info, undefined, RELATION_READS.Account)),
-
-  article: (_p, { id }, { loaders, services }, info) => one(loaders.article, services.articles, id, info, RELATION_READS.Article),
-  // Reading only the fields the query selects, and the relations it selects with them.
-  articles: (_p, args, { services }, info) => services.articles.listSelected(listQuery(args, articleFields, info, RELATION_NEEDS.Article, RELATION_READS.Article)),
-
-  articlePrice: (_p, { id }, { loaders, services }, info) => one(loaders.articlePrice, services.articlePrices, id, info, RELATION_READS.ArticlePrice),
-  articlePrices: (_p, args, { services }, info) => services.articlePrices.list(listQuery(args, articlePriceFields, info, undefined, RELATION_READS.ArticlePrice)),
-
-  customer: (_p, { id }, { loaders, services }, info) => one(loaders.customer, services.customers, id, info, RELATION_READS.Customer),
-  customers: (_p, args, { services }, info) => services.customers.listSelected(listQuery(args, customerFields, info, RELATION_NEEDS.Customer, RELATION_READS.Customer)),
-
-  address: (_p, { id }, { loaders, services }, info) => one(loaders.address, services.addresses, id, info, RELATION_READS.Address),
-  addresses: (_p, args, { services }, info) => services.addresses.list(listQuery(args, addressFields, info, undefined, RELATION_READS.Address)),
-
-  taxCode: (_p, { id }, { loaders, services }, info) => one(loaders.taxCode, services.taxCodes, id, info, RELATION_READS.TaxCode),
-  taxCodes: (_p, args, { services }, info) => services.taxCodes.list(listQuery(args, taxCodeFields, info, undefined, RELATION_READS.TaxCode)),
-
-  academicTerm: (_p, { id }, { loaders, services }, info) => one(loaders.academicTerm, services.academicTerms, id, info, RELATION_READS.AcademicTerm),
-  academicTerms: (_p, args, { services }, info) => services.academicTerms.list(listQuery(args, academicTermFields, info, undefined, RELATION_READS.AcademicTerm)),
+  changes: (_p, args, ctx, info) => changes(args, ctx, info),
 
   // The service validates the input as REST receives it: dates as ISO text, not the DateTime scalar's Dates.
   quote: (_p, { input }, { services }) =>

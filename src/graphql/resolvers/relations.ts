@@ -46,8 +46,8 @@ const defaultOf = (addresses: readonly AddressModel[]): AddressModel | null => a
  * missing here makes its list read every field.
  */
 export const RELATION_NEEDS = {
-  Customer: { addresses: [], defaultAddress: [], payments: [], receivableAccount: ['receivableAccountId'], prepaymentAccount: ['prepaymentAccountId'] },
-  Article: { prices: [], priceAt: [], defaultTaxCode: ['defaultTaxCodeId'], revenueAccount: ['revenueAccountId'] },
+  Customer: { addresses: [], defaultAddress: [], payments: [], receivableAccount: ['receivableAccountId'], prepaymentAccount: ['prepaymentAccountId'], history: [] },
+  Article: { prices: [], priceAt: [], defaultTaxCode: ['defaultTaxCodeId'], revenueAccount: ['revenueAccountId'], history: [] },
 } as const satisfies Record<string, RelationNeeds>;
 
 export const relations: Resolvers = {

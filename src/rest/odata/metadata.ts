@@ -58,7 +58,7 @@ function xmlNavigation(name: string, r: RelationSpec): string {
 
 function xmlEntityType(t: EntityTypeModel): string {
   return [
-    `<EntityType Name="${t.name}">`,
+    `<EntityType Name="${t.name}"${t.open ? ' OpenType="true"' : ''}>`,
     '<Key><PropertyRef Name="id"/></Key>',
     ...Object.entries(t.fields).map(([n, spec]) => xmlProperty(n, spec)),
     ...Object.entries(t.relations).map(([n, r]) => xmlNavigation(n, r)),
@@ -129,6 +129,7 @@ export const metadataJson: Record<string, unknown> = {
         t.name,
         {
           $Kind: 'EntityType',
+          ...(t.open ? { $OpenType: true } : {}),
           $Key: ['id'],
           ...Object.fromEntries(Object.entries(t.fields).map(([n, spec]) => [n, jsonProperty(spec)])),
           ...Object.fromEntries(Object.entries(t.relations).map(([n, r]) => [n, jsonNavigation(r)])),

@@ -1,15 +1,12 @@
 // The OData model of the REST door: which entity sets exist, under which URL, with which
 // entity type, fields and relations. Everything OData-shaped (the service document, the
 // metadata, `@odata.context`, entity-set names in URLs, $expand) reads this one list, and
-// the list itself reads the field and relation catalogues each resource declares once.
+// the list itself is the resource declarations' (src/domain/resources.ts): a resource with
+// an entity set is a set here, its expandable relations its navigation properties.
 
-import { accountFields } from '../../domain/account/fields';
-import { academicTermFields } from '../../domain/academic-term/fields';
-import { articleFields, articleRelations } from '../../domain/article/fields';
-import { customerFields, customerRelations } from '../../domain/customer/fields';
-import { paymentFields, paymentRelations } from '../../domain/payment/fields';
-import { paymentSourceFields, paymentSourceRelations } from '../../domain/payment-source/fields';
-import { taxCodeFields } from '../../domain/tax-code/fields';
+import { ALL_RESOURCES, expandableRelations, type ResourceModel } from '../../domain/resources';
+import type { Resource } from '../../domain/common/resource';
+import { changeLogFields } from '../../domain/change-log/fields';
 import type { FieldCatalog, RelationCatalog } from '../../query/fields';
 
 /** The schema namespace of the metadata (`Billing.PaymentSource`). */
@@ -22,30 +19,27 @@ export interface EntitySetModel {
   /** Its URL segment under the REST base (`payment-sources`); the name works as well. */
   readonly path: string;
   /** The entity type of its records. */
-  readonly type: string;
+  readonly type: ResourceModel | 'Change';
   readonly fields: FieldCatalog;
   readonly relations: RelationCatalog;
+  /** Records carry properties beyond `fields` (an OData open type): the change log's seq and changes. */
+  readonly open?: boolean;
 }
 
-const set = (name: string, path: string, type: string, fields: FieldCatalog, relations: RelationCatalog = {}): EntitySetModel => ({
-  name,
-  path,
-  type,
-  fields,
-  relations,
-});
+/** The entity set of a resource's REST collection. */
+export type ResourceSetModel = EntitySetModel & { readonly type: ResourceModel };
 
-export const ENTITY_SETS = {
-  paymentSources: set('PaymentSources', 'payment-sources', 'PaymentSource', paymentSourceFields, paymentSourceRelations),
-  payments: set('Payments', 'payments', 'Payment', paymentFields, paymentRelations),
-  accounts: set('Accounts', 'accounts', 'Account', accountFields),
-  articles: set('Articles', 'articles', 'Article', articleFields, articleRelations),
-  customers: set('Customers', 'customers', 'Customer', customerFields, customerRelations),
-  taxCodes: set('TaxCodes', 'tax-codes', 'TaxCode', taxCodeFields),
-  academicTerms: set('AcademicTerms', 'academic-terms', 'AcademicTerm', academicTermFields),
-} as const satisfies Record<string, EntitySetModel>;
+const setOf = (r: Resource): ResourceSetModel[] =>
+  r.entitySet ? [{ name: r.entitySet.name, path: r.entitySet.path, type: r.model as ResourceModel, fields: r.fields, relations: expandableRelations(r) }] : [];
 
-export const ALL_ENTITY_SETS: readonly EntitySetModel[] = Object.values(ENTITY_SETS);
+/** The resources' entity sets, in the order of the declarations. */
+export const RESOURCE_SETS: readonly ResourceSetModel[] = ALL_RESOURCES.flatMap(setOf);
+
+/** The change log (docs/changes.md): not a resource of its own, read with the scope billing.audit. */
+export const CHANGES_SET: EntitySetModel = { name: 'Changes', path: 'changes', type: 'Change', fields: changeLogFields, relations: {}, open: true };
+
+/** Every entity set: the resources', then the change log. */
+export const ALL_ENTITY_SETS: readonly EntitySetModel[] = [...RESOURCE_SETS, CHANGES_SET];
 
 /** The entity set a URL segment names, by its path (`payment-sources`) or its name (`PaymentSources`). */
 export const entitySetOf = (segment: string): EntitySetModel | undefined =>
@@ -55,6 +49,7 @@ export interface EntityTypeModel {
   readonly name: string;
   readonly fields: FieldCatalog;
   readonly relations: RelationCatalog;
+  readonly open?: boolean;
 }
 
 /**
@@ -63,7 +58,7 @@ export interface EntityTypeModel {
  */
 export function entityTypes(): EntityTypeModel[] {
   const types = new Map<string, EntityTypeModel>();
-  for (const s of ALL_ENTITY_SETS) types.set(s.type, { name: s.type, fields: s.fields, relations: s.relations });
+  for (const s of ALL_ENTITY_SETS) types.set(s.type, { name: s.type, fields: s.fields, relations: s.relations, ...(s.open ? { open: true } : {}) });
   for (const s of ALL_ENTITY_SETS) {
     for (const r of Object.values(s.relations)) if (!types.has(r.type)) types.set(r.type, { name: r.type, fields: r.fields, relations: {} });
   }

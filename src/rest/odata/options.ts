@@ -115,7 +115,8 @@ function collect(query: QueryInput, allowed: readonly OptionName[]): Partial<Rec
     if (Array.isArray(value)) throw invalidQuery(key, 'given more than once');
     if (typeof value !== 'string') throw invalidQuery(key, 'must be a single text value');
     if (found[option] !== undefined) throw invalidQuery(key, `given more than once (also as ${option} in another spelling)`);
-    if (value.length > MAX_FILTER_LENGTH) throw invalidQuery(key, `longer than ${MAX_FILTER_LENGTH} characters`, MAX_FILTER_LENGTH);
+    // $filter's length is the parser's to check, before it lexes anything.
+    if (option !== '$filter' && value.length > MAX_FILTER_LENGTH) throw invalidQuery(key, `longer than ${MAX_FILTER_LENGTH} characters`, MAX_FILTER_LENGTH);
     found[option] = value;
   }
   return found;

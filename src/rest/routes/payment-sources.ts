@@ -1,33 +1,35 @@
-import type { Request, Response } from 'express';
+import type { Request, Response, Router } from 'express';
 import { requireScope, SCOPES } from '../../auth/principal';
+import type { Actor } from '../../domain/context';
 import type { PaymentSource } from '../../domain/payment-source/service';
 import type { Services } from '../../domain/services';
-import { ENTITY_SETS } from '../odata/model';
 import { sendRecord } from '../respond';
-import { readOnlyRoutes } from './read-only';
 
-/** The one resource with full create, read, update and delete. */
-export function paymentSourceRoutes(s: Services) {
-  const r = readOnlyRoutes(s.paymentSources, ENTITY_SETS.paymentSources);
+/** The one resource with full create, read, update and delete: its writes, on the collection's read-only routes. */
+export function paymentSourceWrites(r: Router, s: Services): void {
   r.post('/', async (req, res) => {
-    const who = requireScope(res.locals.principal, SCOPES.write);
+    const who = writer(res);
     sendRecord(req, res, await s.paymentSources.create(req.body, who), 201);
   });
   r.put('/:id', async (req, res) => {
-    const who = requireScope(res.locals.principal, SCOPES.write);
+    const who = writer(res);
     sendUpdated(req, res, await s.paymentSources.replace(req.params.id, req.body, who, { ifMatch: req.get('if-match') }));
   });
   // PATCH merges: the fields it names change, the others keep their value (OData clients' update).
   r.patch('/:id', async (req, res) => {
-    const who = requireScope(res.locals.principal, SCOPES.write);
+    const who = writer(res);
     sendUpdated(req, res, await s.paymentSources.patch(req.params.id, req.body, who, { ifMatch: req.get('if-match') }));
   });
   r.delete('/:id', async (req, res) => {
-    requireScope(res.locals.principal, SCOPES.write);
-    await s.paymentSources.delete(req.params.id, { ifMatch: req.get('if-match') });
+    const who = writer(res);
+    await s.paymentSources.delete(req.params.id, who, { ifMatch: req.get('if-match') });
     res.status(204).end();
   });
-  return r;
+}
+
+/** The caller of a write, with the request id its change-log entries carry. */
+export function writer(res: Response): Actor {
+  return { userId: requireScope(res.locals.principal, SCOPES.write).userId, requestId: res.locals.requestId };
 }
 
 /** 200 with the record, or 204 with only its ETag when the client prefers `return=minimal` (OData). */

@@ -1,15 +1,12 @@
-import { requireScope, SCOPES } from '../../auth/principal';
+import type { Router } from 'express';
 import type { Services } from '../../domain/services';
-import { ENTITY_SETS } from '../odata/model';
 import { sendRecord } from '../respond';
-import { readOnlyRoutes } from './read-only';
+import { writer } from './payment-sources';
 
-/** Payments: read, and record new ones (never changed or deleted through the API). */
-export function paymentRoutes(s: Services) {
-  const r = readOnlyRoutes(s.payments, ENTITY_SETS.payments);
+/** Payments: read, and record new ones (never changed or deleted through the API): the write, on the collection's read-only routes. */
+export function paymentWrites(r: Router, s: Services): void {
   r.post('/', async (req, res) => {
-    const who = requireScope(res.locals.principal, SCOPES.write);
+    const who = writer(res);
     sendRecord(req, res, await s.payments.create(req.body, who), 201);
   });
-  return r;
 }

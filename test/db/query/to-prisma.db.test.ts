@@ -348,7 +348,7 @@ function evaluate(node: FilterNode, row: Row): Truth {
     case 'text': {
       const x = row[node.field];
       if (x === null) return null;
-      const s = node.ignoreCase ? String(x).toLowerCase() : String(x);
+      const s = node.ignoreCase ? (x as string).toLowerCase() : (x as string);
       const v = node.ignoreCase ? node.value.toLowerCase() : node.value;
       return node.op === 'contains' ? s.includes(v) : node.op === 'startswith' ? s.startsWith(v) : s.endsWith(v);
     }
@@ -417,7 +417,7 @@ function referenceOrder(items: readonly Row[], keys: readonly SortKey[], fields:
         return x === null ? (direction === 'asc' ? -1 : 1) : direction === 'asc' ? 1 : -1;
       }
       const [vx, vy] = [value(field, x), value(field, y)];
-      const c = vx instanceof Decimal ? vx.comparedTo(vy as Decimal) : vx < vy ? -1 : vx > vy ? 1 : 0;
+      const c = vx instanceof Decimal ? vx.comparedTo(vy) : vx < vy ? -1 : vx > vy ? 1 : 0;
       if (c !== 0) return direction === 'asc' ? c : -c;
     }
     return 0;

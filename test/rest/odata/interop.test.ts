@@ -7,14 +7,13 @@ import request from 'supertest';
 import { articleFields } from '../../../src/domain/article/fields';
 import { paymentSourceFields } from '../../../src/domain/payment-source/fields';
 import { ALL_ENTITY_SETS } from '../../../src/rest/odata/model';
-import { createTestApp, type TestApp } from '../../support/app';
+import { createTestApp, type TestApp, bearer } from '../../support/app';
 import { activeAssetAccount, fixture } from '../../support/fixture';
 
 const ROOT = '/api/v1';
 const BASE = `${ROOT}/payment-sources`;
 let t: TestApp;
-const auth = () => ({ Authorization: `Bearer ${t.tokens.writer}` });
-const get = (path: string) => request(t.http).get(path).set(auth());
+const get = (path: string) => request(t.http).get(path).set(bearer(t.tokens.writer));
 const enc = encodeURIComponent;
 
 beforeAll(async () => {
@@ -41,7 +40,7 @@ interface ParsedMetadata {
   };
 }
 
-const SETS = ['PaymentSources', 'Payments', 'Accounts', 'Articles', 'Customers', 'TaxCodes', 'AcademicTerms'];
+const SETS = ['PaymentSources', 'Payments', 'Accounts', 'Articles', 'Customers', 'TaxCodes', 'AcademicTerms', 'Changes'];
 
 describe('service document and metadata', () => {
   test('GET /api/v1/ lists every entity set with its URL', async () => {
@@ -51,7 +50,12 @@ describe('service document and metadata', () => {
     expect(res.body.value.map((s: { name: string }) => s.name)).toEqual(SETS);
     expect(res.body.value[0]).toEqual({ name: 'PaymentSources', kind: 'EntitySet', url: 'payment-sources' });
     // Every URL of the service document answers a list.
-    for (const s of res.body.value as { url: string }[]) await get(`${ROOT}/${s.url}?$top=1`).expect(200);
+    // The change log needs the scope billing.audit.
+    for (const s of res.body.value as { url: string }[])
+      await request(t.http)
+        .get(`${ROOT}/${s.url}?$top=1`)
+        .set({ Authorization: `Bearer ${s.url === 'changes' ? t.tokens.auditor : t.tokens.writer}` })
+        .expect(200);
   });
 
   test('$metadata is CSDL XML that SAP’s parser reads: sets, keys, types, nullability, relations, allowed values', async () => {
@@ -147,38 +151,38 @@ describe('PATCH /payment-sources/{id}', () => {
     (
       await request(t.http)
         .post(BASE)
-        .set(auth())
+        .set(bearer(t.tokens.writer))
         .send({ code: `P-${Math.random().toString(36).slice(2, 9)}`, name: 'Patch me', description: 'keep', accountId: activeAssetAccount().id, sourceType: 'Cash', ...over })
         .expect(201)
     ).body;
 
   test('changes only the named fields and writes the audit fields, as PUT does', async () => {
     const before = await create();
-    const res = await request(t.http).patch(`${BASE}(${before.id})`).set(auth()).send({ name: 'Patched' }).expect(200);
+    const res = await request(t.http).patch(`${BASE}(${before.id})`).set(bearer(t.tokens.writer)).send({ name: 'Patched' }).expect(200);
     expect(res.body).toMatchObject({ ...before, name: 'Patched', updatedById: expect.any(String), updatedAt: expect.any(String) });
     expect(res.body.description).toBe('keep');
     const again = await get(`${BASE}/${before.id}`).expect(200);
     expect(again.body).toEqual(res.body);
     expect(again.headers.etag).toBe(res.headers.etag);
     // null clears a nullable field.
-    const cleared = await request(t.http).patch(`${BASE}/${before.id}`).set(auth()).send({ description: null }).expect(200);
+    const cleared = await request(t.http).patch(`${BASE}/${before.id}`).set(bearer(t.tokens.writer)).send({ description: null }).expect(200);
     expect(cleared.body.description).toBeNull();
   });
 
   test('honours If-Match, keeps the rules, refuses unknown fields, and prefers minimal on request', async () => {
     const s = await create();
     const current = await get(`${BASE}/${s.id}`).expect(200);
-    await request(t.http).patch(`${BASE}/${s.id}`).set(auth()).set('If-Match', '"stale"').send({ name: 'x' }).expect(412);
-    const ok = await request(t.http).patch(`${BASE}/${s.id}`).set(auth()).set('If-Match', current.headers.etag!).send({ name: 'y' }).expect(200);
+    await request(t.http).patch(`${BASE}/${s.id}`).set(bearer(t.tokens.writer)).set('If-Match', '"stale"').send({ name: 'x' }).expect(412);
+    const ok = await request(t.http).patch(`${BASE}/${s.id}`).set(bearer(t.tokens.writer)).set('If-Match', current.headers.etag!).send({ name: 'y' }).expect(200);
     expect(ok.body.name).toBe('y');
-    const dup = await request(t.http).patch(`${BASE}/${s.id}`).set(auth()).send({ code: fixture.paymentSources[0]!.code.toLowerCase() }).expect(409);
+    const dup = await request(t.http).patch(`${BASE}/${s.id}`).set(bearer(t.tokens.writer)).send({ code: fixture.paymentSources[0]!.code.toLowerCase() }).expect(409);
     expect(dup.body.code).toBe('DUPLICATE_CODE');
-    await request(t.http).patch(`${BASE}/${s.id}`).set(auth()).send({ createdAt: '2020-01-01T00:00:00Z' }).expect(400);
-    await request(t.http).patch(`${BASE}/${s.id}`).set(auth()).send({ isActive: 'yes' }).expect(400);
-    const minimal = await request(t.http).patch(`${BASE}/${s.id}`).set(auth()).set('Prefer', 'return=minimal').send({ name: 'z' }).expect(204);
+    await request(t.http).patch(`${BASE}/${s.id}`).set(bearer(t.tokens.writer)).send({ createdAt: '2020-01-01T00:00:00Z' }).expect(400);
+    await request(t.http).patch(`${BASE}/${s.id}`).set(bearer(t.tokens.writer)).send({ isActive: 'yes' }).expect(400);
+    const minimal = await request(t.http).patch(`${BASE}/${s.id}`).set(bearer(t.tokens.writer)).set('Prefer', 'return=minimal').send({ name: 'z' }).expect(204);
     expect(minimal.headers.etag).toBe((await get(`${BASE}/${s.id}`)).headers.etag);
-    await request(t.http).patch(`${BASE}/5d6c7b8a-0000-4000-8000-000000000000`).set(auth()).send({ name: 'n' }).expect(404);
-    await request(t.http).patch(`${BASE}/${s.id}`).set({ Authorization: `Bearer ${t.tokens.reader}` }).send({ name: 'n' }).expect(403);
+    await request(t.http).patch(`${BASE}/5d6c7b8a-0000-4000-8000-000000000000`).set(bearer(t.tokens.writer)).send({ name: 'n' }).expect(404);
+    await request(t.http).patch(`${BASE}/${s.id}`).set(bearer(t.tokens.reader)).send({ name: 'n' }).expect(403);
   });
 });
 
@@ -212,7 +216,7 @@ describe('$expand', () => {
 
   test('payments expand paymentSource and customer', async () => {
     const c = fixture.customers[0]!;
-    await request(t.http).post(`${ROOT}/payments`).set(auth()).send({ customerId: c.id, amount: 12.5 }).expect(201);
+    await request(t.http).post(`${ROOT}/payments`).set(bearer(t.tokens.writer)).send({ customerId: c.id, amount: 12.5 }).expect(201);
     const res = await get(`${ROOT}/payments?$expand=paymentSource,customer`).expect(200);
     expect(res.body.value.length).toBeGreaterThan(0);
     for (const p of res.body.value) {
@@ -235,7 +239,7 @@ describe('$expand', () => {
 });
 
 describe('error bodies follow Accept and OData-Version', () => {
-  const bad = () => request(t.http).get(`${BASE}?$filter=bogus`).set(auth());
+  const bad = () => request(t.http).get(`${BASE}?$filter=bogus`).set(bearer(t.tokens.writer));
 
   test('no Accept: problem+json', async () => {
     const res = await bad().expect(400);
@@ -255,7 +259,7 @@ describe('error bodies follow Accept and OData-Version', () => {
   });
 
   test('named fields become details with targets; Accept problem+json still wins', async () => {
-    const res = await request(t.http).post(BASE).set(auth()).set('OData-Version', '4.0').send({ name: 'x' }).expect(400);
+    const res = await request(t.http).post(BASE).set(bearer(t.tokens.writer)).set('OData-Version', '4.0').send({ name: 'x' }).expect(400);
     expect(res.body.error.code).toBe('VALIDATION_FAILED');
     expect(res.body.error.details).toEqual(res.body.errors.map((e: { field: string; message: string }) => ({ code: 'VALIDATION_FAILED', message: e.message, target: e.field })));
     const problem = await bad().set({ Accept: 'application/problem+json', 'OData-Version': '4.0' }).expect(400);

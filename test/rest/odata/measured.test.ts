@@ -2,14 +2,13 @@
 // speaks OData 4.01"): each failed on the service as it was and passes now. The OASIS corpus
 // and the client libraries have files of their own (oasis-abnf.test.ts, clients.test.ts).
 import request from 'supertest';
-import { createTestApp, WRITER_ID, type TestApp } from '../../support/app';
+import { createTestApp, WRITER_ID, type TestApp, bearer } from '../../support/app';
 import { activeAssetAccount, fixture } from '../../support/fixture';
 
 const BASE = '/api/v1/payment-sources';
 let t: TestApp;
-const auth = () => ({ Authorization: `Bearer ${t.tokens.writer}` });
 /** GET with the query written exactly as given (no encoding added, a raw `+` stays a `+`). */
-const get = (pathAndQuery: string) => request(t.http).get(pathAndQuery).set(auth());
+const get = (pathAndQuery: string) => request(t.http).get(pathAndQuery).set(bearer(t.tokens.writer));
 const enc = encodeURIComponent;
 
 const source = (over: Record<string, unknown>) => ({

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import { createTestApp, type TestApp } from '../../support/app';
+import { createTestApp, type TestApp, bearer } from '../../support/app';
 
 interface OasisCase {
   readonly name: string;
@@ -43,7 +43,7 @@ test('the selection is the stored one: over a hundred cases, both verdicts', () 
 });
 
 test.each(corpus.cases.map((c) => [`${c.rule}: ${c.name} → ${c.verdict}`, c] as const))('%s', async (_title, c) => {
-  const res = await request(t.http).get(urlOf(c)).set('Authorization', `Bearer ${t.tokens.reader}`);
+  const res = await request(t.http).get(urlOf(c)).set(bearer(t.tokens.reader));
   if (res.status !== expectedStatus(c)) throw new Error(`${urlOf(c)} answered ${res.status}: ${res.text.slice(0, 300)}`);
   if (c.verdict === 'invalid' && res.status === 400) expect(res.body.code).toBe('INVALID_QUERY');
 });

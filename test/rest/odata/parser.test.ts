@@ -439,7 +439,7 @@ describe('round trip on generated trees', () => {
       name.map((n): Expr => ({ kind: 'field', name: n, pos: 0 })),
       literal.map((l): Expr => ({ kind: 'literal', literal: l, pos: 0 })),
       fc
-        .tuple(fc.constantFrom('tolower', 'toupper') as fc.Arbitrary<'tolower' | 'toupper'>, tie('operand'))
+        .tuple(fc.constantFrom<'tolower' | 'toupper'>('tolower', 'toupper'), tie('operand'))
         .map(([fn, arg]): Expr => ({ kind: 'call', name: fn, args: [arg], pos: 0 })),
     ),
     expr: fc.oneof(
@@ -454,7 +454,7 @@ describe('round trip on generated trees', () => {
         .map(([fn, a, l]): Expr => ({ kind: 'call', name: fn, args: [a, { kind: 'literal', literal: l, pos: 0 }], pos: 0 })),
       tie('expr').map((e): Expr => ({ kind: 'not', operand: e, pos: 0 })),
       fc
-        .tuple(fc.constantFrom('and', 'or') as fc.Arbitrary<'and' | 'or'>, tie('expr'), tie('expr'))
+        .tuple(fc.constantFrom<'and' | 'or'>('and', 'or'), tie('expr'), tie('expr'))
         .map(([k, l, r]): Expr => ({ kind: k, left: l, right: r, pos: 0, opPos: 0 })),
     ),
   }));

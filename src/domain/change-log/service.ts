@@ -1,0 +1,161 @@
+import type { Prisma, PrismaClient } from '../../generated/prisma/client';
+import { toPrismaOrderBy, toPrismaWhere } from '../../db/query/to-prisma';
+import { invalidQuery, notFound } from '../../errors/catalogue';
+import type { FilterNode } from '../../query/filter-tree';
+import { DecimalText } from '../../query/values';
+import type { ListQuery, Page } from '../common/list';
+import { parseId } from '../common/validate';
+import type { ServiceDeps } from '../context';
+import type { ChangeOperation, LoggedResource } from '../common/change-log';
+import { changeLogFields, LOGGED_RESOURCES } from './fields';
+
+type Row = Prisma.ChangeLogGetPayload<object>;
+
+/** A value in an entry's changes: decimals as DecimalText (exact JSON numbers on the way out), instants as ISO text. */
+export type ChangeValue = string | boolean | null | DecimalText;
+
+/** One change-log entry as both doors (and the events relay) give it out. */
+export interface ChangeEntry {
+  readonly id: string;
+  /** The feed position: a decimal integer as text (it may outgrow a JavaScript number). */
+  readonly seq: string;
+  readonly resource: LoggedResource;
+  readonly recordId: string;
+  readonly operation: ChangeOperation;
+  /** Field → its value before and after the write; null before a create and after a delete. */
+  readonly changes: Readonly<Record<string, { readonly old: ChangeValue; readonly new: ChangeValue }>>;
+  /** The token's sub; the nil UUID for the import. */
+  readonly userId: string;
+  readonly occurredAt: Date;
+  readonly requestId: string | null;
+  readonly importRunId: string | null;
+}
+
+/** A page of the feed: entries in seq order after a cursor, and the cursor to go on from. */
+export interface FeedPage {
+  readonly items: ChangeEntry[];
+  readonly hasMore: boolean;
+  readonly totalCount: number | undefined;
+  /** The last entry's seq, or the cursor given when the page is empty: where the next read starts. */
+  readonly cursor: string;
+}
+
+const SEQ = /^\d{1,19}$/;
+
+/** A feed cursor (an entry's seq) from a client: INVALID_QUERY unless a non-negative 64-bit integer. */
+export function parseSeq(option: string, text: string): bigint {
+  const value = SEQ.test(text) ? BigInt(text) : -1n;
+  if (value < 0n || value > 9223372036854775807n) throw invalidQuery(option, 'the cursor must be the seq of a change-log entry (a non-negative integer)', 0);
+  return value;
+}
+
+// Decimals are stored as their exact text (JSON numbers would pass through a float in every
+// JSON parser on the way); the resource's catalogue says which fields are decimals.
+function entryOf(row: Row): ChangeEntry {
+  const resource = row.resource as LoggedResource;
+  const fields: Readonly<Record<string, { type: string }>> = LOGGED_RESOURCES[resource] ?? {};
+  const stored = row.changes as Record<string, { old: string | boolean | null; new: string | boolean | null }>;
+  const changes: Record<string, { old: ChangeValue; new: ChangeValue }> = {};
+  for (const [f, c] of Object.entries(stored)) {
+    const exact = (v: string | boolean | null): ChangeValue => (fields[f]?.type === 'decimal' && typeof v === 'string' ? new DecimalText(v) : v);
+    changes[f] = { old: exact(c.old), new: exact(c.new) };
+  }
+  return {
+    id: row.id,
+    seq: row.seq.toString(),
+    resource,
+    recordId: row.recordId,
+    operation: row.operation,
+    changes,
+    userId: row.userId,
+    occurredAt: row.occurredAt,
+    requestId: row.requestId,
+    importRunId: row.importRunId,
+  };
+}
+
+const BY_SEQ = { seq: 'asc' } as const;
+
+/**
+ * Reads the change log (src/domain/common/change-log.ts writes it). Entries become visible
+ * in seq order (the migration's advisory lock), so "every entry with a seq above the
+ * cursor" never skips one that commits later and never repeats one already read.
+ */
+export class ChangeLogService {
+  private readonly prisma: PrismaClient;
+  readonly fields = changeLogFields;
+
+  constructor(deps: ServiceDeps) {
+    this.prisma = deps.prisma;
+  }
+
+  /**
+   * The entries after `seq`, in seq order, at most `limit`. THE SOURCE OF THE EVENTS RELAY
+   * and of subscriptions: keep it one statement (one snapshot), or the order guarantee is lost.
+   */
+  async changesAfter(seq: bigint | string, limit: number): Promise<ChangeEntry[]> {
+    const rows = await this.prisma.changeLog.findMany({ where: { seq: { gt: BigInt(seq) } }, orderBy: BY_SEQ, take: limit });
+    return rows.map(entryOf);
+  }
+
+  /** One entry by its id. */
+  async get(rawId: string): Promise<ChangeEntry> {
+    const id = parseId(rawId);
+    const row = await this.prisma.changeLog.findUnique({ where: { id } });
+    if (!row) throw notFound('change-log entry', id);
+    return entryOf(row);
+  }
+
+  /** A feed page: entries matching the filter with a seq above `after`, in seq order. */
+  async feed(q: { filter?: FilterNode | undefined; after?: bigint | undefined; limit: number; offset?: number | undefined; count?: boolean | undefined }): Promise<FeedPage> {
+    const where = toPrismaWhere(q.filter, changeLogFields) as Prisma.ChangeLogWhereInput;
+    const after = q.after ?? 0n;
+    const [rows, totalCount] = await Promise.all([
+      this.prisma.changeLog.findMany({ where: { AND: [where, { seq: { gt: after } }] }, orderBy: BY_SEQ, skip: q.offset ?? 0, take: q.limit + 1 }),
+      q.count ? this.prisma.changeLog.count({ where }) : undefined,
+    ]);
+    const items = rows.slice(0, q.limit).map(entryOf);
+    return { items, hasMore: rows.length > q.limit, totalCount, cursor: items.at(-1)?.seq ?? after.toString() };
+  }
+
+  /** An ordinary list page in the client's order ($orderby, then id), with offset paging. */
+  async list(q: ListQuery): Promise<Page<ChangeEntry>> {
+    const where = toPrismaWhere(q.filter, changeLogFields) as Prisma.ChangeLogWhereInput;
+    const orderBy = toPrismaOrderBy(q.orderBy ?? [], changeLogFields) as Prisma.ChangeLogOrderByWithRelationInput[];
+    const [rows, totalCount] = await Promise.all([
+      this.prisma.changeLog.findMany({ where, orderBy, skip: q.offset ?? 0, take: q.limit + 1 }),
+      q.count ? this.prisma.changeLog.count({ where }) : undefined,
+    ]);
+    return {
+      items: rows.slice(0, q.limit).map(entryOf),
+      totalCount,
+      hasMore: rows.length > q.limit,
+      cursorOf: (item) => item.seq,
+    };
+  }
+
+  /**
+   * The filter of one record's history, after checking the id: NOT_FOUND (from `exists`, the
+   * resource's read by id) when the record has no entry and does not exist; a deleted
+   * record's history stays readable.
+   */
+  async historyFilter(resource: LoggedResource, rawId: string, exists: (id: string) => Promise<unknown>): Promise<FilterNode> {
+    const id = parseId(rawId);
+    const any = await this.prisma.changeLog.findFirst({ where: { resource, recordId: id }, select: { id: true } });
+    // The record's own read answers NOT_FOUND (with its own wording) when it never existed.
+    if (!any) await exists(id);
+    return {
+      kind: 'and',
+      nodes: [
+        { kind: 'compare', field: 'resource', op: 'eq', value: { type: 'string', value: resource } },
+        { kind: 'compare', field: 'recordId', op: 'eq', value: { type: 'uuid', value: id } },
+      ],
+    };
+  }
+
+  /** For batching (GraphQL `history`): the entries of these records, each record's in seq order. */
+  async historyOf(resource: LoggedResource, recordIds: readonly string[]): Promise<ChangeEntry[]> {
+    const rows = await this.prisma.changeLog.findMany({ where: { resource, recordId: { in: [...recordIds] } }, orderBy: BY_SEQ });
+    return rows.map(entryOf);
+  }
+}

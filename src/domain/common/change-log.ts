@@ -1,0 +1,123 @@
+import type { Prisma } from '../../generated/prisma/client';
+import type { FieldCatalog } from '../../query/fields';
+import type { DecimalValue } from '../../query/values';
+
+// Here in common (not src/domain/change-log, which reads the log) because every writing
+// service uses it, and the reader knows every resource's fields.
+//
+// Writes change-log entries inside the transaction of the write they record. The database
+// does the rest (migration 20261126000000_change_log): its trigger takes the feed's advisory
+// lock and assigns `seq`, so an entry's seq is taken late in its transaction and entries
+// become visible in seq order. Append the entries LAST in a transaction: the lock is held
+// from the first entry until the commit, and serialises every writer for that long.
+
+/** What a change did to its record; alphabetical, as the database enum declares them. */
+export const CHANGE_OPERATIONS = ['created', 'deleted', 'updated'] as const;
+export type ChangeOperation = (typeof CHANGE_OPERATIONS)[number];
+
+/** Every resource the log records, by its singular kebab name (an entry's `resource`). */
+export type LoggedResource =
+  | 'payment-source'
+  | 'payment'
+  | 'customer'
+  | 'address'
+  | 'article'
+  | 'article-price'
+  | 'tax-code'
+  | 'account'
+  | 'academic-term';
+
+/** A value as the log stores it: JSON, decimals as their exact text, instants as ISO 8601 UTC with Z. */
+export type LoggedValue = string | boolean | null;
+/** Field → its value before and after the write (null before a create, null after a delete). */
+export type FieldChanges = Record<string, { old: LoggedValue; new: LoggedValue }>;
+
+export interface ChangeDraft {
+  readonly resource: LoggedResource;
+  readonly recordId: string;
+  readonly operation: ChangeOperation;
+  readonly changes: FieldChanges;
+}
+
+/** Who wrote, and in which request or import run. */
+export interface ChangeOrigin {
+  readonly userId: string;
+  readonly requestId?: string | undefined;
+  readonly importRunId?: string | undefined;
+  readonly occurredAt: Date;
+}
+
+const isDecimal = (v: object): v is DecimalValue => 'toFixed' in v && typeof v.toFixed === 'function';
+
+/** A record's value as the API writes it: decimals exact (as text here), instants ISO with Z. */
+function loggedValue(v: unknown): LoggedValue {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === 'object' && isDecimal(v)) return v.toFixed();
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  throw new Error(`change log: cannot record a value of type ${typeof v}`);
+}
+
+/**
+ * The field-level changes between two versions of a record (undefined: created / deleted),
+ * over the fields of its resource's catalogue except `id` (the entry's recordId). An update
+ * that changed nothing gives {}.
+ */
+export function fieldChanges(fields: FieldCatalog, before: object | undefined, after: object | undefined): FieldChanges {
+  const out: FieldChanges = {};
+  const get = (r: object | undefined, f: string): LoggedValue => (r ? loggedValue(Object.getOwnPropertyDescriptor(r, f)?.value) : null);
+  for (const f of Object.keys(fields)) {
+    if (f === 'id') continue;
+    const old = get(before, f);
+    const now = get(after, f);
+    if (!before || !after || old !== now) out[f] = { old, new: now };
+  }
+  return out;
+}
+
+/** The transaction's connection, as both Prisma's transaction client and the import's Sql see it. */
+type Tx = Pick<Prisma.TransactionClient, '$executeRawUnsafe'>;
+
+// One statement for all of a transaction's entries, in the order given (seq follows it).
+const APPEND = `INSERT INTO "ChangeLog" ("resource", "recordId", "operation", "changes", "userId", "occurredAt", "requestId", "importRunId")
+SELECT e->>'resource', (e->>'recordId')::uuid, (e->>'operation')::"ChangeOperation", e->'changes', $2::uuid, $3::timestamptz, $4::text, $5::uuid
+FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n`;
+
+/**
+ * Appends the entries in the caller's transaction. `enabled` false writes nothing: for the
+ * write benchmark only (ServiceDeps.changeLog), never a setting of a running service.
+ */
+export async function appendChanges(tx: Tx, drafts: readonly ChangeDraft[], origin: ChangeOrigin, enabled = true): Promise<void> {
+  if (!enabled || drafts.length === 0) return;
+  await tx.$executeRawUnsafe(APPEND, JSON.stringify(drafts), origin.userId, origin.occurredAt.toISOString(), origin.requestId ?? null, origin.importRunId ?? null);
+}
+
+// The import (src/import/write.ts) stages its entries in a temporary table while it writes,
+// and appends them at the end, so that its long transaction holds the feed's lock only for
+// that last statement.
+
+/** The import's staged entries, in the order it wrote the records. */
+export const IMPORT_CHANGES = 'pg_temp."import_changes"';
+/** Values the import changed before its upserts (keys moved aside), as they were. */
+export const IMPORT_MOVED = 'pg_temp."import_moved"';
+
+/** Creates the staging tables in the import's transaction (dropped at its end). */
+export async function stageImportChanges(tx: Tx): Promise<void> {
+  await tx.$executeRawUnsafe(
+    `CREATE TEMPORARY TABLE ${IMPORT_CHANGES.slice('pg_temp.'.length)} ("n" bigserial, "resource" text NOT NULL, "recordId" uuid NOT NULL, "operation" "ChangeOperation" NOT NULL, "changes" jsonb NOT NULL) ON COMMIT DROP`,
+  );
+  await tx.$executeRawUnsafe(`CREATE TEMPORARY TABLE ${IMPORT_MOVED.slice('pg_temp.'.length)} ("id" uuid PRIMARY KEY, "field" text NOT NULL, "old" jsonb) ON COMMIT DROP`);
+}
+
+/** Appends the staged entries: the import's last statement. */
+export async function appendStagedChanges(tx: Tx, origin: ChangeOrigin): Promise<void> {
+  await tx.$executeRawUnsafe(
+    `INSERT INTO "ChangeLog" ("resource", "recordId", "operation", "changes", "userId", "occurredAt", "requestId", "importRunId")
+     SELECT "resource", "recordId", "operation", "changes", $1::uuid, $2::timestamptz, $3::text, $4::uuid FROM ${IMPORT_CHANGES} ORDER BY "n"`,
+    origin.userId,
+    origin.occurredAt.toISOString(),
+    origin.requestId ?? null,
+    origin.importRunId ?? null,
+  );
+}

@@ -1,0 +1,37 @@
+// What the GraphQL door assumes of @apollo/server 5 and graphql-js 16 beyond their
+// documented API, in one place. test/graphql/apollo-internals.test.ts holds each assumption
+// to the installed packages, so an upgrade that breaks one fails that test; the versions the
+// code depends on are pinned exactly in package.json.
+
+import type { ApolloServerOptionsWithGateway } from '@apollo/server';
+import type { GraphQLError } from 'graphql';
+import type { GraphqlContext } from './context';
+
+/**
+ * 1. Apollo runs a custom executor only through its gateway interface (src/graphql/jit.ts
+ *    poses as a gateway that hands over the local schema). It calls the plugins'
+ *    didResolveOperation hooks, in plugin order, then their responseForOperation hooks, and
+ *    only when none answered the gateway's executor, handing it the request's context value
+ *    itself (jit.ts keys a WeakMap by it). So the plugin that answers operations comes last
+ *    in server.ts, after the checks.
+ */
+export type Gateway = ApolloServerOptionsWithGateway<GraphqlContext>['gateway'];
+export type Executor = Awaited<ReturnType<Gateway['load']>>['executor'];
+export type ExecutorResult = Awaited<ReturnType<NonNullable<Executor>>>;
+
+/**
+ * 2. A variable value that does not fit its type, as graphql-js reports it: no path, a
+ *    message starting `Variable "$`. Apollo gives such errors BAD_USER_INPUT.
+ */
+export const isVariableFault = (e: GraphQLError): boolean => e.path === undefined && e.message.startsWith('Variable "$');
+
+/**
+ * 3. The message graphql-js's parser stops with at maxTokens, which Apollo reports as
+ *    GRAPHQL_PARSE_FAILED (errors.ts makes it QUERY_TOO_COMPLEX). graphql 16 writes "more
+ *    that"; later versions may fix the typo.
+ */
+export const isTokenLimitMessage = (message: string): boolean => /Document contains more th(?:an|at) \d+ tokens\. Parsing aborted\./.test(message);
+
+/** 4. graphql-js's name suggestions in messages: `Did you mean "isActive"?`, `Did you mean the enum value "Cash"?`. */
+export const SUGGESTION = /\s*Did you mean [^?]*\?/g;
+export const hasSuggestion = (text: string): boolean => text.includes('Did you mean');

@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { appendChanges } from '../../src/domain/common/change-log';
+import type { ChangeEntry } from '../../src/domain/change-log/service';
+import { createServices, type Services } from '../../src/domain/services';
+import { createTestDatabase, usingPostgres, type TestDatabase } from '../support/database';
+
+// The outbox ordering trap: a transaction that takes its seq and commits late must not land
+// behind a cursor that already moved past it. Eight writers take their seq and then wait,
+// held open; they are let go in the reverse of the order they started while a reader polls
+// the feed throughout. The reader must end with exactly the committed entries, each once,
+// in seq order. On PostgreSQL the writers run in parallel transactions; the embedded
+// database has one connection, so there they run one after the other.
+
+let db: TestDatabase;
+let s: Services;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  s = createServices({ prisma: db.prisma, rows: db.rows });
+});
+afterAll(() => db.close());
+
+/** Resolves once `cond` holds (checked every few milliseconds), fails after 30 s. */
+async function until(cond: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+it('a reader following the cursor sees every committed entry once, in seq order, when writers commit out of order', async () => {
+  const WRITERS = 8;
+  const reached = Array.from({ length: WRITERS }, () => false);
+  const open = Array.from({ length: WRITERS }, () => false);
+  const recordIds = Array.from({ length: WRITERS }, () => randomUUID());
+
+  let done = false;
+  let polls = 0;
+  const seen: ChangeEntry[] = [];
+  let cursor = '0';
+  const reader = (async () => {
+    for (;;) {
+      const finished = done;
+      const batch = await s.changeLog.changesAfter(cursor, 3);
+      polls++;
+      seen.push(...batch);
+      if (batch.length > 0) cursor = batch.at(-1)!.seq;
+      else if (finished) return;
+      else await new Promise((r) => setImmediate(r));
+    }
+  })();
+
+  const writer = (i: number) =>
+    db.prisma.$transaction(
+      async (tx) => {
+        const changes = { name: { old: `w${i}`, new: `w${i}'` } };
+        await appendChanges(tx, [{ resource: 'payment-source', recordId: recordIds[i]!, operation: 'updated', changes }], {
+          userId: randomUUID(),
+          occurredAt: new Date(),
+        });
+        reached[i] = true;
+        await until(() => open[i]!, `writer ${i}'s gate`);
+      },
+      { timeout: 60_000, maxWait: 60_000 },
+    );
+  // One rolls back after taking its seq: its entry must never appear.
+  const rolledBack = db.prisma
+    .$transaction(async (tx) => {
+      await appendChanges(tx, [{ resource: 'payment-source', recordId: randomUUID(), operation: 'created', changes: {} }], {
+        userId: randomUUID(),
+        occurredAt: new Date(),
+      });
+      throw new Error('rolled back on purpose');
+    })
+    .catch((e: Error) => e.message);
+
+  const writers: Promise<void>[] = [];
+  for (let i = 0; i < WRITERS; i++) writers.push(writer(i));
+
+  if (usingPostgres()) {
+    // Let go in reverse start order, each after the reader has polled twice more.
+    for (let i = WRITERS - 1; i >= 0; i--) {
+      const from = polls;
+      await until(() => polls >= from + 2, 'the reader to poll');
+      open[i] = true;
+    }
+  } else {
+    // One connection: a writer holds it until let go, so let each go once it waits.
+    for (let n = 0; n < WRITERS; n++) {
+      await until(() => reached.some((r, i) => r && !open[i]), 'a writer to wait');
+      open[reached.findIndex((r, i) => r && !open[i])] = true;
+    }
+  }
+  await Promise.all(writers);
+  expect(await rolledBack).toBe('rolled back on purpose');
+  done = true;
+  await reader;
+
+  const committed = await s.changeLog.changesAfter(0n, 1000);
+  expect(committed.map((e) => e.recordId).sort()).toEqual([...recordIds].sort());
+  expect(seen.map((e) => e.id)).toEqual(committed.map((e) => e.id));
+  const seqs = seen.map((e) => BigInt(e.seq));
+  expect(seqs.every((q, i) => i === 0 || q > seqs[i - 1]!)).toBe(true);
+});
