@@ -151,7 +151,8 @@ function reader(fields: FieldCatalog, names: readonly string[], revivals: readon
     for (let i = 0; i < names.length; i++) {
       const v = values[from + i] ?? null;
       const f = revivals[i];
-      into[names[i]!] = v === null || !f ? v : f(String(v));
+      // Revived columns are read as text (own(), text()).
+      into[names[i]!] = v === null || !f || typeof v !== 'string' ? v : f(v);
     }
     return into;
   };

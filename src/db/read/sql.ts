@@ -20,7 +20,8 @@ export function ident(name: string): string {
 /** `alias."column"`. */
 export const column = (alias: string, name: string): string => `${alias}.${ident(name)}`;
 
-const MARK = /\u0001(\d+)\u0002/g;
+// Private-use characters: never in the text built here (identifiers are checked, values are parameters).
+const MARK = /\uE000(\d+)\uE001/g;
 
 /**
  * Builds a statement's text while collecting its values as parameters. A placeholder is a
@@ -33,7 +34,7 @@ export class SqlBuilder {
   /** The placeholder of a new parameter holding `value`. */
   param(value: unknown): string {
     this.values.push(value);
-    return `\u0001${this.values.length - 1}\u0002`;
+    return `\uE000${this.values.length - 1}\uE001`;
   }
 
   statement(text: string): Statement {

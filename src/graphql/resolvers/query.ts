@@ -12,7 +12,6 @@ import { parseId } from '../../domain/common/validate';
 import { ALL_RESOURCES, type ResourcePlural } from '../../domain/resources';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import type { GraphqlContext } from '../context';
-import type { Loaders } from '../loaders';
 import type DataLoader from 'dataloader';
 import { listQuery, recordRelations, type ListArgs, type RelationNeeds, type RelationReads } from './connection';
 import { RELATION_NEEDS, RELATION_READS } from './relations';
@@ -50,7 +49,7 @@ function resourceFields(r: Resource): QueryResolvers {
   const single = singleFieldOf(r);
   const fields = {
     [single]: (_p: unknown, { id }: { id: string }, { loaders, services }: GraphqlContext, info: GraphQLResolveInfo) =>
-      one(loaders[single as keyof Loaders] as DataLoader<string, unknown>, services[r.plural as ResourcePlural] as Lists, id, info, READS[r.model] ?? {}),
+      one(Reflect.get(loaders, single) as DataLoader<string, unknown>, services[r.plural as ResourcePlural] as Lists, id, info, READS[r.model] ?? {}),
     // Lists whose relations need only some fields read just the fields the query selects.
     [r.plural]: (_p: unknown, args: ListArgs, { services }: GraphqlContext, info: GraphQLResolveInfo) => {
       const q = listQuery(args, r.fields, info, NEEDS[r.model], READS[r.model]);
