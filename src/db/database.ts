@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { Client, Pool, type PoolConfig } from 'pg';
+import { Client, Pool, type PoolConfig, type QueryResultRow } from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { connectFailure, isDatabaseUnavailable } from './errors';
@@ -225,7 +225,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
       await pool.query(sql);
     },
     async query<T>(sql: string, params?: unknown[]) {
-      return (await pool.query(sql, params)).rows as T[];
+      return (await pool.query<T & QueryResultRow>(sql, params)).rows;
     },
   };
   const lockSession = () => openLockSession({ url, directUrl: opts.directUrl, tlsRootCertFile: opts.tlsRootCertFile, connectTimeoutMs: opts.connectTimeoutMs });

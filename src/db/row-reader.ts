@@ -1,7 +1,7 @@
 import type { PrismaPg } from '@prisma/adapter-pg';
-import type { Prisma } from '../generated/prisma/client';
+import type { Statement } from './read/sql';
 
-// The hot list pages (./query/page-sql.ts) go to the database through the Prisma driver
+// Every read (./read/compile.ts) goes to the database through the Prisma driver
 // adapter that Prisma Client itself sends every statement through: the same pool, the same
 // prepared-statement names, the same DriverAdapterError for a failure (./errors.ts reads
 // it). What they skip is Prisma Client's raw-query path, which re-encodes every value of
@@ -24,12 +24,12 @@ export interface RowSet {
   readonly rows: ReadonlyArray<readonly unknown[]>;
 }
 
-/** Runs one parameterised SELECT built with Prisma.sql (values as parameters, never as text). */
+/** Runs one parameterised SELECT (values as parameters, never as text). */
 export interface RowReader {
-  read(statement: Prisma.Sql): Promise<RowSet>;
+  read(statement: Statement): Promise<RowSet>;
 }
 
-/** Parameter types as the adapters want them: numbers are integers here (limit, offset), lists are of ids. */
+/** Parameter types as the adapters want them: numbers are integers here (limit, offset); values are text, booleans or lists of them. */
 function argType(value: unknown): ArgType {
   if (Array.isArray(value)) return { scalarType: 'string', arity: 'list' };
   return { scalarType: typeof value === 'number' ? 'int' : 'string', arity: 'scalar' };

@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { Client, type QueryResultRow } from 'pg';
 import { connectFailure } from './errors';
 import type { SqlSession } from './migrate';
 
@@ -59,7 +59,7 @@ export async function openLockSession(target: SessionTarget): Promise<LockSessio
       await client.query(sql);
     },
     async query<T>(sql: string, params?: unknown[]) {
-      return (await client.query(sql, params)).rows as T[];
+      return (await client.query<T & QueryResultRow>(sql, params)).rows;
     },
     async close() {
       await client.end().catch(() => undefined);

@@ -57,8 +57,7 @@ export function expandableRelations(resource: Resource): RelationCatalog {
 }
 
 /**
- * A to-many relation's order (ties by id) as Prisma's `orderBy` for the target model `O`:
- * every read of the related records (loaders, inclusions, the fast path) takes its order
- * from the declaration through here.
+ * A to-many relation's order (ties by id) as Prisma's `orderBy` for the target model `O`,
+ * for the reads that stay on Prisma (the pricing rules' prices).
  */
 export const relationOrderBy = <O>(relation: RelationMany): O[] => toPrismaOrderBy(relation.order, targetOf(relation).fields) as O[];

@@ -1,5 +1,5 @@
 // Per-request DataLoaders: every relation of the schema is read with ONE query per batch
-// (the services' getMany / by<Parent>Ids methods), so a page of N parents with a relation
+// (the services' getMany, and byParents with the relation's declaration), so a page of N parents with a relation
 // costs a constant number of SQL queries, not N (docs/service.md "GraphQL shape"). Loaders are made
 // lazily: a request builds only the ones its query needs. Each lives for one request, so
 // its cache never serves another caller or a later write.
@@ -10,6 +10,7 @@ import type { LoggedResource } from '../domain/common/change-log';
 import type { PaymentSource } from '../domain/payment-source/service';
 import type { Payment } from '../domain/payment/service';
 import type { Services } from '../domain/services';
+import { RESOURCES } from '../domain/resources';
 import type { AcademicTermModel, AccountModel, AddressModel, ArticleModel, ArticlePriceModel, CustomerModel, TaxCodeModel } from './models';
 import type { EffectivePrice } from '../domain/pricing/service';
 
@@ -29,19 +30,23 @@ function byId<T extends { id: string }>(fetch: (ids: readonly string[]) => Promi
   });
 }
 
-/** All records per parent id (an empty list for a parent without any), in the order fetched. */
-function byParent<T>(fetch: (ids: readonly string[]) => Promise<T[]>, parentOf: (row: T) => string): DataLoader<string, T[]> {
+/** All records per parent id (an empty list for a parent without any), in the relation's order. */
+function byParent<T>(fetch: (ids: readonly string[]) => Promise<Map<string, T[]>>): DataLoader<string, T[]> {
   return new DataLoader<string, T[]>(async (ids) => {
-    const rows = await fetch(ids);
-    const groups = new Map<string, T[]>();
-    for (const r of rows) {
-      const key = parentOf(r);
-      const list = groups.get(key);
-      if (list) list.push(r);
-      else groups.set(key, [r]);
-    }
+    const groups = await fetch(ids);
     return ids.map((id) => groups.get(id) ?? []);
   });
+}
+
+/** Rows by a key, in the order given. */
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const r of rows) {
+    const list = groups.get(key(r));
+    if (list) list.push(r);
+    else groups.set(key(r), [r]);
+  }
+  return groups;
 }
 
 export class Loaders {
@@ -95,30 +100,30 @@ export class Loaders {
 
   /** Payments of payment sources, newest receivedAt first. */
   get paymentsBySource() {
-    return (this.#paymentsBySource ??= byParent((ids) => this.s.payments.bySourceIds(ids), (p) => p.paymentSourceId));
+    return (this.#paymentsBySource ??= byParent((ids) => this.s.payments.byParents(RESOURCES.PaymentSource.relations.payments, ids)));
   }
   /** Payments of customers, newest receivedAt first. */
   get paymentsByCustomer() {
-    return (this.#paymentsByCustomer ??= byParent((ids) => this.s.payments.byCustomerIds(ids), (p) => p.customerId));
+    return (this.#paymentsByCustomer ??= byParent((ids) => this.s.payments.byParents(RESOURCES.Customer.relations.payments, ids)));
   }
   /** Payment sources of accounts, by code. */
   get paymentSourcesByAccount() {
-    return (this.#paymentSourcesByAccount ??= byParent((ids) => this.s.paymentSources.byAccountIds(ids), (p) => p.accountId));
+    return (this.#paymentSourcesByAccount ??= byParent((ids) => this.s.paymentSources.byParents(RESOURCES.Account.relations.paymentSources, ids)));
   }
   /** Prices of articles, newest validFrom first. */
   get pricesByArticle() {
-    return (this.#pricesByArticle ??= byParent<ArticlePriceModel>((ids) => this.s.articlePrices.forArticles(ids), (p) => p.articleId));
+    return (this.#pricesByArticle ??= byParent<ArticlePriceModel>((ids) => this.s.articlePrices.byParents(RESOURCES.Article.relations.prices, ids)));
   }
   /** Addresses of customers, the default first, then by addressType. */
   get addressesByCustomer() {
-    return (this.#addressesByCustomer ??= byParent((ids) => this.s.customers.addressesOf(ids), (a) => a.customerId));
+    return (this.#addressesByCustomer ??= byParent((ids) => this.s.addresses.byParents(RESOURCES.Customer.relations.addresses, ids)));
   }
 
   /** The `history` field of a resource's records: their change-log entries, oldest first. */
   history(resource: LoggedResource): DataLoader<string, ChangeEntry[]> {
     const loaders = (this.#history ??= new Map<LoggedResource, DataLoader<string, ChangeEntry[]>>());
     let loader = loaders.get(resource);
-    if (!loader) loaders.set(resource, (loader = byParent((ids) => this.s.changeLog.historyOf(resource, ids), (e) => e.recordId)));
+    if (!loader) loaders.set(resource, (loader = byParent(async (ids) => groupBy(await this.s.changeLog.historyOf(resource, ids), (e) => e.recordId))));
     return loader;
   }
 

@@ -8,6 +8,7 @@ import type { ArticlePrice } from '../domain/article-price/service';
 import type { Article } from '../domain/article/service';
 import type { ChangeEntry, FeedPage } from '../domain/change-log/service';
 import type { Page } from '../domain/common/list';
+import type { Selected } from '../domain/common/read-service';
 import type { Address, Customer } from '../domain/customer/service';
 import type { PaymentSource } from '../domain/payment-source/service';
 import type { Payment } from '../domain/payment/service';
@@ -16,17 +17,23 @@ import type { TaxCode } from '../domain/tax-code/service';
 import type { DecimalValue } from '../query/values';
 
 
-export type PaymentSourceModel = PaymentSource;
-export type PaymentModel = Payment;
-export type AccountModel = Account;
-/** A stored price (its amount as read: a Decimal or its exact text), or the one the pricing service picked (a decimal.js Decimal). */
-export type ArticlePriceModel = ArticlePrice | { id: string; articleId: string; amount: DecimalValue; validFrom: Date };
-/** An article; `prices` is present when the list already loaded them with the article. */
-export type ArticleModel = Article & { prices?: ArticlePriceModel[] };
-/** A customer; `addresses` is present when the list already loaded them with the customer. */
-export type CustomerModel = Customer & { addresses?: Address[] };
-export type AddressModel = Address;
-export type TaxCodeModel = TaxCode;
+// A relation property (`account?`) is present when the record was read with that relation
+// inside it (the query selected it: resolvers/connection.ts RelationReads); its resolver
+// then needs no loader.
+export type PaymentSourceModel = PaymentSource & { account?: AccountModel; payments?: PaymentModel[] };
+export type PaymentModel = Payment & { paymentSource?: PaymentSourceModel; customer?: CustomerModel };
+export type AccountModel = Account & { paymentSources?: PaymentSourceModel[] };
+/** A stored price, or the one the pricing service picked (a decimal.js Decimal). */
+export type ArticlePriceModel = (ArticlePrice & { article?: ArticleModel }) | { id: string; articleId: string; amount: DecimalValue; validFrom: Date };
+/**
+ * An article; `prices` is present when the list already loaded them with the article. A list
+ * reads only the fields its query selects (and its relations need): hence Selected.
+ */
+export type ArticleModel = Selected<Article> & { prices?: ArticlePriceModel[]; defaultTaxCode?: TaxCodeModel | null; revenueAccount?: AccountModel | null };
+/** A customer; `addresses` is present when the list already loaded them with the customer (Selected: as articles). */
+export type CustomerModel = Selected<Customer> & { addresses?: AddressModel[]; payments?: PaymentModel[]; receivableAccount?: AccountModel | null; prepaymentAccount?: AccountModel | null };
+export type AddressModel = Address & { customer?: CustomerModel };
+export type TaxCodeModel = TaxCode & { taxAccount?: AccountModel; revenueAccount?: AccountModel };
 export type AcademicTermModel = AcademicTerm;
 export type QuoteModel = Quote;
 export type QuoteLineModel = QuoteLine;

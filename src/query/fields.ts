@@ -22,13 +22,33 @@ export type FieldType = FieldSpec['type'];
 /** A resource's scalar fields, by their API (camelCase) name. */
 export type FieldCatalog = Readonly<Record<string, FieldSpec>>;
 
+// Each helper keeps its type and nullability as literal types, so that a catalogue's row type
+// (src/db/read/row.ts) follows from the catalogue itself. Overloads, not a generic
+// `nullable: N`: inside `satisfies FieldCatalog` a generic would be inferred as `boolean`.
+interface PlainField<T extends PlainFieldSpec['type']> {
+  (nullable?: false): { readonly type: T; readonly nullable: false };
+  (nullable: true): { readonly type: T; readonly nullable: true };
+}
+function plain<T extends PlainFieldSpec['type']>(type: T): PlainField<T> {
+  function make(nullable?: false): { readonly type: T; readonly nullable: false };
+  function make(nullable: true): { readonly type: T; readonly nullable: true };
+  function make(nullable = false): PlainFieldSpec {
+    return { type, nullable };
+  }
+  return make;
+}
+
 export const field = {
-  uuid: (nullable = false): PlainFieldSpec => ({ type: 'uuid', nullable }),
-  string: (nullable = false): PlainFieldSpec => ({ type: 'string', nullable }),
-  boolean: (): PlainFieldSpec => ({ type: 'boolean', nullable: false }),
-  decimal: (nullable = false): PlainFieldSpec => ({ type: 'decimal', nullable }),
-  datetime: (nullable = false): PlainFieldSpec => ({ type: 'datetime', nullable }),
-  enum: (values: readonly string[], nullable = false): EnumFieldSpec => ({ type: 'enum', nullable, values }),
+  uuid: plain('uuid'),
+  string: plain('string'),
+  boolean: (): { readonly type: 'boolean'; readonly nullable: false } => ({ type: 'boolean', nullable: false }),
+  decimal: plain('decimal'),
+  datetime: plain('datetime'),
+  enum: <const V extends string>(values: readonly V[]): { readonly type: 'enum'; readonly nullable: false; readonly values: readonly V[] } => ({
+    type: 'enum',
+    nullable: false,
+    values,
+  }),
 } as const;
 
 /**

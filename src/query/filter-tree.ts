@@ -1,6 +1,6 @@
 // The neutral filter tree: what a filter means, independent of the door it came through.
 // OData $filter (src/rest/odata) and GraphQL `where` (src/graphql/where.ts) both
-// compile to it; src/db/query/to-prisma.ts compiles it to a Prisma `where`.
+// compile to it; src/db/read/where.ts compiles it to SQL.
 //
 // Values are already checked against the field's type when a tree is built, so the
 // compiler to Prisma never sees a string compared with a boolean field. Decimal values are

@@ -1,6 +1,6 @@
 // The rules for which literal fits which field type, shared by both doors: the OData
 // binder (src/rest/odata/bind.ts) and the GraphQL `where` translation
-// (src/graphql/where.ts) and the keyset cursor decoder (src/db/query/keyset.ts). Keeping
+// (src/graphql/where.ts) and the keyset cursor decoder (src/db/read/keyset.ts). Keeping
 // them in one place is what makes "a value is valid in one door exactly when it is valid in
 // the other" true by construction.
 //
@@ -44,10 +44,8 @@ export interface DecimalValue {
 }
 
 /**
- * A decimal's exact text passed on unchanged: a decimal read from the database as text
- * (list pages' relation values, src/db/query/page-sql.ts: about five times cheaper than
- * parsing it into a decimal.js value that is only written out again), or a JSON number on
- * its way out where the runtime has no JSON.rawJSON (src/http/json.ts). Not for arithmetic.
+ * A decimal's exact text passed on unchanged: a JSON number on its way out where the runtime
+ * has no JSON.rawJSON (src/http/json.ts). Not for arithmetic.
  */
 export class DecimalText implements DecimalValue {
   constructor(private readonly text: string) {}

@@ -5,7 +5,7 @@
 import { paymentSourceFields } from '../../src/domain/payment-source/fields';
 import { bindFilter } from '../../src/rest/odata/bind';
 import { parseFilter } from '../../src/rest/odata/parser';
-import { toPrismaWhere } from '../../src/db/query/to-prisma';
+import { toPrismaWhere } from '../support/prisma-where';
 
 const FILTERS: ReadonlyArray<readonly [string, string]> = [
   ['simple', "code eq 'BANK'"],

@@ -120,14 +120,19 @@ it.each([
   expect(many.length).toBeLessThanOrEqual(most);
 });
 
-it('a plain page (no filter, no cursor) is one statement with the relations the list reads inside it', async () => {
+it('a page is one statement, and the to-many relation the list reads with it one more by the page\'s ids', async () => {
   const customers = await count('{ customers(first: 100, orderBy: [{ lastName: ASC }]) { nodes { id addresses { id } defaultAddress { id } } } }');
-  expect(customers).toHaveLength(1);
+  expect(customers).toHaveLength(2);
+  expect(customers[1]).toMatch(/FROM "Address" r WHERE r\."customerId" = ANY\(/);
   const articles = await count('{ articles(first: 100, orderBy: [{ code: DESC }]) { nodes { id prices { id amount } } } }');
-  expect(articles).toHaveLength(1);
-  // Relations the page does not hold are batched as on any other page: one statement each.
+  expect(articles).toHaveLength(2);
+  // To-one relations the query selects are read inside the page's statement.
   const more = await count('{ articles(first: 100) { nodes { id prices { id } defaultTaxCode { id } revenueAccount { id } } } }');
-  expect(more).toHaveLength(3);
+  expect(more).toHaveLength(2);
+  expect(more[0]).toMatch(/FROM "TaxCode" r0 WHERE r0\."id" = t\."defaultTaxCodeId".* FROM "Account" r1 WHERE r1\."id" = t\."revenueAccountId"/);
+  // One record with its relations: one statement (PostGraphile's shape).
+  const article = await count(`{ article(id: "${full.articles}") { id prices { id } defaultTaxCode { id taxAccount { id } } } }`);
+  expect(article).toHaveLength(2); // the article with its prices and tax code, then the tax code's account through the loader
 });
 
 it.each([

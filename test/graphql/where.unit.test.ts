@@ -7,7 +7,7 @@ import type { FilterNode } from '../../src/query/filter-tree';
 import { graphqlWhereToFilter, MAX_WHERE_DEPTH } from '../../src/graphql/where';
 import { bindFilter } from '../../src/rest/odata/bind';
 import { parseFilter } from '../../src/rest/odata/parser';
-import { toPrismaWhere } from '../../src/db/query/to-prisma';
+import { toPrismaWhere } from '../support/prisma-where';
 
 const fields: FieldCatalog = { ...paymentSourceFields, amount: paymentFields.amount };
 const gql = (where: unknown, catalog: FieldCatalog = fields): FilterNode | undefined => graphqlWhereToFilter(where, catalog);

@@ -1,13 +1,13 @@
-import type { Prisma } from '../../generated/prisma/client';
-import { tablePages } from '../common/list';
+import type { RecordOf } from '../common/read-service';
 import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
-import { academicTermFields } from './fields';
+import type { academicTermFields } from './fields';
+import { academicTermResource } from './resource';
 
-export type AcademicTerm = Prisma.AcademicTermGetPayload<object>;
+export type AcademicTerm = RecordOf<typeof academicTermFields>;
 
-export class AcademicTermService extends ReadService<'AcademicTerm', AcademicTerm> {
+export class AcademicTermService extends ReadService<typeof academicTermFields> {
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.academicTerm, academicTermFields, 'academic term', tablePages(deps.rows, 'AcademicTerm', deps.prisma.academicTerm));
+    super(deps, academicTermResource);
   }
 }

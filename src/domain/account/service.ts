@@ -1,13 +1,13 @@
-import type { Prisma } from '../../generated/prisma/client';
-import { tablePages } from '../common/list';
+import type { RecordOf } from '../common/read-service';
 import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
-import { accountFields } from './fields';
+import type { accountFields } from './fields';
+import { accountResource } from './resource';
 
-export type Account = Prisma.AccountGetPayload<object>;
+export type Account = RecordOf<typeof accountFields>;
 
-export class AccountService extends ReadService<'Account', Account> {
+export class AccountService extends ReadService<typeof accountFields> {
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.account, accountFields, 'account', tablePages(deps.rows, 'Account', deps.prisma.account));
+    super(deps, accountResource);
   }
 }

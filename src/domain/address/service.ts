@@ -1,13 +1,14 @@
-import type { Prisma } from '../../generated/prisma/client';
+import type { RecordOf } from '../common/read-service';
 import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
-import { addressFields } from './fields';
+import type { addressFields } from './fields';
+import { addressResource } from './resource';
 
-export type Address = Prisma.AddressGetPayload<object>;
+export type Address = RecordOf<typeof addressFields>;
 
 /** Addresses as a resource of their own (GraphQL `addresses`, `address(id:)`). */
-export class AddressService extends ReadService<'Address', Address> {
+export class AddressService extends ReadService<typeof addressFields> {
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.address, addressFields, 'address');
+    super(deps, addressResource);
   }
 }

@@ -1,49 +1,157 @@
-import { includeOf, whereId, whereIdIn, type ModelDelegate, type ModelName } from '../../db/query/model';
-import { readPage } from '../../db/query/page-sql';
+import { countRecords, readRecords, readRelated, type RelationRead, type Values } from '../../db/read/compile';
+import { cursorFilter, encodeCursor } from '../../db/read/keyset';
+import { narrowByLexicons, type Lexicons } from '../../db/read/lexicon';
+import type { Row } from '../../db/read/row';
+import type { RowReader } from '../../db/row-reader';
 import { notFound } from '../../errors/catalogue';
-import type { FieldCatalog, RelationCatalog } from '../../query/fields';
-import type { Expansion } from '../../query/filter-tree';
-import { expansionInclude, listRecords, type ListOptions, type ListQuery, type Page } from './list';
+import type { FieldCatalog } from '../../query/fields';
+import type { Expansion, FilterNode } from '../../query/filter-tree';
+import { resourceOf } from '../resources';
+import type { ServiceDeps } from '../context';
+import type { ListQuery, Page } from './list';
+import type { RelationMany, Resource } from './resource';
 import { parseId } from './validate';
 
-const BY_ID = [{ id: 'asc' }] as const;
+// Every read of every resource, for both doors, through the one compiled path
+// (src/db/read/compile.ts): list pages, one record, many by id, relations of either
+// direction. Which relations a read holds comes from the resource's declaration.
 
-/**
- * Read access every resource shares: list with the neutral query, one by id, many by ids
- * (batching). T is the record as the delegate returns it.
- */
-export class ReadService<M extends ModelName, T extends { id: string }> {
+/** A record of the catalogue F, with the relations `Inline` a service always reads inside it. */
+export type RecordOf<F extends FieldCatalog, Inline extends object = object> = Row<F> & Inline;
+
+/** A record of which the caller selected some fields (GraphQL): the id always, the rest maybe. */
+export type Selected<T> = Partial<T> & { id: string };
+
+export interface ReadOptions {
+  /** Relations read inside every record (REST's customers hold their addresses); an $expand of the same relation replaces them. */
+  readonly inline?: readonly string[];
+  /** Text filters on these fields look in a lexicon first (src/db/read/lexicon.ts). */
+  readonly lexicons?: Lexicons;
+}
+
+/** The declaration of a relation's target; declarations name targets by model (src/domain/resources.ts). */
+function targetOf(resource: Resource, name: string): Resource {
+  const relation = Object.hasOwn(resource.relations, name) ? resource.relations[name] : undefined;
+  const target = relation && resourceOf(relation.target);
+  // Relation names come from the declarations (and the doors check clients' names against them).
+  if (!relation || !target) throw new Error(`${resource.model} has no relation '${name}'`);
+  return target;
+}
+
+/** How a relation is read inside records: declared order and fields unless an $expand says otherwise. */
+function relationRead(resource: Resource, e: Expansion): RelationRead {
+  const relation = resource.relations[e.relation]!;
+  const target = targetOf(resource, e.relation);
+  return { name: e.relation, relation, fields: target.fields, select: e.select, orderBy: e.orderBy, top: e.top };
+}
+
+export class ReadService<F extends FieldCatalog, Inline extends object = object> {
+  readonly fields: F;
+  private readonly rows: RowReader;
+
   constructor(
-    protected readonly delegate: ModelDelegate<M, T>,
-    readonly fields: FieldCatalog,
-    private readonly label: string,
-    /** Read list pages through page-sql (listRecords), with the source's relations inside. */
-    private readonly page?: ListOptions<M>['page'],
-    /** The relations REST's $expand may name. */
-    readonly relations: RelationCatalog = {},
-  ) {}
-
-  list(q: ListQuery): Promise<Page<T>> {
-    return listRecords(this.delegate, this.fields, q, { page: this.page, relations: this.relations });
-  }
-
-  /** One record by id; `expand` adds relations inside it (REST $expand). */
-  async get(rawId: string, expand?: readonly Expansion[]): Promise<T> {
-    const id = parseId(rawId);
-    const include = expansionInclude(expand, this.relations);
-    const found = await this.delegate.findUnique({ where: whereId<M>(id), ...(include ? { include: includeOf<M>(include) } : {}) });
-    if (!found) throw notFound(this.label, id);
-    return found;
+    deps: ServiceDeps,
+    readonly resource: Resource<F>,
+    private readonly options: ReadOptions = {},
+  ) {
+    this.fields = resource.fields;
+    this.rows = deps.rows;
   }
 
   /**
-   * For batching (GraphQL): the records with these ids, in no particular order. With a page
-   * source, one statement through the page reader, as list pages are read (Prisma's engine
-   * cost 1.4-1.6 ms of server CPU more for a dozen tax codes).
+   * The records as read: the statement reads exactly the catalogue's fields and the inline
+   * relations, each value revived by its declared type (test/db/read/compiled.test.ts holds
+   * them equal to findMany's records), which is what the type says.
    */
-  async getMany(ids: readonly string[]): Promise<T[]> {
-    if (!this.page) return this.delegate.findMany({ where: whereIdIn<M>(ids) });
-    // The rows have the delegate's shape (test/db/query/page-sql.test.ts compares them).
-    return (await readPage(this.page.source, { fields: this.fields, orderBy: BY_ID, window: { ids } })).rows as T[];
+  private typed(values: Values): RecordOf<F, Inline> {
+    return values as RecordOf<F, Inline>;
+  }
+
+  private relations(expand: readonly Expansion[] | undefined, include: readonly string[] = []): RelationRead[] {
+    const named = new Map<string, Expansion>();
+    for (const name of [...(this.options.inline ?? []), ...include]) named.set(name, { relation: name });
+    for (const e of expand ?? []) named.set(e.relation, e);
+    return [...named.values()].map((e) => relationRead(this.resource, e));
+  }
+
+  private async page(q: ListQuery, select: readonly string[]): Promise<{ rows: Values[]; totalCount: number | undefined; hasMore: boolean }> {
+    const sortKeys = q.orderBy ?? [];
+    const filter = this.options.lexicons ? await narrowByLexicons(this.rows, this.options.lexicons, q.filter) : q.filter;
+    const after = q.after ? cursorFilter(q.after, sortKeys, this.fields) : undefined;
+    const pageFilter: FilterNode | undefined = after ? (filter ? { kind: 'and', nodes: [filter, after] } : after) : filter;
+    const [rows, totalCount] = await Promise.all([
+      readRecords(this.rows, {
+        table: this.resource.model,
+        fields: this.fields,
+        select,
+        filter: pageFilter,
+        orderBy: sortKeys,
+        window: { take: q.limit + 1, skip: q.offset ?? 0 },
+        relations: this.relations(q.expand, q.include),
+      }),
+      q.count ? countRecords(this.rows, this.resource.model, this.fields, filter) : undefined,
+    ]);
+    return { rows, totalCount, hasMore: rows.length > q.limit };
+  }
+
+  private pageOf<T extends object>(q: ListQuery, found: { rows: T[]; totalCount: number | undefined; hasMore: boolean }): Page<T> {
+    const sortKeys = q.orderBy ?? [];
+    return {
+      items: found.hasMore ? found.rows.slice(0, q.limit) : found.rows,
+      totalCount: found.totalCount,
+      hasMore: found.hasMore,
+      cursorOf: (item) => encodeCursor(sortKeys, item),
+    };
+  }
+
+  /** A page of records with every field (`q.select` is not looked at: see listSelected). */
+  async list(q: ListQuery): Promise<Page<RecordOf<F, Inline>>> {
+    const found = await this.page(q, Object.keys(this.fields));
+    return this.pageOf(q, { ...found, rows: found.rows.map((v) => this.typed(v)) });
+  }
+
+  /** A page of records holding the fields `q.select` names (all when absent), the id and the sort keys. */
+  async listSelected(q: ListQuery): Promise<Page<Selected<RecordOf<F, Inline>>>> {
+    const select = q.select ? [...new Set(['id', ...(q.orderBy ?? []).map((k) => k.field), ...q.select])] : Object.keys(this.fields);
+    const found = await this.page(q, select);
+    // What the statement read: the id and the selected fields, revived by type (as in typed()).
+    return this.pageOf(q, { ...found, rows: found.rows.map((v) => v as Selected<RecordOf<F, Inline>>) });
+  }
+
+  /** One record by id; `expand` adds relations inside it (REST $expand). */
+  async get(rawId: string, expand?: readonly Expansion[]): Promise<RecordOf<F, Inline>> {
+    const id = parseId(rawId);
+    const [found] = await this.read({ kind: 'compare', field: 'id', op: 'eq', value: { type: 'uuid', value: id } }, expand);
+    if (!found) throw notFound(this.resource.label, id);
+    return found;
+  }
+
+  /** For batching (GraphQL): the records with these ids, in no particular order; `include`: declared relations read inside each. */
+  getMany(ids: readonly string[], include: readonly string[] = []): Promise<Array<RecordOf<F, Inline>>> {
+    return this.read({ kind: 'in', field: 'id', values: ids.map((value) => ({ type: 'uuid', value })) }, include.map((relation) => ({ relation })));
+  }
+
+  private async read(filter: FilterNode, expand?: readonly Expansion[]): Promise<Array<RecordOf<F, Inline>>> {
+    const rows = await readRecords(this.rows, {
+      table: this.resource.model,
+      fields: this.fields,
+      select: Object.keys(this.fields),
+      filter,
+      orderBy: [],
+      window: 'all',
+      relations: this.relations(expand),
+    });
+    return rows.map((v) => this.typed(v));
+  }
+
+  /**
+   * For batching (GraphQL): the records of a to-many relation declared on another resource
+   * (`Customer.payments` on the payments' service), per parent id, in the relation's order.
+   */
+  async byParents(relation: RelationMany, parentIds: readonly string[]): Promise<Map<string, Array<Row<F>>>> {
+    const groups = await readRelated(this.rows, { name: '', relation, fields: this.fields }, parentIds);
+    if (relation.target !== this.resource.model) throw new Error(`byParents: ${relation.target} is not ${this.resource.model}`);
+    // The statement reads exactly the catalogue's fields, revived by type (as typed() says).
+    return new Map([...groups].map(([parent, rows]) => [parent, rows.map((v) => v as Row<F>)]));
   }
 }

@@ -3,18 +3,15 @@ import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../.
 import { AppError, notFound } from '../../errors/catalogue';
 import { appendChanges, fieldChanges } from '../common/change-log';
 import { checkIfMatch } from '../common/etag';
-import { ReadService } from '../common/read-service';
+import { ReadService, type RecordOf } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
 import { paymentSourceFields } from './fields';
-import { expandableRelations, RESOURCES, relationOrderBy } from '../resources';
+import { paymentSourceResource } from './resource';
 import { accountFaults, clashingDefault, codeKey, SOURCE_ACCOUNT_TYPE } from './rules';
 import { parseInput } from '../common/validate';
 import { paymentSourceInput, paymentSourcePatch, type PaymentSourceInput } from './schema';
 
-export type PaymentSource = Prisma.PaymentSourceGetPayload<object>;
-
-/** Account.paymentSources as declared: by code. */
-const BY_CODE = relationOrderBy<Prisma.PaymentSourceOrderByWithRelationInput>(RESOURCES.Account.relations.paymentSources);
+export type PaymentSource = RecordOf<typeof paymentSourceFields>;
 
 export interface WriteOptions {
   /** The client's If-Match header, checked against the current record. */
@@ -25,23 +22,16 @@ export interface WriteOptions {
 // also kept by the database (unique lower(code), partial unique index on isDefault,
 // restricting foreign key from payments), so a concurrent request that slips past the
 // check is refused by the database and mapped to the same error.
-export class PaymentSourceService extends ReadService<'PaymentSource', PaymentSource> {
+export class PaymentSourceService extends ReadService<typeof paymentSourceFields> {
   private readonly prisma: PrismaClient;
   private readonly now: () => Date;
   private readonly logChanges: boolean;
 
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.paymentSource, paymentSourceFields, 'payment source', undefined, expandableRelations(RESOURCES.PaymentSource));
+    super(deps, paymentSourceResource);
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
     this.logChanges = deps.changeLog !== false;
-  }
-
-  byAccountIds(accountIds: readonly string[]): Promise<PaymentSource[]> {
-    return this.prisma.paymentSource.findMany({
-      where: { accountId: { in: [...accountIds] } },
-      orderBy: BY_CODE,
-    });
   }
 
   async create(body: unknown, actor: Actor): Promise<PaymentSource> {

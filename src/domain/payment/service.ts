@@ -1,39 +1,26 @@
 import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import { isForeignKeyViolation } from '../../db/errors';
 import { AppError, validationFailed } from '../../errors/catalogue';
-import { appendChanges, fieldChanges } from '../common/change-log';
-import { ReadService } from '../common/read-service';
+import { ReadService, type RecordOf } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
 import { paymentFields } from './fields';
-import { expandableRelations, RESOURCES, relationOrderBy } from '../resources';
+import { appendChanges, fieldChanges } from '../common/change-log';
+import { paymentResource } from './resource';
 import { parseInput } from '../common/validate';
 import { paymentInput } from './schema';
 
-export type Payment = Prisma.PaymentGetPayload<object>;
+export type Payment = RecordOf<typeof paymentFields>;
 
-// As PaymentSource.payments and Customer.payments declare them (newest first).
-const BY_SOURCE = relationOrderBy<Prisma.PaymentOrderByWithRelationInput>(RESOURCES.PaymentSource.relations.payments);
-const BY_CUSTOMER = relationOrderBy<Prisma.PaymentOrderByWithRelationInput>(RESOURCES.Customer.relations.payments);
-
-export class PaymentService extends ReadService<'Payment', Payment> {
+export class PaymentService extends ReadService<typeof paymentFields> {
   private readonly prisma: PrismaClient;
   private readonly now: () => Date;
   private readonly logChanges: boolean;
 
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.payment, paymentFields, 'payment', undefined, expandableRelations(RESOURCES.Payment));
+    super(deps, paymentResource);
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
     this.logChanges = deps.changeLog !== false;
-  }
-
-  /** For batching: payments of many payment sources / customers, newest first. */
-  bySourceIds(ids: readonly string[]): Promise<Payment[]> {
-    return this.prisma.payment.findMany({ where: { paymentSourceId: { in: [...ids] } }, orderBy: BY_SOURCE });
-  }
-
-  byCustomerIds(ids: readonly string[]): Promise<Payment[]> {
-    return this.prisma.payment.findMany({ where: { customerId: { in: [...ids] } }, orderBy: BY_CUSTOMER });
   }
 
   /**

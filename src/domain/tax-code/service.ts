@@ -1,13 +1,13 @@
-import type { Prisma } from '../../generated/prisma/client';
-import { tablePages } from '../common/list';
+import type { RecordOf } from '../common/read-service';
 import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
-import { taxCodeFields } from './fields';
+import type { taxCodeFields } from './fields';
+import { taxCodeResource } from './resource';
 
-export type TaxCode = Prisma.TaxCodeGetPayload<object>;
+export type TaxCode = RecordOf<typeof taxCodeFields>;
 
-export class TaxCodeService extends ReadService<'TaxCode', TaxCode> {
+export class TaxCodeService extends ReadService<typeof taxCodeFields> {
   constructor(deps: ServiceDeps) {
-    super(deps.prisma.taxCode, taxCodeFields, 'tax code', tablePages(deps.rows, 'TaxCode', deps.prisma.taxCode));
+    super(deps, taxCodeResource);
   }
 }

@@ -41,7 +41,7 @@ export function sortKeys(orderBy: ListArgs['orderBy'], fields: FieldCatalog): So
  * its resolver reads (src/graphql/resolvers/relations.ts); with it, the query asks the service
  * for only the fields the records' selection uses.
  */
-export function listQuery(args: ListArgs, fields: FieldCatalog, info: GraphQLResolveInfo, needs?: RelationNeeds): ListQuery {
+export function listQuery(args: ListArgs, fields: FieldCatalog, info: GraphQLResolveInfo, needs?: RelationNeeds, reads?: RelationReads): ListQuery {
   const first = args.first ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE)
     throw validationFailed([{ field: 'first', message: `must be a whole number from 0 to ${MAX_PAGE_SIZE}` }]);
@@ -56,7 +56,24 @@ export function listQuery(args: ListArgs, fields: FieldCatalog, info: GraphQLRes
     after: args.after ?? undefined,
     count: selects(info, 'totalCount'),
     select: needs && nodeFields(info, fields, needs),
+    include: reads && cached(info, 'include', () => relationsIn(recordFields(info), reads)),
   };
+}
+
+/**
+ * For each relation field of a type, the declared relation (src/domain/<resource>/resource.ts)
+ * it shows. Selected, the relation is read inside the records' own statement (src/db/read),
+ * not through a loader afterwards: an article with its tax code is one statement.
+ */
+export type RelationReads = Readonly<Record<string, string>>;
+
+const relationsIn = (selected: readonly FieldNode[], reads: RelationReads): string[] => [
+  ...new Set(selected.flatMap((f) => (Object.hasOwn(reads, f.name.value) ? [reads[f.name.value]!] : []))),
+];
+
+/** The declared relations a single-record field's selection shows (`customer(id:) { addresses { ... } }`). */
+export function recordRelations(info: GraphQLResolveInfo, reads: RelationReads): string[] {
+  return cached(info, 'include', () => relationsIn(info.fieldNodes.flatMap((n) => fieldsIn(n.selectionSet, info)), reads));
 }
 
 /** For each relation field of a type, the fields of its own record that the field's resolver reads. */
@@ -91,11 +108,6 @@ function recordFields(info: GraphQLResolveInfo): FieldNode[] {
       (f) => fieldsIn(f.selectionSet, info),
     ),
   );
-}
-
-/** Whether the records of the connection select one of these fields. */
-export function nodesSelect(info: GraphQLResolveInfo, names: readonly string[]): boolean {
-  return cached(info, `nodes:${names.join(',')}`, () => recordFields(info).some((f) => names.includes(f.name.value)));
 }
 
 /**

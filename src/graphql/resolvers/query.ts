@@ -1,6 +1,6 @@
 // Query: one field per record (ids are GraphQL IDs, as docs/service.md writes them, checked to
-// be UUIDs: VALIDATION_FAILED otherwise; null for an unknown id, through the request's loaders, so
-// aliased look-ups share a query) and one list field per resource. Both are derived from the
+// be UUIDs: VALIDATION_FAILED otherwise; null for an unknown id) and one list field per
+// resource; the relations a query selects on the records are read with them (src/db/read). Both are derived from the
 // resource declarations: `paymentSource` reads the loader of that name, `paymentSources` the
 // service of that name (the resource's `plural`); test/doors.test.ts holds every resource to both.
 
@@ -9,23 +9,36 @@ import type { ListQuery } from '../../domain/common/list';
 import { singleFieldOf, type Resource } from '../../domain/common/resource';
 import { changes } from './changes';
 import { parseId } from '../../domain/common/validate';
-import { ALL_RESOURCES, RESOURCES, type ResourcePlural } from '../../domain/resources';
+import { ALL_RESOURCES, type ResourcePlural } from '../../domain/resources';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import type { GraphqlContext } from '../context';
-import type { Loaders } from '../loaders';
-import { listQuery, nodesSelect, type ListArgs, type RelationNeeds } from './connection';
-import { RELATION_NEEDS } from './relations';
+import type DataLoader from 'dataloader';
+import { listQuery, recordRelations, type ListArgs, type RelationNeeds, type RelationReads } from './connection';
+import { RELATION_NEEDS, RELATION_READS } from './relations';
 
-const ADDRESS_FIELDS = ['addresses', 'defaultAddress'] as const;
-const PRICE_FIELDS = ['prices'] as const;
-
-interface ById {
-  load(id: string): Promise<unknown>;
+/**
+ * One record by id: through the request's loader (aliased look-ups share a statement), or,
+ * when the selection shows relations, in one statement with those relations inside.
+ */
+function one<T>(
+  loader: DataLoader<string, T | null>,
+  read: { getMany(ids: readonly string[], include: readonly string[]): Promise<T[]> },
+  rawId: string,
+  info: GraphQLResolveInfo,
+  reads: RelationReads,
+): Promise<T | null> {
+  const id = parseId(rawId);
+  const include = recordRelations(info, reads);
+  return include.length === 0 ? loader.load(id) : read.getMany([id], include).then((found) => found[0] ?? null);
 }
+
 interface Lists {
   list(q: ListQuery): Promise<unknown>;
+  listSelected(q: ListQuery): Promise<unknown>;
+  getMany(ids: readonly string[], include: readonly string[]): Promise<unknown[]>;
 }
 const NEEDS: Readonly<Partial<Record<string, RelationNeeds>>> = RELATION_NEEDS;
+const READS: Readonly<Partial<Record<string, RelationReads>>> = RELATION_READS;
 
 /**
  * The single and list fields of one resource. Their results are the loader's and the
@@ -35,29 +48,20 @@ const NEEDS: Readonly<Partial<Record<string, RelationNeeds>>> = RELATION_NEEDS;
 function resourceFields(r: Resource): QueryResolvers {
   const single = singleFieldOf(r);
   const fields = {
-    [single]: (_p: unknown, { id }: { id: string }, { loaders }: GraphqlContext) => (loaders[single as keyof Loaders] as ById).load(parseId(id)),
-    [r.plural]: (_p: unknown, args: ListArgs, { services }: GraphqlContext, info: GraphQLResolveInfo) =>
-      (services[r.plural as ResourcePlural] as Lists).list(listQuery(args, r.fields, info, NEEDS[r.model])),
+    [single]: (_p: unknown, { id }: { id: string }, { loaders, services }: GraphqlContext, info: GraphQLResolveInfo) =>
+      one(Reflect.get(loaders, single) as DataLoader<string, unknown>, services[r.plural as ResourcePlural] as Lists, id, info, READS[r.model] ?? {}),
+    // Lists whose relations need only some fields read just the fields the query selects.
+    [r.plural]: (_p: unknown, args: ListArgs, { services }: GraphqlContext, info: GraphQLResolveInfo) => {
+      const q = listQuery(args, r.fields, info, NEEDS[r.model], READS[r.model]);
+      const service = services[r.plural as ResourcePlural] as Lists;
+      return NEEDS[r.model] ? service.listSelected(q) : service.list(q);
+    },
   };
   return fields;
 }
 
 export const Query: QueryResolvers = {
   ...ALL_RESOURCES.reduce<QueryResolvers>((all, r) => ({ ...all, ...resourceFields(r) }), {}),
-
-  // With their prices in the same statement when the query asks for them (as customers' addresses).
-  articles: (_p, args, { services }, info) => {
-    const q = listQuery(args, RESOURCES.Article.fields, info, RELATION_NEEDS.Article);
-    return nodesSelect(info, PRICE_FIELDS) ? services.articles.withPrices.list(q) : services.articles.list(q);
-  },
-  // With their addresses (read by the same Prisma call, which is cheaper than a second
-  // one through the loader) only when the query asks for them.
-  customers: (_p, args, { services }, info) => {
-    const q = listQuery(args, RESOURCES.Customer.fields, info, RELATION_NEEDS.Customer);
-    return nodesSelect(info, ADDRESS_FIELDS)
-      ? services.customers.withAddresses.list(q)
-      : services.customers.list(q);
-  },
 
   changes: (_p, args, ctx, info) => changes(args, ctx, info),
 

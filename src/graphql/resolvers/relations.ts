@@ -6,7 +6,8 @@ import { AppError } from '../../errors/catalogue';
 import type { Resolvers } from '../__generated__/resolvers-types';
 import type { AddressModel, CustomerModel } from '../models';
 import type { GraphqlContext } from '../context';
-import type { RelationNeeds } from './connection';
+import type { RelationNeeds, RelationReads } from './connection';
+import { RESOURCES, type ResourceModel } from '../../domain/resources';
 
 /** A to-one relation that the database guarantees (a foreign key): missing means a concurrent delete. */
 function required<T>(value: T | null, what: string, id: string): T {
@@ -16,6 +17,26 @@ function required<T>(value: T | null, what: string, id: string): T {
 
 const addressesOf = (c: CustomerModel, ctx: GraphqlContext): AddressModel[] | Promise<AddressModel[]> =>
   c.addresses ?? ctx.loaders.addressesByCustomer.load(c.id);
+
+/** A relation read with the record (connection.ts RelationReads), or undefined when it was not. */
+const held = <T>(value: T | undefined, load: () => T | Promise<T>): T | Promise<T> => (value === undefined ? load() : value);
+
+/** Each type's relation fields as the declared relations they show: the same names, and defaultAddress shows addresses. */
+const readsOf = (model: ResourceModel, extra: RelationReads = {}): RelationReads => ({
+  ...Object.fromEntries(Object.keys(RESOURCES[model].relations).map((name) => [name, name])),
+  ...extra,
+});
+export const RELATION_READS = {
+  PaymentSource: readsOf('PaymentSource'),
+  Payment: readsOf('Payment'),
+  Account: readsOf('Account'),
+  Article: readsOf('Article'),
+  ArticlePrice: readsOf('ArticlePrice'),
+  Customer: readsOf('Customer', { defaultAddress: 'addresses' }),
+  Address: readsOf('Address'),
+  TaxCode: readsOf('TaxCode'),
+  AcademicTerm: readsOf('AcademicTerm'),
+} as const satisfies Record<ResourceModel, RelationReads>;
 
 const defaultOf = (addresses: readonly AddressModel[]): AddressModel | null => addresses.find((a) => a.isDefault) ?? null;
 
@@ -31,25 +52,25 @@ export const RELATION_NEEDS = {
 
 export const relations: Resolvers = {
   PaymentSource: {
-    account: async (p, _a, { loaders }) => required(await loaders.account.load(p.accountId), 'account', p.accountId),
-    payments: (p, _a, { loaders }) => loaders.paymentsBySource.load(p.id),
+    account: async (p, _a, { loaders }) => required(await held(p.account, () => loaders.account.load(p.accountId)), 'account', p.accountId),
+    payments: (p, _a, { loaders }) => held(p.payments, () => loaders.paymentsBySource.load(p.id)),
   },
   Payment: {
     paymentSource: async (p, _a, { loaders }) =>
-      required(await loaders.paymentSource.load(p.paymentSourceId), 'payment source', p.paymentSourceId),
-    customer: async (p, _a, { loaders }) => required(await loaders.customer.load(p.customerId), 'customer', p.customerId),
+      required(await held(p.paymentSource, () => loaders.paymentSource.load(p.paymentSourceId)), 'payment source', p.paymentSourceId),
+    customer: async (p, _a, { loaders }) => required(await held(p.customer, () => loaders.customer.load(p.customerId)), 'customer', p.customerId),
   },
   Account: {
-    paymentSources: (p, _a, { loaders }) => loaders.paymentSourcesByAccount.load(p.id),
+    paymentSources: (p, _a, { loaders }) => held(p.paymentSources, () => loaders.paymentSourcesByAccount.load(p.id)),
   },
   Article: {
     prices: (p, _a, { loaders }) => p.prices ?? loaders.pricesByArticle.load(p.id),
     priceAt: (p, { date }, { loaders }) => loaders.priceAt.load({ articleId: p.id, date }),
-    defaultTaxCode: (p, _a, { loaders }) => (p.defaultTaxCodeId ? loaders.taxCode.load(p.defaultTaxCodeId) : null),
-    revenueAccount: (p, _a, { loaders }) => (p.revenueAccountId ? loaders.account.load(p.revenueAccountId) : null),
+    defaultTaxCode: (p, _a, { loaders }) => held(p.defaultTaxCode, () => (p.defaultTaxCodeId ? loaders.taxCode.load(p.defaultTaxCodeId) : null)),
+    revenueAccount: (p, _a, { loaders }) => held(p.revenueAccount, () => (p.revenueAccountId ? loaders.account.load(p.revenueAccountId) : null)),
   },
   ArticlePrice: {
-    article: async (p, _a, { loaders }) => required(await loaders.article.load(p.articleId), 'article', p.articleId),
+    article: async (p, _a, { loaders }) => required(await held('article' in p ? p.article : undefined, () => loaders.article.load(p.articleId)), 'article', p.articleId),
   },
   Customer: {
     addresses: (c, _a, ctx) => addressesOf(c, ctx),
@@ -57,17 +78,17 @@ export const relations: Resolvers = {
       const addresses = addressesOf(c, ctx);
       return Array.isArray(addresses) ? defaultOf(addresses) : addresses.then(defaultOf);
     },
-    payments: (c, _a, { loaders }) => loaders.paymentsByCustomer.load(c.id),
-    receivableAccount: (c, _a, { loaders }) => (c.receivableAccountId ? loaders.account.load(c.receivableAccountId) : null),
-    prepaymentAccount: (c, _a, { loaders }) => (c.prepaymentAccountId ? loaders.account.load(c.prepaymentAccountId) : null),
+    payments: (c, _a, { loaders }) => held(c.payments, () => loaders.paymentsByCustomer.load(c.id)),
+    receivableAccount: (c, _a, { loaders }) => held(c.receivableAccount, () => (c.receivableAccountId ? loaders.account.load(c.receivableAccountId) : null)),
+    prepaymentAccount: (c, _a, { loaders }) => held(c.prepaymentAccount, () => (c.prepaymentAccountId ? loaders.account.load(c.prepaymentAccountId) : null)),
   },
   Address: {
-    customer: async (a, _a, { loaders }) => required(await loaders.customer.load(a.customerId), 'customer', a.customerId),
+    customer: async (a, _a, { loaders }) => required(await held(a.customer, () => loaders.customer.load(a.customerId)), 'customer', a.customerId),
   },
   TaxCode: {
-    taxAccount: async (t, _a, { loaders }) => required(await loaders.account.load(t.taxAccountId), 'account', t.taxAccountId),
+    taxAccount: async (t, _a, { loaders }) => required(await held(t.taxAccount, () => loaders.account.load(t.taxAccountId)), 'account', t.taxAccountId),
     revenueAccount: async (t, _a, { loaders }) =>
-      required(await loaders.account.load(t.revenueAccountId), 'account', t.revenueAccountId),
+      required(await held(t.revenueAccount, () => loaders.account.load(t.revenueAccountId)), 'account', t.revenueAccountId),
   },
   QuoteLine: {
     article: async (l, _a, { loaders }) => required(await loaders.article.load(l.articleId), 'article', l.articleId),

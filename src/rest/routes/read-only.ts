@@ -35,7 +35,7 @@ export function articlePriceRoutes(s: Services): Router {
   const r = Router();
   r.get('/', async (req, res) => {
     requireScope(res.locals.principal, SCOPES.read);
-    sendJson(res, 200, await s.articlePrices.forArticle(req.query.articleId));
+    sendJson(res, 200, await s.articles.pricesOf(req.query.articleId));
   });
   return r;
 }

@@ -1,4 +1,4 @@
-// Substring filters on surnames look up the matching surnames first (src/db/query/lexicon.ts)
+// Substring filters on surnames look up the matching surnames first (src/db/read/lexicon.ts)
 // and add them to the filter. The page must be exactly the page the filter alone gives, and
 // the surname table must hold every surname a customer has, whoever wrote it: the import
 // (new customers and changed ones), or SQL by hand.
@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { importReferenceData } from '../../../src/import';
 import { customerFields } from '../../../src/domain/customer/fields';
-import { MAX_LEXICON_VALUES } from '../../../src/db/query/lexicon';
-import { toPrismaWhere } from '../../../src/db/query/to-prisma';
+import { MAX_LEXICON_VALUES } from '../../../src/db/read/lexicon';
+import { toPrismaWhere } from '../../support/prisma-where';
 import type { FilterNode } from '../../../src/query/filter-tree';
 import { createTestApp, type TestApp } from '../../support/app';
 import { demo, writeFile } from '../../import/helpers';

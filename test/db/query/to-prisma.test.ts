@@ -4,7 +4,7 @@ import type { FieldCatalog } from '../../../src/query/fields';
 import type { FilterNode } from '../../../src/query/filter-tree';
 import { bindFilter } from '../../../src/rest/odata/bind';
 import { parseFilter } from '../../../src/rest/odata/parser';
-import { escapeLike, toPrismaOrderBy, toPrismaWhere } from '../../../src/db/query/to-prisma';
+import { escapeLike, toPrismaOrderBy, toPrismaWhere } from '../../support/prisma-where';
 
 const fields: FieldCatalog = { ...paymentSourceFields, amount: paymentFields.amount, reference: paymentFields.reference };
 const where = (odata: string): Record<string, unknown> => toPrismaWhere(bindFilter(parseFilter(odata), fields), fields);

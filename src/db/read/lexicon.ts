@@ -14,11 +14,9 @@
 // statements are two reads, like the ids and the records of a page: a customer written
 // between them can be missing from the page, never a wrong one in it.
 
-import { Prisma } from '../../generated/prisma/client';
 import type { FilterNode } from '../../query/filter-tree';
 import type { RowReader } from '../row-reader';
-import { ident } from './page-sql';
-import { escapeLike } from './to-prisma';
+import { ident, likePattern, SqlBuilder } from './sql';
 
 /** The table holding every value a field has had, and its column. */
 export interface Lexicon {
@@ -32,7 +30,7 @@ export type Lexicons = Readonly<Record<string, Lexicon>>;
 /**
  * More matching values than this and the filter is left as it is. A text that many values
  * contain is common, so the walk along the index fills a page soon, and each listed value
- * costs a parameter through Prisma and a probe of the index: `contains(lastName,'e')` on
+ * costs a probe of the index: `contains(lastName,'e')` on
  * 100,000 customers (78 of 141 surnames) cost 0.39 ms more server CPU and 0.11 ms more
  * database CPU per page with the list than without (npm run bench, scenario d2).
  */
@@ -40,15 +38,13 @@ export const MAX_LEXICON_VALUES = 32;
 
 type TextNode = Extract<FilterNode, { kind: 'text' }>;
 
-/** The LIKE pattern Prisma sends for the node (to-prisma.ts escapes the value the same way). */
-const pattern = (node: TextNode): string => (node.op === 'contains' ? `%${escapeLike(node.value)}%` : `%${escapeLike(node.value)}`);
-
 /** The lexicon's values satisfying the node, or undefined when there are more than MAX_LEXICON_VALUES. */
 async function matching(rows: RowReader, lexicon: Lexicon, node: TextNode): Promise<string[] | undefined> {
   const column = ident(lexicon.column);
-  // ILIKE is what Prisma sends for the same condition ignoring case (tolower/toupper).
-  const like = Prisma.raw(node.ignoreCase ? 'ILIKE' : 'LIKE');
-  const found = await rows.read(Prisma.sql`SELECT ${column} FROM ${ident(lexicon.table)} WHERE ${column} ${like} ${pattern(node)} LIMIT ${MAX_LEXICON_VALUES + 1}`);
+  // The same pattern and operator as the filter itself (./where.ts).
+  const sql = new SqlBuilder();
+  const like = `${column} ${node.ignoreCase ? 'ILIKE' : 'LIKE'} ${sql.param(likePattern(node.op, node.value))}`;
+  const found = await rows.read(sql.statement(`SELECT ${column} FROM ${ident(lexicon.table)} WHERE ${like} LIMIT ${sql.param(MAX_LEXICON_VALUES + 1)}`));
   return found.rows.length > MAX_LEXICON_VALUES ? undefined : found.rows.map((r) => String(r[0]));
 }
 

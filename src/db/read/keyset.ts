@@ -1,14 +1,14 @@
 // Opaque cursors for GraphQL cursor paging (`after:`). A cursor holds the sort-key values and
 // the id of the last record of a page; the next page is "every record strictly after it" in
-// the total order toPrismaOrderBy gives (the sort keys, then id ascending), which unlike an
+// the total order of a page (the sort keys, then id ascending: ./compile.ts orderList), which unlike an
 // offset neither skips nor repeats records when rows are inserted or deleted meanwhile.
 //
 // "Strictly after" in a lexicographic order over keys k1..kn is
 //   (k1 after v1) or (k1 = v1 and k2 after v2) or ... or (k1 = v1 and ... and kn after vn)
 // where "after" depends on the direction and on where nulls sort: first in ascending order,
-// last in descending order (OData's rule, written out by toPrismaOrderBy). The
-// condition is built as a neutral filter tree and compiled by toPrismaWhere, so the null,
-// boolean and enum handling is the same as for filters.
+// last in descending order (OData's rule, written out by orderList). The condition is
+// built as a neutral filter tree and compiled with the page's filter (./where.ts), so the
+// null, boolean and enum handling is the same as for filters.
 //
 // The cursor is base64url JSON; it is opaque, not secret: a forged cursor can only choose
 // where a page starts, and the filter still applies. Values are kept exact: decimals as
@@ -18,7 +18,6 @@ import { invalidQuery } from '../../errors/catalogue';
 import { lookupField } from '../../query/conditions';
 import type { FieldCatalog, FieldSpec } from '../../query/fields';
 import type { FilterNode, FilterValue, SortKey } from '../../query/filter-tree';
-import { toPrismaWhere, type PrismaWhere } from './to-prisma';
 import { bindValue, canonicalGuid, DECIMAL_PATTERN, type RawValue } from '../../query/values';
 
 type CursorValue = string | boolean | null;
@@ -98,11 +97,11 @@ function decodeValue(field: string, spec: FieldSpec, value: CursorValue): Filter
 }
 
 /**
- * The Prisma `where` selecting the records strictly after the cursor's record, in the order
- * `toPrismaOrderBy(sortKeys)` gives. INVALID_QUERY (option `after`) when the cursor does not
+ * The filter selecting the records strictly after the cursor's record, in the order of the
+ * sort keys (then id). INVALID_QUERY (option `after`) when the cursor does not
  * decode or was made for other sort keys.
  */
-export function cursorToWhere(cursor: string, sortKeys: readonly SortKey[], fields: FieldCatalog): PrismaWhere {
+export function cursorFilter(cursor: string, sortKeys: readonly SortKey[], fields: FieldCatalog): FilterNode {
   const payload = decodePayload(cursor);
   const expected = signature(sortKeys);
   if (payload.k.length !== expected.length || payload.k.some((k, i) => k !== expected[i])) {
@@ -115,7 +114,7 @@ export function cursorToWhere(cursor: string, sortKeys: readonly SortKey[], fiel
   const keys: { field: string; spec: FieldSpec; direction: 'asc' | 'desc'; value: FilterValue | null }[] = [];
   for (const [i, key] of sortKeys.entries()) {
     const spec = lookupField(fields, key.field);
-    if (!spec) throw new Error(`cursorToWhere: sort field '${key.field}' is not in the catalogue`);
+    if (!spec) throw new Error(`cursorFilter: sort field '${key.field}' is not in the catalogue`);
     keys.push({ field: key.field, spec, direction: key.direction, value: decodeValue(key.field, spec, payload.p[i] ?? null) });
     if (key.field === 'id') break;
   }
@@ -130,7 +129,7 @@ export function cursorToWhere(cursor: string, sortKeys: readonly SortKey[], fiel
     if (after) disjuncts.push(equalSoFar.length === 0 ? after : { kind: 'and', nodes: [...equalSoFar, after] });
     equalSoFar.push({ kind: 'compare', field: key.field, op: 'eq', value: key.value });
   }
-  return toPrismaWhere({ kind: 'or', nodes: disjuncts }, fields);
+  return { kind: 'or', nodes: disjuncts };
 }
 
 /** Records whose `field` comes strictly after `value` in that key's order, or undefined if none can. */
