@@ -74,19 +74,28 @@ export async function listenPostgres(url: string, channel: string, onNotify: () 
   const open = async (): Promise<void> => {
     const c = client(url);
     c.on('notification', () => onNotify());
+    // Until LISTEN is in place a failure is openWithRetry's alone to retry: a second retry
+    // chain from this client's own error or end doubled the chains at each failed attempt,
+    // and a database back after an outage met dozens of connections at once.
+    c.on('error', () => undefined);
+    try {
+      await c.connect();
+      await c.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+    } catch (e) {
+      await c.end().catch(() => undefined);
+      throw e;
+    }
     let down = false;
-    const reconnect = (attempt: number) => {
+    const reconnect = () => {
       if (down || stopped) return;
       down = true;
       current = undefined;
       void c.end().catch(() => undefined);
-      retry = setTimeout(() => void openWithRetry(attempt), Math.min(250 * 2 ** attempt, 5_000));
+      retry = setTimeout(() => void openWithRetry(0), 250);
       retry.unref();
     };
-    c.on('error', () => reconnect(0));
-    c.on('end', () => reconnect(0));
-    await c.connect();
-    await c.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+    c.on('error', reconnect);
+    c.on('end', reconnect);
     current = c;
   };
   const openWithRetry = async (attempt: number): Promise<void> => {
