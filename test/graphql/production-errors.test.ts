@@ -21,7 +21,7 @@ beforeAll(async () => {
   t = await createTestApp({ demoData: false });
   // A service whose account list fails as a fault of the service would (the message holds SQL).
   const accounts = Object.create(t.services.accounts) as Services['accounts'];
-  accounts.list = () => Promise.reject(new Error('boom: SELECT * FROM "Account"'));
+  accounts.listSelected = () => Promise.reject(new Error('boom: SELECT * FROM "Account"'));
   const services: Services = { ...t.services, accounts };
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {

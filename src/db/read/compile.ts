@@ -105,6 +105,8 @@ export function orderList(alias: string, keys: readonly SortKey[], fields: Field
 }
 
 const relationFields = (r: RelationRead): readonly string[] => r.select ?? Object.keys(r.fields);
+/** A joined to-one relation's columns after its id. */
+const joinedFields = (r: RelationRead): readonly string[] => relationFields(r).filter((f) => f !== 'id');
 
 /** A to-many relation inside each record of alias `t`: one text column of JSON (see the header). */
 function manyColumn(r: RelationRead, relation: Extract<Relation, { kind: 'many' }>, sql: SqlBuilder, alias: string): string {
@@ -124,8 +126,8 @@ function relationParts(relations: readonly RelationRead[], sql: SqlBuilder): { c
       columns.push(manyColumn(r, r.relation, sql, alias));
       return;
     }
-    // The related id first: null when there is no related record.
-    columns.push(column(alias, 'id'), ...relationFields(r).map((f) => own(alias, f, spec(r.fields, f))));
+    // The related id first (null: there is no related record), then the other fields.
+    columns.push(column(alias, 'id'), ...joinedFields(r).map((f) => own(alias, f, spec(r.fields, f))));
     joins += ` LEFT JOIN ${ident(r.relation.target)} ${alias} ON ${column(alias, 'id')} = ${column('t', r.relation.foreignKey)}`;
   });
   return { columns, joins };
@@ -212,8 +214,10 @@ export async function readRecords(rows: RowReader, q: ReadQuery): Promise<Values
       };
       return { name: r.name, value };
     }
-    at += 1 + names.length;
-    const read = reader(r.fields, names, ownRevivals(r.fields, names), from + 1);
+    const rest = joinedFields(r);
+    at += 1 + rest.length;
+    // The id column is the record's id when it is selected.
+    const read = names.includes('id') ? reader(r.fields, ['id', ...rest], ownRevivals(r.fields, ['id', ...rest]), from) : reader(r.fields, rest, ownRevivals(r.fields, rest), from + 1);
     return { name: r.name, value: (values: ReadonlyArray<unknown>) => (values[from] === null ? null : read(values)) };
   });
   const records = result.rows.map((values) => {

@@ -23,8 +23,8 @@ export interface ListQuery {
   readonly count?: boolean | undefined;
   /** Relations to return inside each record (REST $expand), checked against the resource's relations. */
   readonly expand?: readonly Expansion[] | undefined;
-  /** Declared relations to read inside each record with all their fields (GraphQL: those the query selects). */
-  readonly include?: readonly string[] | undefined;
+  /** Declared relations to read inside each record (GraphQL: those the query selects, with the fields it selects of them). */
+  readonly include?: readonly Expansion[] | undefined;
   /**
    * The fields the caller reads from each record (GraphQL: what the query selects). A page
    * may then leave the others out of its records; `id` and the sort keys are always there.

@@ -67,10 +67,10 @@ export class ReadService<F extends FieldCatalog, Inline extends object = object>
     return values as RecordOf<F, Inline>;
   }
 
-  private relations(expand: readonly Expansion[] | undefined, include: readonly string[] = []): RelationRead[] {
+  private relations(expand: readonly Expansion[] | undefined, include: readonly Expansion[] = []): RelationRead[] {
     const named = new Map<string, Expansion>();
-    for (const name of [...(this.options.inline ?? []), ...include]) named.set(name, { relation: name });
-    for (const e of expand ?? []) named.set(e.relation, e);
+    for (const name of this.options.inline ?? []) named.set(name, { relation: name });
+    for (const e of [...include, ...(expand ?? [])]) named.set(e.relation, e);
     return [...named.values()].map((e) => relationRead(this.resource, e));
   }
 
@@ -126,22 +126,25 @@ export class ReadService<F extends FieldCatalog, Inline extends object = object>
     return found;
   }
 
-  /** For batching (GraphQL): the records with these ids, in no particular order; `include`: declared relations read inside each. */
-  getMany(ids: readonly string[], include: readonly string[] = []): Promise<Array<RecordOf<F, Inline>>> {
-    return this.read({ kind: 'in', field: 'id', values: ids.map((value) => ({ type: 'uuid', value })) }, include.map((relation) => ({ relation })));
+  /** For batching (GraphQL): the records with these ids, in no particular order. */
+  getMany(ids: readonly string[]): Promise<Array<RecordOf<F, Inline>>> {
+    return this.read({ kind: 'in', field: 'id', values: ids.map((value) => ({ type: 'uuid', value })) });
+  }
+
+  /** One record by id (GraphQL) holding the fields `select` names (all when absent, the id always) and the relations `include` reads inside it; null when there is none. */
+  async getSelected(rawId: string, select: readonly string[] | undefined, include: readonly Expansion[]): Promise<Selected<RecordOf<F, Inline>> | null> {
+    const id = parseId(rawId);
+    const [found] = await this.readValues({ kind: 'compare', field: 'id', op: 'eq', value: { type: 'uuid', value: id } }, include, select && [...new Set(['id', ...select])]);
+    // What the statement read: the id and the selected fields, revived by type (as in typed()).
+    return found ? (found as Selected<RecordOf<F, Inline>>) : null;
   }
 
   private async read(filter: FilterNode, expand?: readonly Expansion[]): Promise<Array<RecordOf<F, Inline>>> {
-    const rows = await readRecords(this.rows, {
-      table: this.resource.model,
-      fields: this.fields,
-      select: Object.keys(this.fields),
-      filter,
-      orderBy: [],
-      window: 'all',
-      relations: this.relations(expand),
-    });
-    return rows.map((v) => this.typed(v));
+    return (await this.readValues(filter, expand)).map((v) => this.typed(v));
+  }
+
+  private readValues(filter: FilterNode, expand?: readonly Expansion[], select: readonly string[] = Object.keys(this.fields)): Promise<Values[]> {
+    return readRecords(this.rows, { table: this.resource.model, fields: this.fields, select, filter, orderBy: [], window: 'all', relations: this.relations(expand) });
   }
 
   /**

@@ -13,7 +13,7 @@ import type { QueryChangesArgs, Resolvers } from '../__generated__/resolvers-typ
 import type { GraphqlContext } from '../context';
 import type { ChangeConnectionModel } from '../models';
 import { graphqlWhereToFilter } from '../where';
-import { selects } from './connection';
+import { selects } from './selection';
 import type { GraphQLResolveInfo } from 'graphql';
 
 export async function changes(args: QueryChangesArgs, ctx: GraphqlContext, info: GraphQLResolveInfo): Promise<ChangeConnectionModel> {

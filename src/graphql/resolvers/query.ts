@@ -6,39 +6,32 @@
 
 import type { GraphQLResolveInfo } from 'graphql';
 import type { ListQuery } from '../../domain/common/list';
-import { singleFieldOf, type Resource } from '../../domain/common/resource';
+import { singleFieldOf, type ModelName, type Resource } from '../../domain/common/resource';
+import type { Expansion } from '../../query/filter-tree';
 import { changes } from './changes';
 import { parseId } from '../../domain/common/validate';
 import { ALL_RESOURCES, type ResourcePlural } from '../../domain/resources';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import type { GraphqlContext } from '../context';
 import type DataLoader from 'dataloader';
-import { listQuery, recordRelations, type ListArgs, type RelationNeeds, type RelationReads } from './connection';
-import { RELATION_NEEDS, RELATION_READS } from './relations';
+import { listQuery, type ListArgs } from './connection';
+import { recordSelection } from './selection';
+
+/** What a resource's service offers the single and list fields. */
+interface Reads {
+  listSelected(q: ListQuery): Promise<unknown>;
+  getSelected(id: string, select: readonly string[] | undefined, include: readonly Expansion[]): Promise<unknown>;
+}
 
 /**
  * One record by id: through the request's loader (aliased look-ups share a statement), or,
  * when the selection shows relations, in one statement with those relations inside.
  */
-function one<T>(
-  loader: DataLoader<string, T | null>,
-  read: { getMany(ids: readonly string[], include: readonly string[]): Promise<T[]> },
-  rawId: string,
-  info: GraphQLResolveInfo,
-  reads: RelationReads,
-): Promise<T | null> {
+function one(loader: DataLoader<string, unknown>, read: Reads, rawId: string, model: ModelName, info: GraphQLResolveInfo): Promise<unknown> {
   const id = parseId(rawId);
-  const include = recordRelations(info, reads);
-  return include.length === 0 ? loader.load(id) : read.getMany([id], include).then((found) => found[0] ?? null);
+  const { select, include } = recordSelection(info, model);
+  return include.length === 0 ? loader.load(id) : read.getSelected(id, select, include);
 }
-
-interface Lists {
-  list(q: ListQuery): Promise<unknown>;
-  listSelected(q: ListQuery): Promise<unknown>;
-  getMany(ids: readonly string[], include: readonly string[]): Promise<unknown[]>;
-}
-const NEEDS: Readonly<Partial<Record<string, RelationNeeds>>> = RELATION_NEEDS;
-const READS: Readonly<Partial<Record<string, RelationReads>>> = RELATION_READS;
 
 /**
  * The single and list fields of one resource. Their results are the loader's and the
@@ -49,13 +42,10 @@ function resourceFields(r: Resource): QueryResolvers {
   const single = singleFieldOf(r);
   const fields = {
     [single]: (_p: unknown, { id }: { id: string }, { loaders, services }: GraphqlContext, info: GraphQLResolveInfo) =>
-      one(Reflect.get(loaders, single) as DataLoader<string, unknown>, services[r.plural as ResourcePlural] as Lists, id, info, READS[r.model] ?? {}),
-    // Lists whose relations need only some fields read just the fields the query selects.
-    [r.plural]: (_p: unknown, args: ListArgs, { services }: GraphqlContext, info: GraphQLResolveInfo) => {
-      const q = listQuery(args, r.fields, info, NEEDS[r.model], READS[r.model]);
-      const service = services[r.plural as ResourcePlural] as Lists;
-      return NEEDS[r.model] ? service.listSelected(q) : service.list(q);
-    },
+      one(Reflect.get(loaders, single) as DataLoader<string, unknown>, services[r.plural as ResourcePlural], id, r.model, info),
+    // Only the fields and relations the query selects are read.
+    [r.plural]: (_p: unknown, args: ListArgs, { services }: GraphqlContext, info: GraphQLResolveInfo) =>
+      (services[r.plural as ResourcePlural] as Reads).listSelected(listQuery(args, r, info)),
   };
   return fields;
 }

@@ -6,7 +6,6 @@ import { AppError } from '../../errors/catalogue';
 import type { Resolvers } from '../__generated__/resolvers-types';
 import type { AddressModel, CustomerModel } from '../models';
 import type { GraphqlContext } from '../context';
-import type { RelationNeeds, RelationReads } from './connection';
 import { RESOURCES, type ResourceModel } from '../../domain/resources';
 
 /** A to-one relation that the database guarantees (a foreign key): missing means a concurrent delete. */
@@ -20,6 +19,16 @@ const addressesOf = (c: CustomerModel, ctx: GraphqlContext): AddressModel[] | Pr
 
 /** A relation read with the record (connection.ts RelationReads), or undefined when it was not. */
 const held = <T>(value: T | undefined, load: () => T | Promise<T>): T | Promise<T> => (value === undefined ? load() : value);
+
+/**
+ * For each relation field of a type, the declared relation (src/domain/<resource>/resource.ts)
+ * it shows. Selected, the relation is read inside the records' own statement (src/db/read),
+ * not through a loader afterwards: an article with its tax code is one statement.
+ */
+export type RelationReads = Readonly<Record<string, string>>;
+
+/** For each relation field of a type, the fields of its own record that the field's resolver reads besides the id. */
+export type RelationNeeds = Readonly<Record<string, readonly string[]>>;
 
 /** Each type's relation fields as the declared relations they show: the same names, and defaultAddress shows addresses. */
 const readsOf = (model: ResourceModel, extra: RelationReads = {}): RelationReads => ({
@@ -41,14 +50,26 @@ export const RELATION_READS = {
 const defaultOf = (addresses: readonly AddressModel[]): AddressModel | null => addresses.find((a) => a.isDefault) ?? null;
 
 /**
- * What the relation resolvers below read off their parent record besides its id, for the
- * types whose lists read only the selected fields (connection.ts listQuery). A relation
- * missing here makes its list read every field.
+ * What the fields below (and `history`) read off their record besides its id: a to-one
+ * relation its foreign key. With it, lists and single records read only the fields a query
+ * selects (./selection.ts); a field missing here makes its record read every field.
  */
+const needsOf = (model: ResourceModel, extra: RelationNeeds = {}): RelationNeeds => ({
+  ...Object.fromEntries(Object.entries(RESOURCES[model].relations).map(([name, r]) => [name, r.kind === 'one' ? [r.foreignKey] : []])),
+  history: [],
+  ...extra,
+});
 export const RELATION_NEEDS = {
-  Customer: { addresses: [], defaultAddress: [], payments: [], receivableAccount: ['receivableAccountId'], prepaymentAccount: ['prepaymentAccountId'], history: [] },
-  Article: { prices: [], priceAt: [], defaultTaxCode: ['defaultTaxCodeId'], revenueAccount: ['revenueAccountId'], history: [] },
-} as const satisfies Record<string, RelationNeeds>;
+  PaymentSource: needsOf('PaymentSource'),
+  Payment: needsOf('Payment'),
+  Account: needsOf('Account'),
+  Article: needsOf('Article', { priceAt: [] }),
+  ArticlePrice: needsOf('ArticlePrice'),
+  Customer: needsOf('Customer', { defaultAddress: [] }),
+  Address: needsOf('Address'),
+  TaxCode: needsOf('TaxCode'),
+  AcademicTerm: needsOf('AcademicTerm'),
+} as const satisfies Record<ResourceModel, RelationNeeds>;
 
 export const relations: Resolvers = {
   PaymentSource: {
