@@ -6,7 +6,8 @@ import { AppError } from '../../errors/catalogue';
 import type { Resolvers } from '../__generated__/resolvers-types';
 import type { AddressModel, CustomerModel } from '../models';
 import type { GraphqlContext } from '../context';
-import { RESOURCES, type ResourceModel } from '../../domain/resources';
+import type { ModelName } from '../../domain/common/resource';
+import { ALL_RESOURCES } from '../../domain/resources';
 
 /** A to-one relation that the database guarantees (a foreign key): missing means a concurrent delete. */
 function required<T>(value: T | null, what: string, id: string): T {
@@ -30,46 +31,30 @@ export type RelationReads = Readonly<Record<string, string>>;
 /** For each relation field of a type, the fields of its own record that the field's resolver reads besides the id. */
 export type RelationNeeds = Readonly<Record<string, readonly string[]>>;
 
-/** Each type's relation fields as the declared relations they show: the same names, and defaultAddress shows addresses. */
-const readsOf = (model: ResourceModel, extra: RelationReads = {}): RelationReads => ({
-  ...Object.fromEntries(Object.keys(RESOURCES[model].relations).map((name) => [name, name])),
-  ...extra,
-});
-export const RELATION_READS = {
-  PaymentSource: readsOf('PaymentSource'),
-  Payment: readsOf('Payment'),
-  Account: readsOf('Account'),
-  Article: readsOf('Article'),
-  ArticlePrice: readsOf('ArticlePrice'),
-  Customer: readsOf('Customer', { defaultAddress: 'addresses' }),
-  Address: readsOf('Address'),
-  TaxCode: readsOf('TaxCode'),
-  AcademicTerm: readsOf('AcademicTerm'),
-} as const satisfies Record<ResourceModel, RelationReads>;
+/** Relation fields by other names than the relation they show. */
+const SHOWN_AS: Readonly<Partial<Record<ModelName, RelationReads>>> = { Customer: { defaultAddress: 'addresses' } };
+
+/** Each type's relation fields as the declared relations they show: the same names, and those of SHOWN_AS. */
+export const RELATION_READS: Readonly<Partial<Record<ModelName, RelationReads>>> = Object.fromEntries(
+  ALL_RESOURCES.map((r) => [r.model, { ...Object.fromEntries(Object.keys(r.relations).map((name) => [name, name])), ...SHOWN_AS[r.model] }]),
+);
 
 const defaultOf = (addresses: readonly AddressModel[]): AddressModel | null => addresses.find((a) => a.isDefault) ?? null;
+
+/** Fields of a type that are neither record fields nor declared relations, and what they read off the record besides its id. */
+const COMPUTED: Readonly<Partial<Record<ModelName, RelationNeeds>>> = { Article: { priceAt: [] }, Customer: { defaultAddress: [] } };
 
 /**
  * What the fields below (and `history`) read off their record besides its id: a to-one
  * relation its foreign key. With it, lists and single records read only the fields a query
  * selects (./selection.ts); a field missing here makes its record read every field.
  */
-const needsOf = (model: ResourceModel, extra: RelationNeeds = {}): RelationNeeds => ({
-  ...Object.fromEntries(Object.entries(RESOURCES[model].relations).map(([name, r]) => [name, r.kind === 'one' ? [r.foreignKey] : []])),
-  history: [],
-  ...extra,
-});
-export const RELATION_NEEDS = {
-  PaymentSource: needsOf('PaymentSource'),
-  Payment: needsOf('Payment'),
-  Account: needsOf('Account'),
-  Article: needsOf('Article', { priceAt: [] }),
-  ArticlePrice: needsOf('ArticlePrice'),
-  Customer: needsOf('Customer', { defaultAddress: [] }),
-  Address: needsOf('Address'),
-  TaxCode: needsOf('TaxCode'),
-  AcademicTerm: needsOf('AcademicTerm'),
-} as const satisfies Record<ResourceModel, RelationNeeds>;
+export const RELATION_NEEDS: Readonly<Partial<Record<ModelName, RelationNeeds>>> = Object.fromEntries(
+  ALL_RESOURCES.map((r) => [
+    r.model,
+    { ...Object.fromEntries(Object.entries(r.relations).map(([name, rel]) => [name, rel.kind === 'one' ? [rel.foreignKey] : []])), history: [], ...COMPUTED[r.model] },
+  ]),
+);
 
 export const relations: Resolvers = {
   PaymentSource: {

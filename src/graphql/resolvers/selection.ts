@@ -9,10 +9,7 @@ import { Kind } from 'graphql';
 import type { Expansion } from '../../query/filter-tree';
 import type { ModelName } from '../../domain/common/resource';
 import { resourceOf } from '../../domain/resources';
-import { RELATION_NEEDS, RELATION_READS, type RelationNeeds, type RelationReads } from './relations';
-
-const NEEDS: Readonly<Partial<Record<string, RelationNeeds>>> = RELATION_NEEDS;
-const READS: Readonly<Partial<Record<string, RelationReads>>> = RELATION_READS;
+import { RELATION_NEEDS as NEEDS, RELATION_READS as READS } from './relations';
 
 /** The fields to read of each record (undefined: every field) and the relations to read inside them. */
 export interface Selection {
