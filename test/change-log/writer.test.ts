@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { appendChanges } from '../../src/domain/common/change-log';
 import { createServices, type Services } from '../../src/domain/services';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 
@@ -37,4 +39,31 @@ it('the database refuses UPDATE, DELETE and TRUNCATE on the log', async () => {
     }),
   ).rejects.toThrow();
   expect(await s.changeLog.changesAfter(0n, 1000)).toEqual(before);
+});
+
+it('an entry takes its seq at commit, above every committed one; a client cannot give it one', async () => {
+  const last = BigInt((await s.changeLog.changesAfter(0n, 1000)).at(-1)!.seq);
+  const draft = (recordId: string) => [{ resource: 'payment-source' as const, recordId, operation: 'created' as const, changes: {} }];
+  const seqOf = async (q: Pick<typeof db.prisma, '$queryRawUnsafe'>, recordId: string) =>
+    (await q.$queryRawUnsafe<Array<{ seq: bigint }>>(`SELECT "seq" FROM "ChangeLog" WHERE "recordId" = $1::uuid`, recordId)).map((r) => BigInt(r.seq));
+  const kept = randomUUID();
+  // Inside its transaction the entry holds a placeholder (below zero); the commit gives it its seq.
+  const inside = await db.prisma.$transaction(async (tx) => {
+    await appendChanges(tx, draft(kept), { userId: alice.userId, occurredAt: new Date() });
+    return seqOf(tx, kept);
+  });
+  expect(inside).toHaveLength(1);
+  expect(inside[0]!).toBeLessThan(0n);
+  const [committed] = await seqOf(db.prisma, kept);
+  expect(committed!).toBeGreaterThan(last);
+  // A client giving its entry a seq is an UPDATE of the log: refused, and the transaction with it.
+  const forged = randomUUID();
+  await expect(
+    db.prisma.$transaction(async (tx) => {
+      await appendChanges(tx, draft(forged), { userId: alice.userId, occurredAt: new Date() });
+      await tx.$executeRawUnsafe(`UPDATE "ChangeLog" SET "seq" = $1 WHERE "recordId" = $2::uuid`, committed! + 1000n, forged);
+    }),
+  ).rejects.toThrow();
+  expect(await seqOf(db.prisma, forged)).toEqual([]);
+  expect(await db.prisma.$queryRawUnsafe(`SELECT "id" FROM "ChangeLog" WHERE "seq" <= 0`)).toEqual([]);
 });

@@ -6,10 +6,9 @@ import type { DecimalValue } from '../../query/values';
 // service uses it, and the reader knows every resource's fields.
 //
 // Writes change-log entries inside the transaction of the write they record. The database
-// does the rest (migration 20261126000000_change_log): its trigger takes the feed's advisory
-// lock and assigns `seq`, so an entry's seq is taken late in its transaction and entries
-// become visible in seq order. Append the entries LAST in a transaction: the lock is held
-// from the first entry until the commit, and serialises every writer for that long.
+// does the rest (migrations 20261126000000_change_log, 20261126200000_change_log_seq_at_commit):
+// an entry gets its `seq` inside COMMIT, under the feed's advisory lock, so entries become
+// visible in seq order and the lock is held only from there to the end of the commit.
 
 /** What a change did to its record; alphabetical, as the database enum declares them. */
 export const CHANGE_OPERATIONS = ['created', 'deleted', 'updated'] as const;
@@ -110,8 +109,13 @@ export async function stageImportChanges(tx: Tx): Promise<void> {
   await tx.$executeRawUnsafe(`CREATE TEMPORARY TABLE ${IMPORT_MOVED.slice('pg_temp.'.length)} ("id" uuid PRIMARY KEY, "field" text NOT NULL, "old" jsonb) ON COMMIT DROP`);
 }
 
-/** Appends the staged entries: the import's last statement. */
+/**
+ * Appends the staged entries: the import's last statement. They take their seq as they are
+ * inserted (under the feed's lock, held to the end of the import's commit): one UPDATE per
+ * entry at commit, as a service's few entries get it, would cost more than that here.
+ */
 export async function appendStagedChanges(tx: Tx, origin: ChangeOrigin): Promise<void> {
+  await tx.$executeRawUnsafe(`SET LOCAL billing.change_log_seq = 'now'`);
   await tx.$executeRawUnsafe(
     `INSERT INTO "ChangeLog" ("resource", "recordId", "operation", "changes", "userId", "occurredAt", "requestId", "importRunId")
      SELECT "resource", "recordId", "operation", "changes", $1::uuid, $2::timestamptz, $3::text, $4::uuid FROM ${IMPORT_CHANGES} ORDER BY "n"`,
