@@ -46,7 +46,7 @@ export async function startEvents(o: { config: Config['events']; db: Database; s
       read,
       // `data` is the entry as both doors give it out (exact decimals, ISO times).
       toMessage: (e) => toMessage(e, { source: c.source, subjectPrefix: c.subjectPrefix, data: e, stringify: stringifyJson }),
-      publish: (m) => b.publish(m),
+      publish: (m, after) => b.publish(m, after),
       brokerUp: () => b.connected,
       progress: relayProgress(o.db.prisma, c.stream),
       backlog: (after) => backlog(o.db.prisma, after),

@@ -124,14 +124,18 @@ export class JetStreamBroker {
     }
   }
 
-  /** Resolves once JetStream stored the message (or dropped it as a repeat of its Nats-Msg-Id). */
-  async publish(m: OutgoingMessage): Promise<void> {
+  /**
+   * Resolves once JetStream stored the message (or dropped it as a repeat of its Nats-Msg-Id).
+   * With `after`, JetStream stores it only if the stream's last message is the one of that
+   * Nats-Msg-Id, and refuses it otherwise (Nats-Expected-Last-Msg-Id).
+   */
+  async publish(m: OutgoingMessage, after?: string): Promise<void> {
     const js = await this.ready();
     const h = headers();
     // CloudEvents' NATS binding, structured mode: the whole event is the JSON body.
     h.set('Content-Type', 'application/cloudevents+json; charset=utf-8');
     try {
-      await js.publish(m.subject, m.body, { msgID: m.msgId, headers: h, timeout: PUBLISH_TIMEOUT_MS });
+      await js.publish(m.subject, m.body, { msgID: m.msgId, headers: h, timeout: PUBLISH_TIMEOUT_MS, ...(after === undefined ? {} : { expect: { lastMsgID: after } }) });
     } catch (e) {
       this.streamChecked = false;
       throw new BrokerError(`JetStream did not store the message: ${messageOf(e)}`);
