@@ -12,7 +12,7 @@ import { applyMigrations, type SqlSession } from './migrate';
 import { transactionPool } from './pooler';
 import { guardCheckouts } from './read-timeout';
 import { ReplicaReadsPrismaPg, ReplicaSet, routeReads, type ReplicaHealth } from './replicas';
-import { adapterReader, routedReader, type RowReader } from './row-reader';
+import { adapterReader, routedReader, type OnQuery, type RowReader } from './row-reader';
 import { openLockSession, withRootCert, type LockSession } from './session';
 import { listenPostgres, postgresLocks, type HeldLock } from './watched-sessions';
 
@@ -39,8 +39,8 @@ export interface DatabaseOptions {
   /** Data folder of the embedded database; 'memory' keeps it in memory. */
   readonly dataDir?: string;
   readonly poolMax?: number;
-  /** Told the text of every SQL statement sent, through Prisma Client or a RowReader (tests count them). */
-  readonly onQuery?: (sql: string) => void;
+  /** Told every SQL statement sent, through Prisma Client or a RowReader (tests count them). */
+  readonly onQuery?: OnQuery;
   readonly migrate?: boolean;
   /**
    * PostgreSQL: time limit of one statement (server-side statement_timeout, and a client-side
@@ -114,7 +114,7 @@ export interface Database {
 
 type AdapterFactory = NonNullable<NonNullable<ConstructorParameters<typeof PrismaClient>[0]>['adapter']>;
 
-function prismaClient(adapter: AdapterFactory, onQuery: ((sql: string) => void) | undefined): PrismaClient {
+function prismaClient(adapter: AdapterFactory, onQuery: OnQuery | undefined): PrismaClient {
   if (!onQuery) return new PrismaClient({ adapter });
   const client = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
   client.$on('query', (e) => onQuery(e.query));
