@@ -5,10 +5,9 @@
 // drives the same through a real Chromium; these run on every database.
 import { createHash } from 'node:crypto';
 import request from 'supertest';
-import type { App } from '../../src/app';
 import { IDE_INTROSPECTION } from '../support/graphql';
 import { type TestApp, bearer } from '../support/app';
-import { appWithVariants, browserGet, cspOf, PRODUCTION_ENV } from '../support/browser-http';
+import { appWithVariants, browserGet, cspOf, preflight, PRODUCTION_ENV } from '../support/browser-http';
 
 const { app, variant } = appWithVariants();
 let t: TestApp;
@@ -17,16 +16,6 @@ beforeAll(() => {
 });
 
 const STUDIO = 'https://studio.apollographql.com';
-
-/** The preflight a browser sends before Sandbox's POST (JSON body, token header). */
-function preflight(app: App['express'], origin: string, privateNetwork = false): request.Test {
-  const req = request(app)
-    .options('/graphql')
-    .set('Origin', origin)
-    .set('Access-Control-Request-Method', 'POST')
-    .set('Access-Control-Request-Headers', 'authorization,content-type');
-  return privateNetwork ? req.set('Access-Control-Request-Private-Network', 'true') : req;
-}
 
 describe('the hosted Sandbox (https://studio.apollographql.com) reaches a local service', () => {
   it('its preflight is allowed outside production by default', async () => {

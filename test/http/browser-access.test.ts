@@ -3,7 +3,7 @@
 // test/browser/ drives the same through a real Chromium; these run everywhere.
 import request from 'supertest';
 import { type TestApp, bearer } from '../support/app';
-import { appWithVariants, browserGet, cspOf, PRODUCTION_ENV } from '../support/browser-http';
+import { appWithVariants, browserGet, cspOf, preflight, PRODUCTION_ENV } from '../support/browser-http';
 
 const { app, variant } = appWithVariants();
 let t: TestApp;
@@ -32,12 +32,7 @@ describe('CORS: browser apps on other origins can call both doors', () => {
   });
 
   it('answers a GraphQL preflight with 204, not a 400 from CSRF prevention', async () => {
-    const res = await request(t.http)
-      .options('/graphql')
-      .set('Origin', 'http://127.0.0.1:3000')
-      .set('Access-Control-Request-Method', 'POST')
-      .set('Access-Control-Request-Headers', 'authorization,content-type')
-      .expect(204);
+    const res = await preflight(t.http, 'http://127.0.0.1:3000').expect(204);
     expect(res.headers['access-control-allow-origin']).toBe('http://127.0.0.1:3000');
   });
 

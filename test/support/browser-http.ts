@@ -37,6 +37,16 @@ export function appWithVariants(): { app: () => TestApp; variant: (env: Readonly
   };
 }
 
+/** The preflight a browser sends before a GraphQL POST with a JSON body and a token (Sandbox's, an app's). */
+export function preflight(app: App['express'], origin: string, privateNetwork = false): request.Test {
+  const req = request(app)
+    .options('/graphql')
+    .set('Origin', origin)
+    .set('Access-Control-Request-Method', 'POST')
+    .set('Access-Control-Request-Headers', 'authorization,content-type');
+  return privateNetwork ? req.set('Access-Control-Request-Private-Network', 'true') : req;
+}
+
 /** GET as a browser opening a page asks for it. */
 export const browserGet = (app: App['express'], path: string): request.Test => request(app).get(path).set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8');
 
