@@ -4,7 +4,7 @@ import { ClusterMemoryStorePrimary } from '@express-rate-limit/cluster-memory-st
 import { resolveSecret } from './auth/keys';
 import { createTokenVerifier } from './auth/tokens';
 import { ConfigError, loadConfig, readEnvFile, type Config } from './config/config';
-import { openDatabase, type Database } from './db/database';
+import { configuredDatabase, openDatabase, type Database } from './db/database';
 import { DataDirBusyError, EXIT_DATA_DIR_BUSY } from './db/data-dir-lock';
 import { databaseFailure } from './db/errors';
 import { loadDemoDataIfEmpty } from './import/demo-data';
@@ -62,12 +62,7 @@ function configOrExit(): Config {
 async function openServiceDatabase(config: Config, logger: Logger): Promise<Database> {
   const d = config.database;
   const db = await openDatabase({
-    url: d.url,
-    directUrl: d.directUrl,
-    pooler: d.pooler,
-    namedStatements: d.namedStatements,
-    tlsRootCertFile: d.tlsRootCertFile,
-    dataDir: d.dataDir,
+    ...configuredDatabase(d),
     poolMax: d.poolMax,
     role: 'service',
     statementTimeoutMs: d.statementTimeoutMs,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ConfigError, loadConfig, readEnvFile } from '../config/config';
-import { openDatabase, type Database } from '../db/database';
+import { configuredDatabase, openDatabase, type Database } from '../db/database';
 import { DataDirBusyError, EXIT_DATA_DIR_BUSY } from '../db/data-dir-lock';
 import {
   IMPORT_SECTIONS,
@@ -142,17 +142,7 @@ export async function main(argv: string[]): Promise<number> {
 
   let db: Database;
   try {
-    const d = config.database;
-    db = await openDatabase({
-      url: d.url,
-      directUrl: d.directUrl,
-      pooler: d.pooler,
-      namedStatements: d.namedStatements,
-      tlsRootCertFile: d.tlsRootCertFile,
-      dataDir: d.dataDir,
-      poolMax: 2,
-      role: 'import',
-    });
+    db = await openDatabase({ ...configuredDatabase(config.database), poolMax: 2, role: 'import' });
   } catch (e) {
     if (e instanceof DataDirBusyError) {
       err(`import: nothing was imported: ${e.message}\n`);

@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { Client, Pool, type PoolConfig, type QueryResultRow } from 'pg';
+import type { Config } from '../config/config';
 import { PrismaClient } from '../generated/prisma/client';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { connectFailure, isDatabaseUnavailable } from './errors';
@@ -12,9 +13,8 @@ import { applyMigrations, type SqlSession } from './migrate';
 import { transactionPool } from './pooler';
 import { guardCheckouts } from './read-timeout';
 import { ReplicaReadsPrismaPg, ReplicaSet, routeReads, type ReplicaHealth } from './replicas';
-import { adapterReader, routedReader, type RowReader } from './row-reader';
-import { openLockSession, withRootCert, type LockSession } from './session';
-import { listenPostgres, postgresLocks, type HeldLock } from './watched-sessions';
+import { adapterReader, routedReader, type OnQuery, type RowReader } from './row-reader';
+import { listenPostgres, openLockSession, postgresLocks, sessionUrl, withRootCert, type HeldLock, type LockSession } from './session';
 
 // Picks the driver adapter: a postgresql:// URL → PostgreSQL through a pg pool;
 // otherwise embedded PGlite (real Postgres compiled to WASM) in <dataDir>/pglite, or in
@@ -39,8 +39,8 @@ export interface DatabaseOptions {
   /** Data folder of the embedded database; 'memory' keeps it in memory. */
   readonly dataDir?: string;
   readonly poolMax?: number;
-  /** Told the text of every SQL statement sent, through Prisma Client or a RowReader (tests count them). */
-  readonly onQuery?: (sql: string) => void;
+  /** Told every SQL statement sent, through Prisma Client or a RowReader (tests count them). */
+  readonly onQuery?: OnQuery;
   readonly migrate?: boolean;
   /**
    * PostgreSQL: time limit of one statement (server-side statement_timeout, and a client-side
@@ -69,6 +69,11 @@ export interface DatabaseOptions {
 }
 
 /** One database as /readyz reports it. */
+/** The configured database and how to reach it: what the service and the import open alike. */
+export function configuredDatabase(d: Config['database']): Pick<DatabaseOptions, 'url' | 'directUrl' | 'pooler' | 'namedStatements' | 'tlsRootCertFile' | 'dataDir'> {
+  return { url: d.url, directUrl: d.directUrl, pooler: d.pooler, namedStatements: d.namedStatements, tlsRootCertFile: d.tlsRootCertFile, dataDir: d.dataDir };
+}
+
 export type DatabaseHealth = { readonly name: 'primary'; readonly role: 'primary'; readonly state: 'up' | 'down' } | ReplicaHealth;
 
 /** Connections of one pool: in use, idle, and callers waiting for one. */
@@ -114,7 +119,7 @@ export interface Database {
 
 type AdapterFactory = NonNullable<NonNullable<ConstructorParameters<typeof PrismaClient>[0]>['adapter']>;
 
-function prismaClient(adapter: AdapterFactory, onQuery: ((sql: string) => void) | undefined): PrismaClient {
+function prismaClient(adapter: AdapterFactory, onQuery: OnQuery | undefined): PrismaClient {
   if (!onQuery) return new PrismaClient({ adapter });
   const client = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
   client.$on('query', (e) => onQuery(e.query));
@@ -228,8 +233,8 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
       return (await pool.query<T & QueryResultRow>(sql, params)).rows;
     },
   };
-  const lockSession = () => openLockSession({ url, directUrl: opts.directUrl, tlsRootCertFile: opts.tlsRootCertFile, connectTimeoutMs: opts.connectTimeoutMs });
-  const sessionUrl = withRootCert(opts.directUrl ?? url, opts.tlsRootCertFile);
+  const direct = sessionUrl(url, opts.directUrl, opts.tlsRootCertFile);
+  const lockSession = () => openLockSession(direct, opts.connectTimeoutMs);
   if (opts.migrate !== false) {
     // Advisory locks are per session: migrate on one connection of its own, past any pooler.
     const migrating = await lockSession();
@@ -274,8 +279,8 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
       return [poolFigures('primary', pool, max), ...replicaPools.map((p, i) => poolFigures(`replica ${i + 1}`, p, max))];
     },
     // Sessions of their own, past a transaction-mode pooler like the lock session above.
-    listen: (channel, onNotify) => listenPostgres(sessionUrl, channel, onNotify),
-    tryLock: postgresLocks(sessionUrl),
+    listen: (channel, onNotify) => listenPostgres(direct, channel, onNotify),
+    tryLock: postgresLocks(direct),
     async close() {
       if (closed) return;
       closed = true;

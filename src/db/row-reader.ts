@@ -24,6 +24,12 @@ export interface RowSet {
   readonly rows: ReadonlyArray<readonly unknown[]>;
 }
 
+/**
+ * Told each statement sent: its text, and for a RowReader's its values too (Prisma Client
+ * reports its own as text only). Tests count statements; npm run bench:plans explains them.
+ */
+export type OnQuery = (sql: string, values?: readonly unknown[]) => void;
+
 /** Runs one parameterised SELECT (values as parameters, never as text). */
 export interface RowReader {
   read(statement: Statement): Promise<RowSet>;
@@ -35,12 +41,12 @@ function argType(value: unknown): ArgType {
   return { scalarType: typeof value === 'number' ? 'int' : 'string', arity: 'scalar' };
 }
 
-/** A RowReader on a connected driver adapter; onQuery hears each statement's text (tests count them). */
-export function adapterReader(adapter: Queryable, onQuery?: (sql: string) => void): RowReader {
+/** A RowReader on a connected driver adapter; onQuery hears each statement. */
+export function adapterReader(adapter: Queryable, onQuery?: OnQuery): RowReader {
   return {
     read(statement) {
       const sql = statement.text;
-      onQuery?.(sql);
+      onQuery?.(sql, statement.values);
       const args = [...statement.values];
       return adapter.queryRaw({ sql, args, argTypes: args.map(argType) });
     },

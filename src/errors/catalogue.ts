@@ -19,6 +19,7 @@ export const ERRORS = {
   NO_PRICE: { status: 422, title: 'The article has no price on the reference date' },
   NO_TAX_CODE: { status: 422, title: 'No tax code applies on the reference date' },
   QUERY_TOO_COMPLEX: { status: 400, title: 'The query is too deep or too costly' },
+  WRONG_TRANSPORT: { status: 400, title: 'This kind of operation is served over the other transport' },
   RATE_LIMITED: { status: 429, title: 'Too many requests' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'The service is temporarily unavailable' },
   INTERNAL: { status: 500, title: 'Internal error' },

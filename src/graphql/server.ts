@@ -30,7 +30,7 @@ import {
 import { expressMiddleware } from '@as-integrations/express5';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { Request, RequestHandler } from 'express';
-import { GraphQLError, OperationTypeNode } from 'graphql';
+import { OperationTypeNode } from 'graphql';
 import { requireScope, SCOPES, type Principal } from '../auth/principal';
 import type { TokenVerifier } from '../auth/tokens';
 import { PROJECT_ROOT } from '../config/paths';
@@ -84,9 +84,7 @@ const guard: GraphQLRequestListener<GraphqlContext> = {
   async didResolveOperation({ operation, contextValue, document, schema, request }) {
     if (!operation) return;
     if (operation.operation === OperationTypeNode.SUBSCRIPTION) {
-      throw new GraphQLError('Subscriptions are served over WebSocket (graphql-ws, subprotocol graphql-transport-ws) at this path', {
-        extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
-      });
+      throw httpGraphQLError(new AppError('WRONG_TRANSPORT', 'Subscriptions are served over WebSocket (graphql-ws, subprotocol graphql-transport-ws) at this path'));
     }
     try {
       requireScope(contextValue.principal, operation.operation === OperationTypeNode.MUTATION ? SCOPES.write : SCOPES.read);

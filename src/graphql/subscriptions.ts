@@ -121,7 +121,7 @@ export function subscriptionServer(deps: SubscriptionDeps): SubscriptionServer {
         if (invalid.length > 0) return invalid.map((x) => new GraphQLError(x.message, { nodes: x.nodes ?? null, extensions: { code: x.extensions.code ?? 'GRAPHQL_VALIDATION_FAILED' } }));
         const operation = getOperationAST(document, payload.operationName);
         if (!operation) return refusal('GRAPHQL_VALIDATION_FAILED', 'The document names no operation to run (give operationName)');
-        if (operation.operation !== OperationTypeNode.SUBSCRIPTION) return refusal('BAD_REQUEST', 'Only subscriptions are served over WebSocket; send queries and mutations over HTTP');
+        if (operation.operation !== OperationTypeNode.SUBSCRIPTION) return refusal('WRONG_TRANSPORT', 'Only subscriptions are served over WebSocket; send queries and mutations over HTTP');
         try {
           checkVariables(payload.variables);
           checkLimits(deps.schema, document, operation, payload.variables ?? undefined);

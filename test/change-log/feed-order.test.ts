@@ -3,6 +3,7 @@ import { appendChanges } from '../../src/domain/common/change-log';
 import type { ChangeEntry } from '../../src/domain/change-log/service';
 import { createServices, type Services } from '../../src/domain/services';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../support/database';
+import { until } from '../support/until';
 
 // The outbox ordering trap: a transaction that takes its seq and commits late must not land
 // behind a cursor that already moved past it. Eight writers take their seq and then wait,
@@ -20,14 +21,8 @@ beforeAll(async () => {
 });
 afterAll(() => db.close());
 
-/** Resolves once `cond` holds (checked every few milliseconds), fails after 30 s. */
-async function until(cond: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+/** Every few milliseconds: writers and the reader step in turn, many times over. */
+const STEP = { timeoutMs: 30_000, everyMs: 5 };
 
 it('a reader following the cursor sees every committed entry once, in seq order, when writers commit out of order', async () => {
   const WRITERS = 8;
@@ -60,7 +55,7 @@ it('a reader following the cursor sees every committed entry once, in seq order,
           occurredAt: new Date(),
         });
         reached[i] = true;
-        await until(() => open[i]!, `writer ${i}'s gate`);
+        await until(`writer ${i}'s gate`, () => open[i]!, STEP);
       },
       { timeout: 60_000, maxWait: 60_000 },
     );
@@ -82,13 +77,13 @@ it('a reader following the cursor sees every committed entry once, in seq order,
     // Let go in reverse start order, each after the reader has polled twice more.
     for (let i = WRITERS - 1; i >= 0; i--) {
       const from = polls;
-      await until(() => polls >= from + 2, 'the reader to poll');
+      await until('the reader to poll', () => polls >= from + 2, STEP);
       open[i] = true;
     }
   } else {
     // One connection: a writer holds it until let go, so let each go once it waits.
     for (let n = 0; n < WRITERS; n++) {
-      await until(() => reached.some((r, i) => r && !open[i]), 'a writer to wait');
+      await until('a writer to wait', () => reached.some((r, i) => r && !open[i]), STEP);
       open[reached.findIndex((r, i) => r && !open[i])] = true;
     }
   }

@@ -5,6 +5,7 @@ import { READER_ID, token, WRITER_ID } from '../support/app';
 import { fixture } from '../support/fixture';
 import { freePort, requirePrivateClusters, startPrimary, startReplica, type PgCluster } from '../support/pg-cluster';
 import { startService, type RunningService } from '../support/service';
+import { until } from '../support/until';
 
 // Reads on a PostgreSQL streaming replica, proven with a real one: a private primary and a
 // replica of it (pg_basebackup -R) on their own ports, the service started with both. The
@@ -46,10 +47,20 @@ async function call(path: string, auth: string, init: { method?: string; body?: 
 const gql = (auth: string, query: string, variables: Record<string, unknown> = {}) => call('/graphql', auth, { method: 'POST', body: { query, variables } });
 
 /**
- * Lets both servers flush their statistics: a busy backend reports at most once a second,
- * one that went idle (the readiness probes' SELECT 1 on the primary) within 10 s.
+ * Whether pg_stat_database holds everything the service's sessions on `c` did. A backend
+ * adds its counters when it goes idle, unless it added them less than a second before; then
+ * 10 s after it went idle (PGSTAT_MIN_INTERVAL and PGSTAT_IDLE_INTERVAL, PostgreSQL's
+ * pgstat.c). So once every session on the database has been idle for longer, all are in; a
+ * server the service sent nothing to recently holds at once.
  */
-const settle = (ms = 1500) => new Promise((r) => setTimeout(r, ms));
+async function countersComplete(c: PgCluster): Promise<boolean> {
+  const [row] = await c.query<{ busy: number }>(
+    `SELECT count(*)::int AS busy FROM pg_stat_activity
+     WHERE datname = $1 AND backend_type = 'client backend' AND (state <> 'idle' OR state_change > now() - interval '10.5 s')`,
+    [DB],
+  );
+  return row!.busy === 0;
+}
 
 describe('reads on a streaming replica', () => {
   beforeAll(async () => {
@@ -96,7 +107,8 @@ describe('reads on a streaming replica', () => {
   });
 
   it('list and single-record reads of both doors land on the replica, not on the primary', async () => {
-    await settle(11_000);
+    // The readiness probes' SELECT 1 on the primary must be counted before, not during, the reads.
+    await until("the primary's counters to be complete", () => countersComplete(primary), { timeoutMs: 30_000, everyMs: 250 });
     const before = { primary: await counters(primary), replica: await counters(replica) };
     const id = fixture.paymentSources[0]!.id;
     const rounds = 20;
@@ -110,14 +122,23 @@ describe('reads on a streaming replica', () => {
       expect(one.status).toBe(200);
       expect(one.body.errors).toBeUndefined();
     }
-    await settle(11_000);
-    const after = { primary: await counters(primary), replica: await counters(replica) };
-    const grew = {
-      primaryXact: after.primary.xact - before.primary.xact,
-      primaryRows: after.primary.returned - before.primary.returned,
-      replicaXact: after.replica.xact - before.replica.xact,
-      replicaRows: after.replica.returned - before.replica.returned,
-    };
+    let grew = { primaryXact: 0, primaryRows: 0, replicaXact: 0, replicaRows: 0 };
+    // The replica's counters show the reads, and the primary's hold whatever reached it (read after it is complete).
+    await until(
+      'the reads in the counters',
+      async () => {
+        const primaryComplete = await countersComplete(primary);
+        const after = { primary: await counters(primary), replica: await counters(replica) };
+        grew = {
+          primaryXact: after.primary.xact - before.primary.xact,
+          primaryRows: after.primary.returned - before.primary.returned,
+          replicaXact: after.replica.xact - before.replica.xact,
+          replicaRows: after.replica.returned - before.replica.returned,
+        };
+        return primaryComplete && grew.replicaXact >= rounds * 4 && grew.replicaRows > 0;
+      },
+      { timeoutMs: 30_000, everyMs: 250, detail: () => JSON.stringify(grew) },
+    );
     console.log(`pg_stat_database during ${rounds * 4} reads: ${JSON.stringify(grew)}`);
     expect(grew.replicaXact).toBeGreaterThanOrEqual(rounds * 4);
     expect(grew.replicaRows).toBeGreaterThan(0);
@@ -143,9 +164,12 @@ describe('reads on a streaming replica', () => {
         expect(read.body.data).toEqual({ payment: { reference: `ryw-${i}` } });
       }
     }
-    // Backends that stay busy report their counters only once idle for 10 s (as above).
-    await settle(11_000);
-    expect((await counters(primary)).xact - before.xact).toBeGreaterThanOrEqual(100);
+    // Backends that stay busy report their counters at most once a second (as above).
+    const written = await until('the writes in the primary\'s counters', async () => {
+      const n = (await counters(primary)).xact - before.xact;
+      return n >= 100 && n;
+    }, { timeoutMs: 30_000, everyMs: 250 });
+    expect(written).toBeGreaterThanOrEqual(100);
   });
 
   it('another client reads from the (late) replica, unless it sends Prefer: read-your-writes', async () => {
@@ -175,13 +199,11 @@ describe('reads on a streaming replica', () => {
       await replica.query('SELECT pg_wal_replay_pause()', [], DB);
       const created = await call('/api/v1/payments', writer, { method: 'POST', body: { customerId, amount: 3, reference: 'while-lagging' } });
       expect(created.status).toBe(201);
-      let state = '';
-      for (let i = 0; i < 100 && state !== 'lagging'; i++) {
-        await new Promise((r) => setTimeout(r, 200));
+      const replicaState = async () => {
         const body = (await (await fetch(`${strict.base}/readyz`)).json()) as { databases: Array<{ name: string; state: string }> };
-        state = body.databases.find((d) => d.name === 'replica 1')?.state ?? '';
-      }
-      expect(state).toBe('lagging');
+        return body.databases.find((d) => d.name === 'replica 1')?.state;
+      };
+      expect(await until('/readyz to show the replica lagging', async () => (await replicaState()) === 'lagging' && 'lagging', { timeoutMs: 20_000, everyMs: 200 })).toBe('lagging');
       const read = await fetch(`${strict.base}/api/v1/payments/${String(created.body.id)}`, { headers: { authorization: `Bearer ${reader}` } });
       expect(read.status).toBe(200);
       expect(strict.output()).toContain('read replica lagging');

@@ -9,6 +9,7 @@ import { fixture } from '../support/fixture';
 import { privateNats, readStream, type PrivateNats, type StoredEvent } from '../support/nats';
 import { freePort } from '../support/pg-cluster';
 import { startService, type RunningService } from '../support/service';
+import { until } from '../support/until';
 
 // The relay to NATS JetStream under faults, with the real service (src/main.ts as a child
 // process) on the test's database and a nats-server of the test's own:
@@ -36,16 +37,6 @@ interface Readiness {
 async function readiness(svc: RunningService): Promise<{ status: number; body: Readiness }> {
   const r = await fetch(`${svc.base}/readyz`);
   return { status: r.status, body: (await r.json()) as Readiness };
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await Promise.resolve().then(probe).catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 async function service(stream: string): Promise<RunningService> {
@@ -103,8 +94,8 @@ function writers(tag: string, svc: () => RunningService) {
 async function caughtUp(svc: RunningService): Promise<void> {
   await until('the relay to catch up', async () => {
     const { body } = await readiness(svc);
-    return body.events?.broker === 'up' && body.events.relay === 'publishing' && body.events.lagEntries === 0 ? true : undefined;
-  }, 120_000);
+    return body.events?.broker === 'up' && body.events.relay === 'publishing' && body.events.lagEntries === 0;
+  }, { timeoutMs: 120_000 });
 }
 
 /** Every acknowledged value exactly once on its record's subject; the stream in seq order, no id twice. */
@@ -150,7 +141,7 @@ afterAll(async () => {
 it('kill -9 during a burst of writes, then a restart: every acknowledged write once in the stream, in order per record', async () => {
   let svc = await service('KILLED');
   const w = writers('burst', () => svc);
-  await until('a burst of acknowledged writes', () => (w.count() >= 80 || w.failed.length > 0 ? true : undefined));
+  await until('a burst of acknowledged writes', () => w.count() >= 80 || w.failed.length > 0);
   svc.child.kill('SIGKILL');
   await w.stop();
   expect(w.failed).toEqual([]);
@@ -158,7 +149,7 @@ it('kill -9 during a burst of writes, then a restart: every acknowledged write o
   svc = await service('KILLED');
   // Writes go on after the restart.
   const after = writers('restarted', () => svc);
-  await until('writes after the restart', () => (after.count() >= 8 || after.failed.length > 0 ? true : undefined));
+  await until('writes after the restart', () => after.count() >= 8 || after.failed.length > 0);
   await after.stop();
   expect(after.failed).toEqual([]);
   await caughtUp(svc);
@@ -173,7 +164,7 @@ it('NATS stopped for 20 s during writes: no write fails, /readyz and /metrics sh
   const svc = await service('OUTAGE');
   await caughtUp(svc);
   const w = writers('outage', () => svc);
-  await until('writes while NATS is up', () => (w.count() >= 20 || w.failed.length > 0 ? true : undefined));
+  await until('writes while NATS is up', () => w.count() >= 20 || w.failed.length > 0);
   expect(w.failed).toEqual([]);
 
   await nats.stop();
@@ -192,7 +183,7 @@ it('NATS stopped for 20 s during writes: no write fails, /readyz and /metrics sh
   await new Promise((r) => setTimeout(r, Math.max(0, 20_000 - (Date.now() - stoppedAt))));
   const duringOutage = w.count();
   await nats.start();
-  await until('more writes after NATS is back', () => (w.count() >= duringOutage + 8 || w.failed.length > 0 ? true : undefined));
+  await until('more writes after NATS is back', () => w.count() >= duringOutage + 8 || w.failed.length > 0);
   await w.stop();
   expect(w.failed).toEqual([]);
   await caughtUp(svc);

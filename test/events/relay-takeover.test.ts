@@ -6,6 +6,7 @@ import { fixture } from '../support/fixture';
 import { privateNats, readStream, type PrivateNats } from '../support/nats';
 import { freePort } from '../support/pg-cluster';
 import { startService, type RunningService } from '../support/service';
+import { until } from '../support/until';
 
 // Two instances on one PostgreSQL database and one NATS: exactly one relay publishes (the
 // holder of the advisory lock), the other stands by; when the publisher is killed (-9), the
@@ -35,22 +36,12 @@ async function state(svc: RunningService): Promise<{ relay: string; lagEntries: 
   return r?.ok ? ((await r.json()) as { events: { relay: string; lagEntries: number; broker: string } }).events : undefined;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 it('one instance publishes, the other takes over when it dies', async () => {
   const env = { DATABASE_URL: db.url!, EVENTS_NATS_URL: nats.url, EVENTS_NATS_STREAM: 'TAKEOVER', EVENTS_NATS_SUBJECT_PREFIX: 'test.takeover', LOG_LEVEL: 'warn' };
   const a = startService(await freePort(), env);
   services.push(a);
   expect(await a.ready(120_000)).toBe(true);
-  await until('the first instance to publish', async () => ((await state(a))?.relay === 'publishing' ? true : undefined));
+  await until('the first instance to publish', async () => (await state(a))?.relay === 'publishing');
   const b = startService(await freePort(), env);
   services.push(b);
   expect(await b.ready(120_000)).toBe(true);
@@ -67,7 +58,7 @@ it('one instance publishes, the other takes over when it dies', async () => {
   await write(b, 'takeover 2');
   await until('the second instance to take over and catch up', async () => {
     const s = await state(b);
-    return s?.relay === 'publishing' && s.broker === 'up' && s.lagEntries === 0 ? true : undefined;
+    return s?.relay === 'publishing' && s.broker === 'up' && s.lagEntries === 0;
   });
   await write(b, 'takeover 3');
   const events = await until('the last write in the stream', async () => {

@@ -203,7 +203,7 @@ it('applies the document limits, GraphQL validation and argument checks with cat
   expect(codeOf(await rawSubscribe({ query: long }))).toBe('QUERY_TOO_COMPLEX');
   expect(codeOf(await rawSubscribe({ query: 'subscription { changes { nope } }' }))).toBe('GRAPHQL_VALIDATION_FAILED');
   expect(codeOf(await rawSubscribe({ query: 'subscription {' }))).toBe('GRAPHQL_PARSE_FAILED');
-  expect(codeOf(await rawSubscribe({ query: '{ paymentSources { nodes { id } } }' }))).toBe('BAD_REQUEST');
+  expect(codeOf(await rawSubscribe({ query: '{ paymentSources { nodes { id } } }' }))).toBe('WRONG_TRANSPORT');
   expect(codeOf(await rawSubscribe({ query: 'subscription { changes(resource: "nope") { id } }' }))).toBe('VALIDATION_FAILED');
   expect(codeOf(await rawSubscribe({ query: 'subscription { changes(after: "-1") { id } }' }))).toBe('INVALID_QUERY');
   expect(codeOf(await rawSubscribe({ query: 'subscription($a: String) { changes(after: $a) { id } }', variables: { a: { deep: [1] } } }))).toBe('VALIDATION_FAILED');
@@ -235,7 +235,7 @@ it('closes a socket that sends something other than the protocol, and serves eve
     body: JSON.stringify({ query: 'subscription { changes { id } }' }),
   });
   expect(http.status).toBe(400);
-  expect(((await http.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('BAD_REQUEST');
+  expect(((await http.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('WRONG_TRANSPORT');
 
   // Others are unaffected.
   const c = client(auditor);

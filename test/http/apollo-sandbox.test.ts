@@ -5,38 +5,17 @@
 // drives the same through a real Chromium; these run on every database.
 import { createHash } from 'node:crypto';
 import request from 'supertest';
-import type { App } from '../../src/app';
 import { IDE_INTROSPECTION } from '../support/graphql';
-import { createTestApp, createVariantApp, type TestApp, bearer } from '../support/app';
+import { type TestApp, bearer } from '../support/app';
+import { appWithVariants, browserGet, cspOf, preflight, PRODUCTION_ENV } from '../support/browser-http';
 
+const { app, variant } = appWithVariants();
 let t: TestApp;
-const variants: App[] = [];
-beforeAll(async () => {
-  t = await createTestApp();
+beforeAll(() => {
+  t = app();
 });
-afterAll(async () => {
-  for (const v of variants) await v.stop();
-  await t.close();
-});
-
-async function variant(env: Record<string, string>): Promise<App['express']> {
-  const app = await createVariantApp(t, env);
-  variants.push(app);
-  return app.express;
-}
-const production = { NODE_ENV: 'production', DATABASE_URL: 'postgresql://127.0.0.1/unused' };
 
 const STUDIO = 'https://studio.apollographql.com';
-
-/** The preflight a browser sends before Sandbox's POST (JSON body, token header). */
-function preflight(app: App['express'], origin: string, privateNetwork = false): request.Test {
-  const req = request(app)
-    .options('/graphql')
-    .set('Origin', origin)
-    .set('Access-Control-Request-Method', 'POST')
-    .set('Access-Control-Request-Headers', 'authorization,content-type');
-  return privateNetwork ? req.set('Access-Control-Request-Private-Network', 'true') : req;
-}
 
 describe('the hosted Sandbox (https://studio.apollographql.com) reaches a local service', () => {
   it('its preflight is allowed outside production by default', async () => {
@@ -47,12 +26,12 @@ describe('the hosted Sandbox (https://studio.apollographql.com) reaches a local 
   });
 
   it('its preflight is refused under NODE_ENV=production, unless CORS_ORIGINS names it', async () => {
-    const prod = await variant(production);
+    const prod = await variant(PRODUCTION_ENV);
     const refused = await preflight(prod, STUDIO, true);
     expect(refused.headers['access-control-allow-origin']).toBeUndefined();
     expect(refused.headers['access-control-allow-private-network']).toBeUndefined();
 
-    const named = await variant({ ...production, CORS_ORIGINS: `https://billing.example.edu,${STUDIO}` });
+    const named = await variant({ ...PRODUCTION_ENV, CORS_ORIGINS: `https://billing.example.edu,${STUDIO}` });
     const allowed = await preflight(named, STUDIO).expect(204);
     expect(allowed.headers['access-control-allow-origin']).toBe(STUDIO);
   });
@@ -111,7 +90,7 @@ describe('the hosted Sandbox (https://studio.apollographql.com) reaches a local 
   });
 
   it('production answers no introspection, even to an origin CORS_ORIGINS names', async () => {
-    const prod = await variant({ ...production, CORS_ORIGINS: STUDIO });
+    const prod = await variant({ ...PRODUCTION_ENV, CORS_ORIGINS: STUDIO });
     const res = await request(prod)
       .post('/graphql')
       .set('Origin', STUDIO)
@@ -122,18 +101,7 @@ describe('the hosted Sandbox (https://studio.apollographql.com) reaches a local 
   });
 });
 
-function cspOf(res: request.Response): Map<string, string[]> {
-  return new Map(
-    String(res.headers['content-security-policy'] ?? '')
-      .split(';')
-      .map((d) => d.trim().split(/\s+/))
-      .filter((words) => words[0])
-      .map(([name, ...sources]) => [name!, sources] as const),
-  );
-}
-
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-const browserGet = (app: App['express'], path: string) => request(app).get(path).set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8');
 
 describe('the embedded Sandbox: /graphql in a browser, outside production', () => {
   it("is Apollo's Sandbox embed pointed at this service, with an example operation and where the token goes", async () => {
@@ -196,7 +164,7 @@ describe('the embedded Sandbox: /graphql in a browser, outside production', () =
   });
 
   it('production serves neither the Sandbox page nor GraphiQL', async () => {
-    const prod = await variant({ ...production, CORS_ORIGINS: STUDIO });
+    const prod = await variant({ ...PRODUCTION_ENV, CORS_ORIGINS: STUDIO });
     const page = await browserGet(prod, '/graphql');
     expect(page.status).toBe(400);
     expect(page.text).not.toMatch(/EmbeddedSandbox/);

@@ -2,25 +2,14 @@
 // token (urql's default), and the offline GraphQL IDE and REST reference outside production.
 // test/browser/ drives the same through a real Chromium; these run everywhere.
 import request from 'supertest';
-import type { App } from '../../src/app';
-import { createTestApp, createVariantApp, type TestApp, bearer } from '../support/app';
+import { type TestApp, bearer } from '../support/app';
+import { appWithVariants, browserGet, cspOf, preflight, PRODUCTION_ENV } from '../support/browser-http';
 
+const { app, variant } = appWithVariants();
 let t: TestApp;
-const variants: App[] = [];
-beforeAll(async () => {
-  t = await createTestApp();
+beforeAll(() => {
+  t = app();
 });
-afterAll(async () => {
-  for (const v of variants) await v.stop();
-  await t.close();
-});
-
-async function variant(env: Record<string, string>): Promise<App['express']> {
-  const app = await createVariantApp(t, env);
-  variants.push(app);
-  return app.express;
-}
-const production = { NODE_ENV: 'production', DATABASE_URL: 'postgresql://127.0.0.1/unused' };
 
 const VITE = 'http://localhost:5173';
 const exposed = (res: request.Response) =>
@@ -43,12 +32,7 @@ describe('CORS: browser apps on other origins can call both doors', () => {
   });
 
   it('answers a GraphQL preflight with 204, not a 400 from CSRF prevention', async () => {
-    const res = await request(t.http)
-      .options('/graphql')
-      .set('Origin', 'http://127.0.0.1:3000')
-      .set('Access-Control-Request-Method', 'POST')
-      .set('Access-Control-Request-Headers', 'authorization,content-type')
-      .expect(204);
+    const res = await preflight(t.http, 'http://127.0.0.1:3000').expect(204);
     expect(res.headers['access-control-allow-origin']).toBe('http://127.0.0.1:3000');
   });
 
@@ -101,12 +85,12 @@ describe('CORS: browser apps on other origins can call both doors', () => {
   });
 
   it('production allows no origin unless CORS_ORIGINS says so', async () => {
-    const prod = await variant(production);
+    const prod = await variant(PRODUCTION_ENV);
     const res = await request(prod).get('/healthz').set('Origin', VITE);
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
 
-    const prodListed = await variant({ ...production, CORS_ORIGINS: 'https://billing.example.edu' });
+    const prodListed = await variant({ ...PRODUCTION_ENV, CORS_ORIGINS: 'https://billing.example.edu' });
     const listed = await request(prodListed).get('/healthz').set('Origin', 'https://billing.example.edu');
     expect(listed.headers['access-control-allow-origin']).toBe('https://billing.example.edu');
   });
@@ -153,19 +137,9 @@ function assetsOf(html: string): string[] {
   return refs;
 }
 
-function cspOf(res: request.Response): Map<string, string> {
-  return new Map(
-    String(res.headers['content-security-policy'] ?? '')
-      .split(';')
-      .map((d) => d.trim())
-      .filter(Boolean)
-      .map((d) => [d.split(/\s+/)[0]!, d.slice(d.indexOf(' ') + 1)] as const),
-  );
-}
-
 describe('offline tools outside production: GraphiQL and the REST reference', () => {
   it('a browser opening /graphiql gets GraphiQL, served from the service itself (/graphql is Apollo Sandbox: apollo-sandbox.test.ts)', async () => {
-    const page = await request(t.http).get('/graphiql').set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8').expect(200);
+    const page = await browserGet(t.http, '/graphiql').expect(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.text).toMatch(/GraphiQL/);
     const assets = assetsOf(page.text);
@@ -175,10 +149,10 @@ describe('offline tools outside production: GraphiQL and the REST reference', ()
       expect(res.headers['content-type']).toMatch(/javascript|css/);
     }
     const csp = cspOf(page);
-    expect(csp.get('script-src')).toBe("'self'");
-    expect(csp.get('connect-src')).toBe("'self'");
-    expect(csp.get('default-src')).toBe("'none'");
-    expect(csp.get('style-src')).toBe("'self' 'unsafe-inline'"); // GraphiQL's panes insert style elements
+    expect(csp.get('script-src')).toEqual(["'self'"]);
+    expect(csp.get('connect-src')).toEqual(["'self'"]);
+    expect(csp.get('default-src')).toEqual(["'none'"]);
+    expect(csp.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]); // GraphiQL's panes insert style elements
   });
 
   it('the REST reference lists the OpenAPI paths, served from the service itself', async () => {
@@ -187,19 +161,19 @@ describe('offline tools outside production: GraphiQL and the REST reference', ()
     const assets = assetsOf(page.text);
     expect(assets.length).toBeGreaterThanOrEqual(3);
     for (const a of assets) await request(t.http).get(a).expect(200);
-    expect(cspOf(page).get('script-src')).toBe("'self'");
-    expect(cspOf(page).get('connect-src')).toBe("'self'");
-    expect(cspOf(page).get('style-src')).toBe("'self'");
+    expect(cspOf(page).get('script-src')).toEqual(["'self'"]);
+    expect(cspOf(page).get('connect-src')).toEqual(["'self'"]);
+    expect(cspOf(page).get('style-src')).toEqual(["'self'"]);
   });
 
   it('the API itself keeps the strict policy', async () => {
     const res = await request(t.http).get('/api/v1/payment-sources').set(bearer(t.tokens.writer)).expect(200);
-    expect(cspOf(res).get('default-src')).toBe("'self'");
-    expect(cspOf(res).get('script-src')).toBe("'self'");
+    expect(cspOf(res).get('default-src')).toEqual(["'self'"]);
+    expect(cspOf(res).get('script-src')).toEqual(["'self'"]);
   });
 
   it('production serves neither', async () => {
-    const prod = await variant(production);
+    const prod = await variant(PRODUCTION_ENV);
     const ide = await request(prod).get('/graphiql').set('Accept', 'text/html');
     expect(ide.text).not.toMatch(/GraphiQL/);
     expect(ide.status).toBe(404);

@@ -6,6 +6,7 @@ import { token } from '../support/app';
 import { fixture } from '../support/fixture';
 import { freePort, requirePrivateClusters, startPrimary, type PgCluster } from '../support/pg-cluster';
 import { startService, type RunningService } from '../support/service';
+import { until } from '../support/until';
 
 // A database that is down, stalled or too slow is a retryable outage, not a fault of the
 // service: both doors answer 503 SERVICE_UNAVAILABLE with Retry-After while PostgreSQL is
@@ -50,15 +51,19 @@ async function probe(): Promise<Probe> {
   };
 }
 
-async function until(what: string, test: (p: Probe) => boolean, timeoutMs: number): Promise<{ probe: Probe; ms: number }> {
+/** The first probe that passes `test`, and how long it took to come. */
+async function probeUntil(what: string, test: (p: Probe) => boolean, timeoutMs: number): Promise<{ probe: Probe; ms: number }> {
   const start = Date.now();
   let last: Probe | undefined;
-  while (Date.now() - start < timeoutMs) {
-    last = await probe();
-    if (test(last)) return { probe: last, ms: Date.now() - start };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${what} not seen within ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
+  const passed = await until(
+    what,
+    async () => {
+      last = await probe();
+      return test(last) && last;
+    },
+    { timeoutMs, detail: () => `last: ${JSON.stringify(last)}` },
+  );
+  return { probe: passed, ms: Date.now() - start };
 }
 
 /** Writes payments one after another until stopped; remembers each acknowledged id. */
@@ -144,7 +149,7 @@ describe('database outages answer 503 and heal without a restart', () => {
       const stoppedAt = Date.now();
       if (mode === 'frozen') pg.freeze();
       else pg.stop(mode);
-      const down = await until('503 in both doors', unavailable, 20_000);
+      const down = await probeUntil('503 in both doors', unavailable, 20_000);
       expect(down.probe.restRetryAfter).toMatch(/^[1-9][0-9]*$/);
       expect(down.probe.graphqlRetryAfter).toMatch(/^[1-9][0-9]*$/);
       const ready = await fetch(`${svc.base}/readyz`);
@@ -153,7 +158,7 @@ describe('database outages answer 503 and heal without a restart', () => {
       const startedAt = Date.now();
       if (mode === 'frozen') pg.thaw();
       else pg.start();
-      const up = await until('200 in both doors', healthy, 30_000);
+      const up = await probeUntil('200 in both doors', healthy, 30_000);
       await new Promise((r) => setTimeout(r, 300));
       await w.stop();
       console.log(

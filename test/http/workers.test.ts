@@ -2,6 +2,7 @@ import { token } from '../support/app';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { freePort } from '../support/pg-cluster';
 import { startService, type RunningService } from '../support/service';
+import { until } from '../support/until';
 
 // All cores of a machine: WORKERS=N forks N workers behind one port (Node's cluster), and
 // SIGTERM stops every one of them gracefully before the primary exits 0. Needs PostgreSQL
@@ -26,7 +27,7 @@ describe('WORKERS=2', () => {
     try {
       expect(await svc.ready(90_000)).toBe(true);
       // /readyz answers once ONE worker listens; the cluster hands connections only to workers that do.
-      for (const until = Date.now() + 60_000; listening(svc).size < 2 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
+      await until('both workers to listen', () => listening(svc).size >= 2);
       expect(listening(svc).size).toBe(2);
       const auth = `Bearer ${await token('billing.read')}`;
       const served = new Set<number>();

@@ -8,6 +8,7 @@ import { createApp, type App } from '../../src/app';
 import { createLogger } from '../../src/http/logger';
 import { DEMO_DATA_FILE } from '../../src/config/paths';
 import { databaseFailure } from '../../src/db/errors';
+import type { OnQuery } from '../../src/db/row-reader';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
@@ -29,8 +30,8 @@ export interface TestAppOptions {
   /** Load prisma/demo/reference-data.json (the shared fixture) first. Default true. */
   readonly demoData?: boolean;
   readonly rateLimitPerMinute?: number;
-  /** Told every SQL statement the app sends (Prisma Client's and the list pages'). */
-  readonly onQuery?: (sql: string) => void;
+  /** Told every SQL statement the app sends (Prisma Client's, and the read path's with their values). */
+  readonly onQuery?: OnQuery;
   /** GET /metrics; default on (METRICS=off turns it off). */
   readonly metrics?: boolean;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { openDatabase, type Database } from '../../src/db/database';
+import type { OnQuery } from '../../src/db/row-reader';
 
 // Every test runs on a real database: embedded PGlite in memory by default, PostgreSQL
 // when DATABASE_URL is set (.ci/run does both). On PostgreSQL each caller gets a fresh
@@ -19,7 +20,7 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-export async function createTestDatabase(opts: { onQuery?: (sql: string) => void } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(opts: { onQuery?: OnQuery | undefined } = {}): Promise<TestDatabase> {
   const base = process.env.DATABASE_URL;
   if (!base) {
     const db = await openDatabase({ dataDir: 'memory', onQuery: opts.onQuery });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { freePort } from './pg-cluster';
+import { until } from './until';
 
 // A NATS server with JetStream of the test's own (`nats-server -js` on a free port, its store
 // in a temporary folder), which the test may stop and start again; the machine's shared one
@@ -42,11 +43,9 @@ export async function privateNats(): Promise<PrivateNats> {
     url: `nats://127.0.0.1:${port}`,
     async start() {
       child = spawn(NATS_SERVER, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', store], { stdio: 'ignore' });
-      const until = Date.now() + 20_000;
-      while (!(await accepting(port))) {
-        if (child.exitCode !== null || Date.now() > until) throw new Error(`nats-server did not start on port ${port}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      const c = child;
+      const exited = await until(`nats-server to accept connections on port ${port}`, async () => (c.exitCode !== null ? 'exited' : await accepting(port)), { timeoutMs: 20_000, everyMs: 50 });
+      if (exited === 'exited') throw new Error(`nats-server exited (${c.exitCode}) before accepting connections on port ${port}`);
     },
     async stop() {
       const c = child;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { until } from './until';
 
 // A private PgBouncer (Debian package `pgbouncer`, which .ci/run installs) in front of a
 // PostgreSQL server, for the tests that prove the service behind a transaction-mode pooler.
@@ -47,14 +48,6 @@ const alive = (pid: number): boolean => {
     return false;
   }
 };
-
-async function until(what: string, timeoutMs: number, check: () => Promise<boolean> | boolean, detail: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms\n${detail()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Starts PgBouncer on `port`; resolves once it answers a query through to the server. */
 export async function startPgBouncer(port: number, o: PgBouncerOptions): Promise<PgBouncer> {
@@ -107,26 +100,25 @@ export async function startPgBouncer(port: number, o: PgBouncerOptions): Promise
       const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8').trim()) : 0;
       if (pid && alive(pid)) {
         process.kill(pid, 'SIGINT');
-        await until('PgBouncer did not stop', 15_000, () => !alive(pid), log).catch(() => process.kill(pid, 'SIGKILL'));
+        await until('PgBouncer to stop', () => !alive(pid), { timeoutMs: 15_000, everyMs: 50, detail: log }).catch(() => process.kill(pid, 'SIGKILL'));
       }
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
   try {
     asPostgres(['-d', path.join(dir, 'pgbouncer.ini')]);
-    await until('PgBouncer did not answer', 15_000, async () => {
+    const answers = async (): Promise<boolean> => {
       const c = new Client({ connectionString: url('postgres'), connectionTimeoutMillis: 2000 });
       c.on('error', () => undefined);
       try {
         await c.connect();
         await c.query('SELECT 1');
         return true;
-      } catch {
-        return false;
       } finally {
         await c.end().catch(() => undefined);
       }
-    }, log);
+    };
+    await until('PgBouncer to answer a query', answers, { timeoutMs: 15_000, everyMs: 50, detail: log });
   } catch (e) {
     await self.stop();
     throw e;

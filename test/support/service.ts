@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { TEST_SECRET } from './app';
+import { until } from './until';
 
 // The real entry point (src/main.ts) as a child process on its own port, for the tests that
 // stop databases under it or run several instances.
@@ -43,13 +44,8 @@ export function startService(port: number, env: Record<string, string>): Running
     output: () => out,
     logs: () => out.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as LogEntry),
     async ready(timeoutMs = 60_000) {
-      const until = Date.now() + timeoutMs;
-      while (Date.now() < until) {
-        if (child.exitCode !== null) return false;
-        if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) return true;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      return false;
+      const state = async () => (child.exitCode !== null ? 'exited' : (await fetch(`${base}/readyz`)).ok && 'ready');
+      return until('the service to be ready or exit', state, { timeoutMs }).then((s) => s === 'ready', () => false);
     },
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');

@@ -6,11 +6,12 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pick } from '../../domain/common/list
 import type { Services } from '../../domain/services';
 import { invalidQuery } from '../../errors/catalogue';
 import type { FilterNode } from '../../query/filter-tree';
-import { context, linkWith, rawQuery, sendODataCount, sendODataRecord } from '../odata-list';
+import { context, linkWith, rawQuery } from '../odata-list';
 import { CHANGES_SET, RESOURCE_SETS, type EntitySetModel } from '../odata/model';
 import { RESOURCES } from '../../domain/resources';
 import { decodeComponent, optionName, parseODataOptions, type OptionName } from '../odata/options';
 import { sendJson } from '../respond';
+import { readOnlyRoutes } from './read-only';
 
 // The change log through REST (docs/changes.md), readable with the scope billing.audit:
 // GET /changes, an OData list, and GET /<set>/{id}/history, one record's entries.
@@ -75,22 +76,9 @@ async function sendChanges(req: Request, res: Response, s: Services, fixed: Filt
   sendJson(res, 200, body);
 }
 
-/** GET /changes, /changes/$count and /changes/{id} (mounted at its path). */
+/** GET /changes (the feed), /changes/$count and /changes/{id} (mounted at its path). */
 export function changeRoutes(s: Services): Router {
-  const r = Router();
-  r.get('/', async (req, res) => {
-    requireScope(res.locals.principal, SCOPES.audit);
-    await sendChanges(req, res, s, undefined);
-  });
-  r.get('/\\$count', async (req, res) => {
-    requireScope(res.locals.principal, SCOPES.audit);
-    await sendODataCount(req, res, s.changeLog, CHANGES_SET);
-  });
-  r.get('/:id', async (req, res) => {
-    requireScope(res.locals.principal, SCOPES.audit);
-    await sendODataRecord(req, res, s.changeLog, CHANGES_SET, req.params.id ?? '');
-  });
-  return r;
+  return readOnlyRoutes(s.changeLog, CHANGES_SET, { scope: SCOPES.audit, list: (req, res) => sendChanges(req, res, s, undefined) });
 }
 
 /** GET /<set>/{id}/history for each set that has one (mounted at the REST root). */

@@ -1,5 +1,5 @@
-import { Router } from 'express';
-import { requireScope, SCOPES } from '../../auth/principal';
+import { Router, type Request, type Response } from 'express';
+import { requireScope, SCOPES, type Scope } from '../../auth/principal';
 import type { Services } from '../../domain/services';
 import { sendODataCount, sendODataList, sendODataRecord, type Listable, type Retrievable } from '../odata-list';
 import type { EntitySetModel } from '../odata/model';
@@ -8,23 +8,33 @@ import { sendJson } from '../respond';
 /** What a collection needs for its GET routes. */
 export interface Collection<T extends { id: string }> extends Listable<T>, Retrievable<T> {}
 
+/** Where a collection's routes differ: the scope they require, and its own list (the change log's feed). */
+export interface CollectionRouteOptions {
+  /** Default billing.read. */
+  readonly scope?: Scope;
+  /** Default the OData list. */
+  readonly list?: (req: Request, res: Response) => Promise<void>;
+}
+
 /**
  * GET collection (OData), GET `/$count` and GET one: all of a read-only resource, the start
  * of the others. Keys in parentheses (`/payment-sources('…')`) reach `/:id` through the
  * router's OData path rewrite.
  */
-export function readOnlyRoutes<T extends { id: string }>(service: Collection<T>, set: EntitySetModel): Router {
+export function readOnlyRoutes<T extends { id: string }>(service: Collection<T>, set: EntitySetModel, o: CollectionRouteOptions = {}): Router {
+  const scope = o.scope ?? SCOPES.read;
+  const list = o.list ?? ((req: Request, res: Response) => sendODataList(req, res, service, set));
   const r = Router();
   r.get('/', async (req, res) => {
-    requireScope(res.locals.principal, SCOPES.read);
-    await sendODataList(req, res, service, set);
+    requireScope(res.locals.principal, scope);
+    await list(req, res);
   });
   r.get('/\\$count', async (req, res) => {
-    requireScope(res.locals.principal, SCOPES.read);
+    requireScope(res.locals.principal, scope);
     await sendODataCount(req, res, service, set);
   });
   r.get('/:id', async (req, res) => {
-    requireScope(res.locals.principal, SCOPES.read);
+    requireScope(res.locals.principal, scope);
     await sendODataRecord(req, res, service, set, req.params.id);
   });
   return r;
