@@ -6,6 +6,8 @@ import { importReferenceData } from '../../src/import/import-service';
 import { token } from '../support/app';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../support/database';
 import { fixture } from '../support/fixture';
+import { jetstream } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { privateNats, readStream, type PrivateNats, type StoredEvent } from '../support/nats';
 import { freePort } from '../support/pg-cluster';
 import { startService, type RunningService } from '../support/service';
@@ -189,5 +191,30 @@ it('NATS stopped for 20 s during writes: no write fails, /readyz and /metrics sh
   await caughtUp(svc);
 
   expectDelivered(await readStream(nats.url, 'OUTAGE'), w.acked);
+  await svc.stop();
+});
+
+it('another publisher on the stream: the relay keeps every entry once and in order (its predecessor checks fail, it goes one at a time)', async () => {
+  const svc = await service('SHARED');
+  await caughtUp(svc);
+  const w = writers('shared', () => svc);
+  const nc = await connect({ servers: nats.url });
+  const js = jetstream(nc);
+  let foreign = 0;
+  try {
+    // Foreign messages land between the relay's publishes while the writes go on.
+    await until('writes with foreign messages among them', async () => {
+      await js.publish('test.shared.foreign', JSON.stringify({ foreign: foreign++ }));
+      return (w.count() >= 40 && foreign >= 20) || w.failed.length > 0;
+    });
+  } finally {
+    await w.stop();
+    await nc.close();
+  }
+  expect(w.failed).toEqual([]);
+  await caughtUp(svc);
+  const stored = await readStream(nats.url, 'SHARED');
+  expect(stored.filter((e) => e.subject === 'test.shared.foreign')).toHaveLength(foreign);
+  expectDelivered(stored.filter((e) => e.subject !== 'test.shared.foreign'), w.acked);
   await svc.stop();
 });
