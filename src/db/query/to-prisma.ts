@@ -46,7 +46,7 @@ const TEXT_OP = { contains: 'contains', startswith: 'startsWith', endswith: 'end
 type Compiled = PrismaWhere | boolean;
 
 /** The value as Prisma wants it: decimal text stays text, date-times are Dates. */
-export function prismaValue(value: FilterValue): string | boolean | Date {
+export function prismaValue(value: FilterValue): FilterValue['value'] {
   return value.value;
 }
 
@@ -157,7 +157,7 @@ class Compiler {
 }
 
 /** Order of two values of a boolean or enum field: false < true; enums by string value. */
-function compareInDomain(spec: FieldSpec, a: string | boolean, b: string | boolean | Date): number {
+function compareInDomain(spec: FieldSpec, a: string | boolean, b: FilterValue['value']): number {
   if (spec.type !== 'enum') return Number(a === true) - Number(b === true);
   const order = enumSortOrder(spec);
   return order.indexOf(String(a)) - order.indexOf(String(b));
