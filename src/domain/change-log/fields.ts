@@ -1,5 +1,7 @@
+import { stored } from '../../db/read/row';
 import { field, type FieldCatalog } from '../../query/fields';
 import { CHANGE_OPERATIONS, type LoggedResource } from '../common/change-log';
+import type { ModelName } from '../common/resource';
 import { academicTermFields } from '../academic-term/fields';
 import { accountFields } from '../account/fields';
 import { addressFields } from '../address/fields';
@@ -41,3 +43,9 @@ export const changeLogFields = {
   requestId: field.string(true),
   importRunId: field.uuid(true),
 } satisfies FieldCatalog;
+
+/** The log's table (prisma/schema.prisma). */
+export const CHANGE_LOG_TABLE = 'ChangeLog' satisfies ModelName;
+
+/** Every column of an entry as the service reads it (src/db/read): the doors' fields, the feed's cursor and the changes. */
+export const changeLogColumns = { ...changeLogFields, seq: stored.bigint(), changes: stored.json() };
