@@ -48,10 +48,11 @@ type QuoteArticle = ArticleRow & { readonly defaultTaxCode: TaxCodeRow | null };
 
 /**
  * Quotes: effective price, price guarantee, cost center, tax and academic term of each
- * line (rules in rules.ts). A quote of any size reads the database in four queries, run
- * together: its articles with their default tax codes, their candidate prices, the tax codes
- * the lines name and the terms around its billing dates. It writes nothing; it reads through
- * the compiled read path (src/db/read), outside any transaction.
+ * line (rules in rules.ts). A quote of any size reads the database in at most four
+ * statements, run together: its articles with their default tax codes, their candidate
+ * prices, the tax codes the lines name (when they name any) and the terms around its billing
+ * dates. It writes nothing; it reads through the compiled read path (src/db/read), outside
+ * any transaction.
  */
 export class PricingService {
   private readonly rows: RowReader;
@@ -72,7 +73,7 @@ export class PricingService {
     return rows as Array<Pick<Row<F>, K>>;
   }
 
-  /** Parse, load (four queries, run together), then the checks in the order they are reported, then the amounts. */
+  /** Parse, load (at most four statements, run together), then the checks in the order they are reported, then the amounts. */
   async quote(body: unknown): Promise<Quote> {
     const { lines } = parseInput(quoteInput, body);
     const refDates = lines.map((l) => referenceDate(l.billingDate, l.priceGuaranteeDate));
