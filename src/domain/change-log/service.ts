@@ -100,7 +100,7 @@ export class ChangeLogService {
     this.rows = deps.rows;
   }
 
-  /** The entries matching `filter` in `orderBy` (then id), as one statement of the compiled read path. */
+  /** The entries matching `filter` in `orderBy` (ties by id), as one statement of the compiled read path. */
   private async read(filter: FilterNode | undefined, orderBy: readonly SortKey[], window: Window): Promise<ChangeEntry[]> {
     const rows = await readRecords(this.rows, { table: CHANGE_LOG_TABLE, fields: changeLogColumns, select: COLUMNS, filter, orderBy, window });
     // Every column, each revived by its declared type (src/db/read/row.ts): a Row of the catalogue.
