@@ -1,6 +1,5 @@
 import type { RelationCatalog, RelationSpec } from '../query/fields';
-import { toPrismaOrderBy } from '../db/query/to-prisma';
-import type { ModelName, Relation, RelationMany, Resource } from './common/resource';
+import type { ModelName, Relation, Resource } from './common/resource';
 import { academicTermResource } from './academic-term/resource';
 import { accountResource } from './account/resource';
 import { addressResource } from './address/resource';
@@ -55,9 +54,3 @@ export function expandableRelations(resource: Resource): RelationCatalog {
   }
   return out;
 }
-
-/**
- * A to-many relation's order (ties by id) as Prisma's `orderBy` for the target model `O`,
- * for the reads that stay on Prisma (the pricing rules' prices).
- */
-export const relationOrderBy = <O>(relation: RelationMany): O[] => toPrismaOrderBy(relation.order, targetOf(relation).fields) as O[];

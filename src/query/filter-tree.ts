@@ -18,7 +18,9 @@ export type FilterValue =
   | { readonly type: 'enum'; readonly value: string }
   | { readonly type: 'boolean'; readonly value: boolean }
   | { readonly type: 'decimal'; readonly value: string } // exact decimal text, e.g. "19.00"
-  | { readonly type: 'datetime'; readonly value: Date };
+  | { readonly type: 'datetime'; readonly value: Date }
+  /** A 64-bit integer: the change log's seq, in the service's own conditions (no door binds one). */
+  | { readonly type: 'bigint'; readonly value: bigint };
 
 export type FilterNode =
   | { readonly kind: 'and'; readonly nodes: readonly FilterNode[] }

@@ -27,10 +27,10 @@
 // Only names from the declarations and catalogues become identifiers; every value is a
 // parameter.
 
-import type { FieldCatalog, FieldSpec } from '../../query/fields';
+import type { FieldCatalog } from '../../query/fields';
 import type { FilterNode, SortKey } from '../../query/filter-tree';
 import type { RowReader } from '../row-reader';
-import { REVIVE, type Revive } from './row';
+import { REVIVE, type ColumnCatalog, type ColumnSpec, type Revive } from './row';
 import { column, ident, SqlBuilder, type Statement } from './sql';
 import { compileWhere } from './where';
 
@@ -61,7 +61,7 @@ export type Window = { readonly take: number; readonly skip: number } | 'all';
 
 export interface ReadQuery {
   readonly table: string;
-  readonly fields: FieldCatalog;
+  readonly fields: ColumnCatalog;
   /** The fields to read (names from `fields`). */
   readonly select: readonly string[];
   readonly filter?: FilterNode | undefined;
@@ -74,15 +74,15 @@ export interface ReadQuery {
 /** A record as read: the selected fields, then each relation by name. */
 export type Values = Record<string, unknown>;
 
-const spec = (fields: FieldCatalog, name: string): FieldSpec => {
+const spec = (fields: ColumnCatalog, name: string): ColumnSpec => {
   const s = Object.hasOwn(fields, name) ? fields[name] : undefined;
   // Names reach here checked against the same catalogue; a miss is a programming error.
   if (!s) throw new Error(`read: unknown field ${name}`);
   return s;
 };
 
-/** A value as text whatever the server's settings (inside a relation's JSON, and own decimals, instants, enums). */
-function text(alias: string, name: string, s: FieldSpec): string {
+/** A value as text whatever the server's settings (inside a relation's JSON, and own decimals, instants, enums, stored columns). */
+function text(alias: string, name: string, s: ColumnSpec): string {
   const c = column(alias, name);
   if (s.type === 'datetime') return `(date_part('epoch', ${c}) * 1000)::int8::text`;
   // trim_scale: the text decimal.js's toFixed() gives (12.5, not 12.5000).
@@ -91,16 +91,21 @@ function text(alias: string, name: string, s: FieldSpec): string {
 }
 
 /** A record's own column: as it is where both adapters give findMany's value, as text() otherwise. */
-const own = (alias: string, name: string, s: FieldSpec): string =>
+const own = (alias: string, name: string, s: ColumnSpec): string =>
   s.type === 'uuid' || s.type === 'string' || s.type === 'boolean' ? column(alias, name) : text(alias, name, s);
 
+/** Whether ordering by the field orders completely: the id, or a column declared unique. */
+const unique = (field: string, s: ColumnSpec): boolean => field === 'id' || (s.type === 'bigint' && s.unique);
+
 /** The ORDER BY list: nulls first ascending and last descending (OData), ties by id ascending. */
-export function orderList(alias: string, keys: readonly SortKey[], fields: FieldCatalog): string {
+export function orderList(alias: string, keys: readonly SortKey[], fields: ColumnCatalog): string {
   const parts = keys.map(({ field, direction }) => {
     const nulls = spec(fields, field).nullable ? (direction === 'asc' ? ' NULLS FIRST' : ' NULLS LAST') : '';
     return `${column(alias, field)} ${direction === 'asc' ? 'ASC' : 'DESC'}${nulls}`;
   });
-  if (!keys.some((k) => k.field === 'id')) parts.push(`${column(alias, 'id')} ASC`);
+  // Not after a unique key: the change log's feed by seq alone is an index scan, by (seq, id) an
+  // incremental sort over it (0.09 against 0.06 ms for 100 entries, PostgreSQL 200,000 entries).
+  if (!keys.some((k) => unique(k.field, spec(fields, k.field)))) parts.push(`${column(alias, 'id')} ASC`);
   return parts.join(', ');
 }
 
@@ -164,7 +169,7 @@ function statement(q: ReadQuery): Statement | undefined {
 }
 
 /** Turns values (from `from` on) into a record of `names`, each revived by its field's type. */
-function reader(fields: FieldCatalog, names: readonly string[], revivals: readonly Revive[], from = 0) {
+function reader(fields: ColumnCatalog, names: readonly string[], revivals: readonly Revive[], from = 0) {
   return (values: ReadonlyArray<unknown>, into: Values = {}): Values => {
     for (let i = 0; i < names.length; i++) {
       const v = values[from + i] ?? null;
@@ -177,7 +182,7 @@ function reader(fields: FieldCatalog, names: readonly string[], revivals: readon
 }
 
 /** Own columns come as they are for uuid, text and boolean; relation JSON holds every value as text. */
-const ownRevivals = (fields: FieldCatalog, names: readonly string[]): Revive[] =>
+const ownRevivals = (fields: ColumnCatalog, names: readonly string[]): Revive[] =>
   names.map((n) => {
     const t = spec(fields, n).type;
     return t === 'uuid' || t === 'string' || t === 'boolean' ? null : REVIVE[t];
@@ -234,7 +239,7 @@ export async function readRecords(rows: RowReader, q: ReadQuery): Promise<Values
 }
 
 /** How many records of `table` the filter matches. */
-export async function countRecords(rows: RowReader, table: string, fields: FieldCatalog, filter: FilterNode | undefined): Promise<number> {
+export async function countRecords(rows: RowReader, table: string, fields: ColumnCatalog, filter: FilterNode | undefined): Promise<number> {
   const sql = new SqlBuilder();
   const where = compileWhere(filter, fields, 't', sql);
   if (where === false) return 0;

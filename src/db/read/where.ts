@@ -1,7 +1,7 @@
 // Compiles the neutral filter tree (src/query/filter-tree.ts) to an SQL condition, every
-// value a parameter. The semantics are those the service has always had (docs and
-// test/db/query/to-prisma.db.test.ts, which holds this compiler equal to the earlier Prisma
-// translation, kept there as the oracle):
+// value a parameter: the service's one filter compiler. The semantics are those the service
+// has always had (docs and test/db/query/to-prisma.db.test.ts, which holds this compiler equal
+// to the earlier Prisma translation, kept as the oracle in test/support/prisma-where.ts):
 //  - Comparisons are two-valued as in OData: `null ne 'x'` is true, `null gt 5` is false. So
 //    `ne` on a nullable field also selects the nulls, and `not` is pushed down to the leaves
 //    (De Morgan), each leaf replaced by its exact complement (`not (x gt 5)` is
@@ -18,9 +18,10 @@
 //  - Booleans and enums are compared through the set of their values that satisfy the
 //    comparison (enums order by their string value, not by the type's declaration).
 
-import type { FieldCatalog, FieldSpec } from '../../query/fields';
+import type { FieldSpec } from '../../query/fields';
 import type { ComparisonOperator, FilterNode, FilterValue } from '../../query/filter-tree';
 import { enumSortOrder } from '../../query/values';
+import type { ColumnCatalog, ColumnSpec } from './row';
 import { column, likePattern, prefixRange, type SqlBuilder } from './sql';
 
 /** A compiled subtree: an SQL condition, or a constant (true: every record, false: none). */
@@ -28,13 +29,14 @@ type Compiled = string | boolean;
 
 const COMPLEMENT: Readonly<Record<ComparisonOperator, ComparisonOperator>> = { eq: 'ne', ne: 'eq', gt: 'le', ge: 'lt', lt: 'ge', le: 'gt' };
 const SQL_OP: Readonly<Record<ComparisonOperator, string>> = { eq: '=', ne: '<>', gt: '>', ge: '>=', lt: '<', le: '<=' };
-/** The element type of a list parameter (`= ANY($1::uuid[])`), by field type; enums are listed value by value. */
-const ARRAY_TYPE: Readonly<Record<Exclude<FieldSpec['type'], 'enum'>, string>> = {
+/** The element type of a list parameter (`= ANY($1::uuid[])`), by field type; enums are listed value by value, JSON is never compared. */
+const ARRAY_TYPE: Readonly<Record<Exclude<ColumnSpec['type'], 'enum' | 'json'>, string>> = {
   uuid: 'uuid[]',
   string: 'text[]',
   boolean: 'boolean[]',
   decimal: 'numeric[]',
   datetime: 'timestamptz[]',
+  bigint: 'int8[]',
 };
 
 const holds = (op: ComparisonOperator, order: number): boolean => {
@@ -54,9 +56,10 @@ const holds = (op: ComparisonOperator, order: number): boolean => {
   }
 };
 
-/** A value as a parameter: decimals as their exact text, instants as ISO text with zone (never the session's). */
+/** A value as a parameter: decimals and 64-bit integers as their exact text, instants as ISO text with zone (never the session's). */
 export function paramValue(value: FilterValue): string | boolean {
-  return value.value instanceof Date ? value.value.toISOString() : value.value;
+  if (value.value instanceof Date) return value.value.toISOString();
+  return typeof value.value === 'bigint' ? value.value.toString() : value.value;
 }
 
 function allOf(parts: readonly Compiled[]): Compiled {
@@ -74,7 +77,7 @@ function anyOf(parts: readonly Compiled[]): Compiled {
 }
 
 /** Order of two values of a boolean or enum field: false < true; enums by string value. */
-function compareInDomain(spec: FieldSpec, a: string | boolean, b: string | boolean | Date): number {
+function compareInDomain(spec: FieldSpec, a: string | boolean, b: FilterValue['value']): number {
   if (spec.type !== 'enum') return Number(a === true) - Number(b === true);
   const order = enumSortOrder(spec);
   return order.indexOf(String(a)) - order.indexOf(String(b));
@@ -82,15 +85,15 @@ function compareInDomain(spec: FieldSpec, a: string | boolean, b: string | boole
 
 class WhereCompiler {
   constructor(
-    private readonly fields: FieldCatalog,
+    private readonly fields: ColumnCatalog,
     private readonly alias: string,
     private readonly sql: SqlBuilder,
   ) {}
 
-  private spec(name: string): FieldSpec {
+  private spec(name: string): Exclude<ColumnSpec, { type: 'json' }> {
     const spec = Object.hasOwn(this.fields, name) ? this.fields[name] : undefined;
-    // The tree was bound against the same catalogue; a miss is a programming error.
-    if (!spec) throw new Error(`where: field '${name}' is not in the catalogue`);
+    // The tree was bound against the same catalogue, where no JSON column is; a miss is a programming error.
+    if (!spec || spec.type === 'json') throw new Error(`where: field '${name}' is not in the catalogue`);
     return spec;
   }
 
@@ -195,6 +198,6 @@ class WhereCompiler {
 }
 
 /** The SQL condition of a filter on the records aliased `alias`: true (no condition), false (none can match) or SQL. */
-export function compileWhere(node: FilterNode | undefined, fields: FieldCatalog, alias: string, sql: SqlBuilder): Compiled {
+export function compileWhere(node: FilterNode | undefined, fields: ColumnCatalog, alias: string, sql: SqlBuilder): Compiled {
   return node ? new WhereCompiler(fields, alias, sql).compile(node, false) : true;
 }

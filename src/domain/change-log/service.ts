@@ -1,15 +1,16 @@
-import type { Prisma, PrismaClient } from '../../generated/prisma/client';
-import { toPrismaOrderBy, toPrismaWhere } from '../../db/query/to-prisma';
+import { countRecords, readRecords, type Window } from '../../db/read/compile';
+import type { Row as RowOf } from '../../db/read/row';
+import type { RowReader } from '../../db/row-reader';
 import { invalidQuery, notFound } from '../../errors/catalogue';
-import type { FilterNode } from '../../query/filter-tree';
+import type { FilterNode, SortKey } from '../../query/filter-tree';
 import { DecimalText } from '../../query/values';
 import type { ListQuery, Page } from '../common/list';
 import { parseId } from '../common/validate';
 import type { ServiceDeps } from '../context';
 import type { ChangeOperation, LoggedResource } from '../common/change-log';
-import { changeLogFields, LOGGED_RESOURCES } from './fields';
+import { CHANGE_LOG_TABLE, changeLogColumns, changeLogFields, LOGGED_RESOURCES } from './fields';
 
-type Row = Prisma.ChangeLogGetPayload<object>;
+type Row = RowOf<typeof changeLogColumns>;
 
 /** A value in an entry's changes: decimals as DecimalText (exact JSON numbers on the way out), instants as ISO text. */
 export type ChangeValue = string | boolean | null | DecimalText;
@@ -74,7 +75,17 @@ function entryOf(row: Row): ChangeEntry {
   };
 }
 
-const BY_SEQ = { seq: 'asc' } as const;
+const BY_SEQ: readonly SortKey[] = [{ field: 'seq', direction: 'asc' }];
+const COLUMNS = Object.keys(changeLogColumns);
+
+const eq = (field: 'id' | 'resource' | 'recordId', value: string): FilterNode => ({
+  kind: 'compare',
+  field,
+  op: 'eq',
+  value: field === 'resource' ? { type: 'string', value } : { type: 'uuid', value },
+});
+const seqAbove = (seq: bigint): FilterNode => ({ kind: 'compare', field: 'seq', op: 'gt', value: { type: 'bigint', value: seq } });
+const both = (a: FilterNode | undefined, b: FilterNode): FilterNode => (a ? { kind: 'and', nodes: [a, b] } : b);
 
 /**
  * Reads the change log (src/domain/common/change-log.ts writes it). Entries become visible
@@ -82,11 +93,22 @@ const BY_SEQ = { seq: 'asc' } as const;
  * cursor" never skips one that commits later and never repeats one already read.
  */
 export class ChangeLogService {
-  private readonly prisma: PrismaClient;
+  private readonly rows: RowReader;
   readonly fields = changeLogFields;
 
   constructor(deps: ServiceDeps) {
-    this.prisma = deps.prisma;
+    this.rows = deps.rows;
+  }
+
+  /** The entries matching `filter` in `orderBy` (ties by id), as one statement of the compiled read path. */
+  private async read(filter: FilterNode | undefined, orderBy: readonly SortKey[], window: Window): Promise<ChangeEntry[]> {
+    const rows = await readRecords(this.rows, { table: CHANGE_LOG_TABLE, fields: changeLogColumns, select: COLUMNS, filter, orderBy, window });
+    // Every column, each revived by its declared type (src/db/read/row.ts): a Row of the catalogue.
+    return rows.map((values) => entryOf(values as Row));
+  }
+
+  private count(filter: FilterNode | undefined): Promise<number> {
+    return countRecords(this.rows, CHANGE_LOG_TABLE, changeLogColumns, filter);
   }
 
   /**
@@ -94,40 +116,36 @@ export class ChangeLogService {
    * and of subscriptions: keep it one statement (one snapshot), or the order guarantee is lost.
    */
   async changesAfter(seq: bigint | string, limit: number): Promise<ChangeEntry[]> {
-    const rows = await this.prisma.changeLog.findMany({ where: { seq: { gt: BigInt(seq) } }, orderBy: BY_SEQ, take: limit });
-    return rows.map(entryOf);
+    return this.read(seqAbove(BigInt(seq)), BY_SEQ, { take: limit, skip: 0 });
   }
 
   /** One entry by its id. */
   async get(rawId: string): Promise<ChangeEntry> {
     const id = parseId(rawId);
-    const row = await this.prisma.changeLog.findUnique({ where: { id } });
-    if (!row) throw notFound('change-log entry', id);
-    return entryOf(row);
+    const [entry] = await this.read(eq('id', id), [], 'all');
+    if (!entry) throw notFound('change-log entry', id);
+    return entry;
   }
 
   /** A feed page: entries matching the filter with a seq above `after`, in seq order. */
   async feed(q: { filter?: FilterNode | undefined; after?: bigint | undefined; limit: number; offset?: number | undefined; count?: boolean | undefined }): Promise<FeedPage> {
-    const where = toPrismaWhere(q.filter, changeLogFields) as Prisma.ChangeLogWhereInput;
     const after = q.after ?? 0n;
     const [rows, totalCount] = await Promise.all([
-      this.prisma.changeLog.findMany({ where: { AND: [where, { seq: { gt: after } }] }, orderBy: BY_SEQ, skip: q.offset ?? 0, take: q.limit + 1 }),
-      q.count ? this.prisma.changeLog.count({ where }) : undefined,
+      this.read(both(q.filter, seqAbove(after)), BY_SEQ, { skip: q.offset ?? 0, take: q.limit + 1 }),
+      q.count ? this.count(q.filter) : undefined,
     ]);
-    const items = rows.slice(0, q.limit).map(entryOf);
+    const items = rows.slice(0, q.limit);
     return { items, hasMore: rows.length > q.limit, totalCount, cursor: items.at(-1)?.seq ?? after.toString() };
   }
 
   /** An ordinary list page in the client's order ($orderby, then id), with offset paging. */
   async list(q: ListQuery): Promise<Page<ChangeEntry>> {
-    const where = toPrismaWhere(q.filter, changeLogFields) as Prisma.ChangeLogWhereInput;
-    const orderBy = toPrismaOrderBy(q.orderBy ?? [], changeLogFields) as Prisma.ChangeLogOrderByWithRelationInput[];
     const [rows, totalCount] = await Promise.all([
-      this.prisma.changeLog.findMany({ where, orderBy, skip: q.offset ?? 0, take: q.limit + 1 }),
-      q.count ? this.prisma.changeLog.count({ where }) : undefined,
+      this.read(q.filter, q.orderBy ?? [], { skip: q.offset ?? 0, take: q.limit + 1 }),
+      q.count ? this.count(q.filter) : undefined,
     ]);
     return {
-      items: rows.slice(0, q.limit).map(entryOf),
+      items: rows.slice(0, q.limit),
       totalCount,
       hasMore: rows.length > q.limit,
       cursorOf: (item) => item.seq,
@@ -141,21 +159,16 @@ export class ChangeLogService {
    */
   async historyFilter(resource: LoggedResource, rawId: string, exists: (id: string) => Promise<unknown>): Promise<FilterNode> {
     const id = parseId(rawId);
-    const any = await this.prisma.changeLog.findFirst({ where: { resource, recordId: id }, select: { id: true } });
+    const filter: FilterNode = { kind: 'and', nodes: [eq('resource', resource), eq('recordId', id)] };
+    const any = await readRecords(this.rows, { table: CHANGE_LOG_TABLE, fields: changeLogColumns, select: ['id'], filter, orderBy: BY_SEQ, window: { take: 1, skip: 0 } });
     // The record's own read answers NOT_FOUND (with its own wording) when it never existed.
-    if (!any) await exists(id);
-    return {
-      kind: 'and',
-      nodes: [
-        { kind: 'compare', field: 'resource', op: 'eq', value: { type: 'string', value: resource } },
-        { kind: 'compare', field: 'recordId', op: 'eq', value: { type: 'uuid', value: id } },
-      ],
-    };
+    if (any.length === 0) await exists(id);
+    return filter;
   }
 
   /** For batching (GraphQL `history`): the entries of these records, each record's in seq order. */
   async historyOf(resource: LoggedResource, recordIds: readonly string[]): Promise<ChangeEntry[]> {
-    const rows = await this.prisma.changeLog.findMany({ where: { resource, recordId: { in: [...recordIds] } }, orderBy: BY_SEQ });
-    return rows.map(entryOf);
+    const ids: FilterNode = { kind: 'in', field: 'recordId', values: recordIds.map((value) => ({ type: 'uuid', value })) };
+    return this.read({ kind: 'and', nodes: [eq('resource', resource), ids] }, BY_SEQ, 'all');
   }
 }

@@ -1,6 +1,7 @@
 import type { Prisma } from '../../generated/prisma/client';
 import type { FieldCatalog } from '../../query/fields';
 import type { DecimalValue } from '../../query/values';
+import type { RESOURCES, ResourceModel } from '../resources';
 
 // Here in common (not src/domain/change-log, which reads the log) because every writing
 // service uses it, and the reader knows every resource's fields.
@@ -14,17 +15,8 @@ import type { DecimalValue } from '../../query/values';
 export const CHANGE_OPERATIONS = ['created', 'deleted', 'updated'] as const;
 export type ChangeOperation = (typeof CHANGE_OPERATIONS)[number];
 
-/** Every resource the log records, by its singular kebab name (an entry's `resource`). */
-export type LoggedResource =
-  | 'payment-source'
-  | 'payment'
-  | 'customer'
-  | 'address'
-  | 'article'
-  | 'article-price'
-  | 'tax-code'
-  | 'account'
-  | 'academic-term';
+/** Every resource the log records, by its singular kebab name (an entry's `resource`): every declared resource's `name`. */
+export type LoggedResource = (typeof RESOURCES)[ResourceModel]['name'];
 
 /** A value as the log stores it: JSON, decimals as their exact text, instants as ISO 8601 UTC with Z. */
 export type LoggedValue = string | boolean | null;

@@ -1,8 +1,14 @@
 import type Decimal from 'decimal.js';
-import type { PrismaClient } from '../../generated/prisma/client';
+import { readRecords, type ReadQuery, type RelationRead } from '../../db/read/compile';
+import type { Row } from '../../db/read/row';
+import type { RowReader } from '../../db/row-reader';
 import { validationFailed } from '../../errors/catalogue';
+import type { FieldCatalog } from '../../query/fields';
+import type { FilterNode, FilterValue } from '../../query/filter-tree';
 import type { ServiceDeps } from '../context';
 import { isUuid } from '../../query/values';
+import type { Resource } from '../common/resource';
+import { RESOURCES } from '../resources';
 import { parseInput } from '../common/validate';
 import { DAY_MS, startOfUtcDay } from '../common/days';
 import { exact, referenceDate, selectPrice } from './rules';
@@ -20,7 +26,6 @@ import {
   type TaxCodeRow,
 } from './quote-steps';
 import { quoteInput } from './schema';
-import { NEWEST_FIRST } from '../article-price/order';
 import type { Quote } from './types';
 
 export interface EffectivePrice {
@@ -30,20 +35,45 @@ export interface EffectivePrice {
   readonly validFrom: Date;
 }
 
+const ARTICLE = ['id', 'code', 'defaultTaxCodeId', 'defaultCostCenterId', 'useArticleCostCenter'] as const;
+const PRICE = ['id', 'articleId', 'amount', 'validFrom'] as const;
+const TAX_CODE = ['id', 'code', 'rate', 'isActive', 'validFrom', 'validTo'] as const;
+const TERM = ['id', 'startDate', 'endDate'] as const;
+
+const uuids = (ids: readonly string[]): FilterValue[] => ids.map((value) => ({ type: 'uuid', value }));
+const instant = (value: Date): FilterValue => ({ type: 'datetime', value });
+
+/** An article as a quote reads it: with its default tax code, joined (one statement). */
+type QuoteArticle = ArticleRow & { readonly defaultTaxCode: TaxCodeRow | null };
+
 /**
  * Quotes: effective price, price guarantee, cost center, tax and academic term of each
- * line (rules in rules.ts). A quote of any size reads the database in four queries, run
- * together: its articles, their candidate prices, the tax codes it may use and the terms
- * around its billing dates. It writes nothing.
+ * line (rules in rules.ts). A quote of any size reads the database in at most four
+ * statements, run together: its articles with their default tax codes, their candidate
+ * prices, the tax codes the lines name (when they name any) and the terms around its billing
+ * dates. It writes nothing; it reads through the compiled read path (src/db/read), outside
+ * any transaction.
  */
 export class PricingService {
-  private readonly prisma: PrismaClient;
+  private readonly rows: RowReader;
 
   constructor(deps: ServiceDeps) {
-    this.prisma = deps.prisma;
+    this.rows = deps.rows;
   }
 
-  /** Parse, load (four queries, run together), then the checks in the order they are reported, then the amounts. */
+  /** The `select`ed fields of the resource's records matching `filter` (with `more` of a read's options). */
+  private async records<F extends FieldCatalog, K extends keyof F & string>(
+    resource: Resource<F>,
+    select: readonly K[],
+    filter: FilterNode,
+    more: Partial<Pick<ReadQuery, 'orderBy' | 'window' | 'relations'>> = {},
+  ): Promise<Array<Pick<Row<F>, K>>> {
+    const rows = await readRecords(this.rows, { table: resource.model, fields: resource.fields, select, filter, orderBy: [], window: 'all', ...more });
+    // The statement reads exactly these fields, each revived by its declared type (src/db/read/row.ts).
+    return rows as Array<Pick<Row<F>, K>>;
+  }
+
+  /** Parse, load (at most four statements, run together), then the checks in the order they are reported, then the amounts. */
   async quote(body: unknown): Promise<Quote> {
     const { lines } = parseInput(quoteInput, body);
     const refDates = lines.map((l) => referenceDate(l.billingDate, l.priceGuaranteeDate));
@@ -63,47 +93,58 @@ export class PricingService {
     const minBilling = new Date(Math.min(...billingTimes));
     const maxBilling = new Date(Math.max(...billingTimes));
 
-    const [articles, prices, taxCodes, terms] = await Promise.all([
-      this.prisma.article.findMany({
-        where: { id: { in: articleIds } },
-        select: { id: true, code: true, defaultTaxCodeId: true, defaultCostCenterId: true, useArticleCostCenter: true },
-      }) as Promise<ArticleRow[]>,
+    const defaultTaxCode: RelationRead = { name: 'defaultTaxCode', relation: RESOURCES.Article.relations.defaultTaxCode, fields: RESOURCES.TaxCode.fields, select: TAX_CODE };
+    const [articles, prices, givenTaxCodes, terms] = await Promise.all([
+      // The articles with their default tax codes.
+      this.records(RESOURCES.Article, ARTICLE, { kind: 'in', field: 'id', values: uuids(articleIds) }, { relations: [defaultTaxCode] }),
       // Every price of these articles that can apply (validFrom up to the latest reference date).
-      this.prisma.articlePrice.findMany({
-        where: { articleId: { in: articleIds }, validFrom: { lte: maxRef } },
-        select: { id: true, articleId: true, amount: true, validFrom: true },
-      }) as Promise<PriceRow[]>,
-      // The tax codes the lines name, and the default tax codes of their articles.
-      this.prisma.taxCode.findMany({
-        where: { OR: [{ id: { in: givenTaxCodeIds } }, { articles: { some: { id: { in: articleIds } } } }] },
-        select: { id: true, code: true, rate: true, isActive: true, validFrom: true, validTo: true },
-      }) as Promise<TaxCodeRow[]>,
+      this.prices(articleIds, maxRef),
+      // The tax codes the lines name.
+      givenTaxCodeIds.length === 0 ? [] : this.records(RESOURCES.TaxCode, TAX_CODE, { kind: 'in', field: 'id', values: uuids(givenTaxCodeIds) }),
       // Terms whose days may contain a billing date (termContaining decides exactly).
-      this.prisma.academicTerm.findMany({
-        where: {
-          startDate: { lt: new Date(startOfUtcDay(maxBilling).getTime() + DAY_MS) },
-          endDate: { gte: new Date(startOfUtcDay(minBilling).getTime() - DAY_MS) },
-        },
-        select: { id: true, startDate: true, endDate: true },
+      this.records(RESOURCES.AcademicTerm, TERM, {
+        kind: 'and',
+        nodes: [
+          { kind: 'compare', field: 'startDate', op: 'lt', value: instant(new Date(startOfUtcDay(maxBilling).getTime() + DAY_MS)) },
+          { kind: 'compare', field: 'endDate', op: 'ge', value: instant(new Date(startOfUtcDay(minBilling).getTime() - DAY_MS)) },
+        ],
       }),
     ]);
+    // The article's fields and its joined default tax code (the relation read above).
+    const read = articles as QuoteArticle[];
+    const taxCodes = [...givenTaxCodes, ...read.flatMap((a) => (a.defaultTaxCode ? [a.defaultTaxCode] : []))];
     return {
-      articleById: new Map(articles.map((a) => [a.id, a])),
+      articleById: new Map(read.map((a) => [a.id, a])),
       taxCodeById: new Map(taxCodes.map((t) => [t.id, t])),
       pricesByArticle: groupBy(prices, (p) => p.articleId),
       terms,
     };
   }
 
+  /** Every price of these articles valid from `latest` or before, in no particular order. */
+  private prices(articleIds: readonly string[], latest: Date): Promise<PriceRow[]> {
+    return this.records(RESOURCES.ArticlePrice, PRICE, {
+      kind: 'and',
+      nodes: [
+        { kind: 'in', field: 'articleId', values: uuids(articleIds) },
+        { kind: 'compare', field: 'validFrom', op: 'le', value: instant(latest) },
+      ],
+    });
+  }
+
   /** The effective price of an article on a date (validFrom <= date, latest first); null when none or no such article. */
   async priceAt(articleId: string, date: Date): Promise<EffectivePrice | null> {
     checkDate(date);
     if (!isUuid(articleId)) return null;
-    const row = await this.prisma.articlePrice.findFirst({
-      where: { articleId: articleId.toLowerCase(), validFrom: { lte: date } },
-      orderBy: NEWEST_FIRST,
-      select: { id: true, articleId: true, amount: true, validFrom: true },
-    });
+    const filter: FilterNode = {
+      kind: 'and',
+      nodes: [
+        { kind: 'compare', field: 'articleId', op: 'eq', value: { type: 'uuid', value: articleId.toLowerCase() } },
+        { kind: 'compare', field: 'validFrom', op: 'le', value: instant(date) },
+      ],
+    };
+    // The newest first: the order of an article's prices everywhere (Article.prices in its declaration).
+    const [row] = await this.records(RESOURCES.ArticlePrice, PRICE, filter, { orderBy: RESOURCES.Article.relations.prices.order, window: { take: 1, skip: 0 } });
     return row ? toEffectivePrice(row) : null;
   }
 
@@ -117,10 +158,7 @@ export class PricingService {
     if (wanted.length === 0) return requests.map(() => null);
     const articleIds = distinct(wanted.map((r) => r.articleId.toLowerCase()));
     const maxDate = new Date(Math.max(...wanted.map((r) => r.date.getTime())));
-    const rows = (await this.prisma.articlePrice.findMany({
-      where: { articleId: { in: articleIds }, validFrom: { lte: maxDate } },
-      select: { id: true, articleId: true, amount: true, validFrom: true },
-    })) as PriceRow[];
+    const rows = await this.prices(articleIds, maxDate);
     const byArticle = groupBy(rows, (p) => p.articleId);
     return requests.map((r) => {
       if (!isUuid(r.articleId)) return null;

@@ -311,6 +311,8 @@ function compareValues(a: unknown, b: FilterValue, ignoreCase: boolean): number 
       return new Decimal(String(a)).comparedTo(b.value);
     case 'datetime':
       return cmp((a as Date).getTime(), b.value.getTime());
+    case 'bigint':
+      return cmp(BigInt(String(a)), b.value);
   }
 }
 
