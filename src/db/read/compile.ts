@@ -163,9 +163,13 @@ function statement(q: ReadQuery): Statement | undefined {
   }
   const where = compileWhere(q.filter, q.fields, 't', sql);
   if (where === false) return undefined;
-  let text = `SELECT ${columns.join(', ')} FROM ${from}${where === true ? '' : ` WHERE ${where}`} ORDER BY ${order}`;
-  if (q.window !== 'all') text += ` LIMIT ${sql.param(q.window.take)} OFFSET ${sql.param(q.window.skip)}`;
-  return sql.statement(text);
+  const filter = where === true ? '' : ` WHERE ${where}`;
+  if (q.window === 'all') return sql.statement(`SELECT ${columns.join(', ')} FROM ${from}${filter} ORDER BY ${order}`);
+  const window = ` LIMIT ${sql.param(q.window.take)} OFFSET ${sql.param(q.window.skip)}`;
+  if (!related.joins) return sql.statement(`SELECT ${columns.join(', ')} FROM ${table} t${filter} ORDER BY ${order}${window}`);
+  // The page first, then the joins on its rows only: whatever plan PostgreSQL picks, no
+  // related record is looked up for a row the LIMIT drops.
+  return sql.statement(`SELECT ${columns.join(', ')} FROM (SELECT t.* FROM ${table} t${filter} ORDER BY ${order}${window}) t${related.joins} ORDER BY ${order}`);
 }
 
 /** Turns values (from `from` on) into a record of `names`, each revived by its field's type. */
