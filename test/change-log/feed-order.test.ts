@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { appendChanges } from '../../src/domain/common/change-log';
 import type { ChangeEntry } from '../../src/domain/change-log/service';
-import { createServices, type Services } from '../../src/domain/services';
-import { createTestDatabase, usingPostgres, type TestDatabase } from '../support/database';
+import type { Services } from '../../src/domain/services';
+import { createTestDatabase, usingPostgres, type TestDatabase, servicesOf } from '../support/database';
 import { until } from '../support/until';
 
 // The outbox ordering trap: a transaction that takes its seq and commits late must not land
@@ -17,7 +17,7 @@ let s: Services;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  s = createServices({ prisma: db.prisma, rows: db.rows });
+  s = servicesOf(db);
 });
 afterAll(() => db.close());
 

@@ -1,9 +1,9 @@
 import { NIL_UUID } from '../../src/domain/common/schemas';
-import { createServices, type Services } from '../../src/domain/services';
+import type { Services } from '../../src/domain/services';
 import { stringifyJson } from '../../src/http/json';
 import { importReferenceData } from '../../src/import';
 import { IMPORT_SECTIONS } from '../../src/import/registry';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createTestDatabase, type TestDatabase, servicesOf } from '../support/database';
 import { demo, writeFile } from '../import/helpers';
 
 // The import appends one entry per record it inserts or updates, none for unchanged rows,
@@ -15,7 +15,7 @@ let s: Services;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  s = createServices({ prisma: db.prisma, rows: db.rows });
+  s = servicesOf(db);
 });
 afterAll(() => db.close());
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendChanges } from '../../src/domain/common/change-log';
-import { createServices, type Services } from '../../src/domain/services';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import type { Services } from '../../src/domain/services';
+import { createTestDatabase, type TestDatabase, servicesOf } from '../support/database';
 
 // The change log at the service layer: each write's entries, in the write's transaction.
 
@@ -11,7 +11,7 @@ const alice = { userId: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', requestId: 'req-
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  s = createServices({ prisma: db.prisma, rows: db.rows });
+  s = servicesOf(db);
 });
 afterAll(() => db.close());
 

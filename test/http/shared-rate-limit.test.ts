@@ -7,11 +7,10 @@ import { createApp, type App } from '../../src/app';
 import { createTokenVerifier } from '../../src/auth/tokens';
 import { loadConfig } from '../../src/config/config';
 import { databaseFailure } from '../../src/db/errors';
-import { createServices } from '../../src/domain/services';
 import { connectRedis } from '../../src/http/redis';
 import type { Logger } from '../../src/http/logger';
 import { TEST_SECRET, token } from '../support/app';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createTestDatabase, type TestDatabase, servicesOf } from '../support/database';
 
 // Identical instances behind a load balancer share one rate-limit budget per client through
 // Redis (127.0.0.1:6379 on every machine here; a key prefix of this run's own, never a
@@ -46,7 +45,7 @@ async function instance(redisUrl: string, logger: Logger): Promise<App> {
   if (redisUrl === REDIS_URL) await new Promise((resolve) => client.once('ready', resolve));
   const app = await createApp({
     config,
-    services: createServices({ prisma: db.prisma, rows: db.rows }),
+    services: servicesOf(db),
     verify: createTokenVerifier({ secret: TEST_SECRET }),
     logger,
     ping: () => db.ping(),

@@ -6,9 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import request from 'supertest';
 import { openDatabase } from '../../src/db/database';
-import { createServices } from '../../src/domain/services';
 import { createTestApp, type TestApp, bearer } from '../support/app';
-import { usingPostgres } from '../support/database';
+import { usingPostgres, servicesOf } from '../support/database';
 
 let t: TestApp;
 const CODE_POINT_ORDER = ['Abel-TO', 'Oz-TO', 'Zimmer-TO', 'nadal-TO', 'zimmer-TO', 'Äbel-TO', 'Ñandú-TO', 'Ölmann-TO', 'Øre-TO', 'ábaco-TO'];
@@ -77,7 +76,7 @@ it('every text column has the code point collation; a German server default chan
   const db = await openDatabase({ url: Object.assign(new URL(base.toString()), { pathname: `/${name}` }).toString(), poolMax: 2 });
   try {
     await db.prisma.customer.createMany({ data: NAMES.map((lastName, i) => ({ id: randomUUID(), firstName: 'T', lastName, debtorNumber: `TO-${i}` })) });
-    const services = createServices({ prisma: db.prisma, rows: db.rows });
+    const services = servicesOf(db);
     const q = { orderBy: [{ field: 'lastName', direction: 'asc' as const }], limit: 100 };
     expect((await services.customers.list(q)).items.map((c) => c.lastName)).toEqual(CODE_POINT_ORDER);
     expect((await services.customers.list({ ...q, filter: { kind: 'const', value: true } })).items.map((c) => c.lastName)).toEqual(CODE_POINT_ORDER);

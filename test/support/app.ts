@@ -3,13 +3,13 @@ import { signToken } from '../../src/auth/tokens';
 import { createTokenVerifier } from '../../src/auth/tokens';
 import { loadConfig } from '../../src/config/config';
 import { importReferenceData } from '../../src/import/import-service';
-import { createServices, type Services } from '../../src/domain/services';
+import type { Services } from '../../src/domain/services';
 import { createApp, type App } from '../../src/app';
 import { createLogger } from '../../src/http/logger';
 import { DEMO_DATA_FILE } from '../../src/config/paths';
 import { databaseFailure } from '../../src/db/errors';
 import type { OnQuery } from '../../src/db/row-reader';
-import { createTestDatabase, type TestDatabase } from './database';
+import { createTestDatabase, type TestDatabase, servicesOf } from './database';
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 export const READER_ID = '11111111-1111-4111-8111-111111111111';
@@ -44,7 +44,7 @@ export async function token(scope: string, sub = WRITER_ID, extra: { expiresIn?:
 export async function createTestApp(o: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase({ onQuery: o.onQuery });
   if (o.demoData !== false) await importReferenceData(db, DEMO_DATA_FILE);
-  const services = createServices({ prisma: db.prisma, rows: db.rows });
+  const services = servicesOf(db);
   const app = await appOn(db, services, { RATE_LIMIT_PER_MINUTE: String(o.rateLimitPerMinute ?? 0), METRICS: o.metrics === false ? 'off' : 'on' });
   const tokens = {
     writer: await token('billing.read billing.write', WRITER_ID),

@@ -2,12 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { openDatabase, type Database } from '../../src/db/database';
 import type { OnQuery } from '../../src/db/row-reader';
+import { createServices, type Services } from '../../src/domain/services';
 
 // Every test runs on a real database: embedded PGlite in memory by default, PostgreSQL
 // when DATABASE_URL is set (.ci/run does both). On PostgreSQL each caller gets a fresh
 // database of its own, dropped on close, so test files can run in parallel.
 
 export const usingPostgres = (): boolean => Boolean(process.env.DATABASE_URL);
+
+/** The service layer on a test's database, as main.ts builds it. */
+export const servicesOf = (db: Database): Services => createServices({ prisma: db.prisma, rows: db.rows });
 
 export interface TestDatabase extends Database {
   /** The postgresql:// URL of this test's own database (PostgreSQL runs only). */

@@ -4,13 +4,13 @@ import { createTokenVerifier } from '../../src/auth/tokens';
 import { loadConfig } from '../../src/config/config';
 import { DEMO_DATA_FILE } from '../../src/config/paths';
 import { databaseFailure } from '../../src/db/errors';
-import { createServices, type Services } from '../../src/domain/services';
+import type { Services } from '../../src/domain/services';
 import { startEvents, type Events } from '../../src/events/events';
 import { createLogger } from '../../src/http/logger';
 import { importReferenceData } from '../../src/import/import-service';
 import { createApp, type App } from '../../src/app';
 import { TEST_SECRET } from './app';
-import { createTestDatabase, type TestDatabase } from './database';
+import { createTestDatabase, type TestDatabase, servicesOf } from './database';
 
 // The app on a real HTTP server with the change events of src/events (no broker): what
 // GraphQL subscriptions over WebSocket need, which supertest cannot give.
@@ -32,7 +32,7 @@ export interface LiveApp {
 export async function startLiveApp(): Promise<LiveApp> {
   const db = await createTestDatabase();
   await importReferenceData(db, DEMO_DATA_FILE);
-  const services = createServices({ prisma: db.prisma, rows: db.rows });
+  const services = servicesOf(db);
   const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_SECRET, RATE_LIMIT_PER_MINUTE: '0', DATA_DIR: '/nonexistent' });
   const logger = createLogger('silent');
   const events = await startEvents({ config: config.events, db, services, logger });

@@ -12,7 +12,8 @@ import { DEEP_OFFSET } from '../../../src/db/read/compile';
 import type { Relation, Resource } from '../../../src/domain/common/resource';
 import type { ListQuery } from '../../../src/domain/common/list';
 import { RESOURCES, resourceOf } from '../../../src/domain/resources';
-import { createServices, type Services } from '../../../src/domain/services';
+import type { Services } from '../../../src/domain/services';
+import { servicesOf } from '../../support/database';
 import type { FilterNode, FilterValue, SortKey } from '../../../src/query/filter-tree';
 import type { FieldSpec } from '../../../src/query/fields';
 import { fixture } from '../../support/fixture';
@@ -51,7 +52,7 @@ const service = (r: Resource) => new ReadService({ prisma: t.db.prisma, rows: t.
 
 beforeAll(async () => {
   t = await createTestApp();
-  services = createServices({ prisma: t.db.prisma, rows: t.db.rows });
+  services = servicesOf(t.db);
   const [receivable, prepayment] = fixture.accounts;
   // Names that sort differently by code point than by a language's rules, and nulls.
   const names = ['Zimmer', 'zimmer', 'Äbel', 'Abel', 'Øre', 'Ölmann', 'Oz', 'ábaco', 'Ñandú', 'nadal'];
@@ -215,7 +216,7 @@ it('a page is one statement and one per to-many relation by its ids; a substring
   const statements: string[] = [];
   const t2 = await createTestApp({ demoData: false, onQuery: (sql) => statements.push(sql) });
   try {
-    const s = createServices({ prisma: t2.db.prisma, rows: t2.db.rows });
+    const s = servicesOf(t2.db);
     await t2.db.prisma.customer.createMany({ data: ['Hartmann', 'Neumann', 'Abel'].map((lastName, i) => ({ id: randomUUID(), firstName: 'F', lastName, debtorNumber: `FI-${i}` })) });
     statements.length = 0;
     const page = await s.customers.withAddresses.list({ orderBy: [{ field: 'lastName', direction: 'asc' }], limit: 100, filter: { kind: 'text', field: 'lastName', op: 'contains', value: 'mann' } });
