@@ -3,7 +3,11 @@
 // are, so `npm start`, `npm run token` and `npm run import` restart in seconds:
 //  - `prisma generate` runs only when prisma/schema.prisma or the Prisma version changed
 //    (a hash kept beside the generated client) or the client is missing;
-//  - the GraphQL resolver types (graphql-codegen, codegen.yml) likewise, from schema.graphql;
+//  - the registry of resources (src/domain/__generated__/) from the folders of
+//    src/domain that hold a resource.ts (scripts/resource-folders.mjs), rewritten only when
+//    it would change;
+//  - the GraphQL resolver types (graphql-codegen, codegen.ts) when schema.graphql, codegen.ts
+//    or the list of resources changed;
 //  - `tsc --build` compiles only what changed since the last build (tsBuildInfo in dist/).
 // Everything goes to stderr: stdout stays free for what the command itself prints
 // (`TOKEN=$(npm run --silent token)` captures the token alone).
@@ -14,6 +18,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { registrySources, resourceFolders } from './resource-folders.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const at = (...p) => path.join(root, ...p);
@@ -27,16 +32,17 @@ function run(label, args) {
 }
 
 /** A hash of the inputs and of the generator packages' versions. */
-function inputsHash(files, packages) {
+function inputsHash(files, packages, extra = '') {
   const h = crypto.createHash('sha256');
+  h.update(extra);
   for (const f of files) h.update(fs.readFileSync(at(...f)));
   for (const pkg of packages) h.update(JSON.parse(fs.readFileSync(at('node_modules', pkg, 'package.json'), 'utf8')).version);
   return h.digest('hex');
 }
 
 /** Runs a generator when its output is missing or its inputs changed since it last ran. */
-function generate(label, { inputs, packages, output, stamp, args }) {
-  const hash = inputsHash(inputs, packages);
+function generate(label, { inputs, packages, extra, output, stamp, args }) {
+  const hash = inputsHash(inputs, packages, extra);
   const current = fs.existsSync(at(...output)) && fs.existsSync(at(...stamp)) && fs.readFileSync(at(...stamp), 'utf8') === hash;
   if (current) return;
   run(label, args);
@@ -50,12 +56,21 @@ generate('prisma generate', {
   stamp: ['src', 'generated', 'prisma-schema.sha256'],
   args: [at('node_modules', 'prisma', 'build', 'index.js'), 'generate'],
 });
+const folders = resourceFolders(root);
+for (const [name, source] of Object.entries(registrySources(folders))) {
+  const file = at('src', 'domain', '__generated__', name);
+  if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === source) continue;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, source);
+}
+
 generate('graphql-codegen', {
-  inputs: [['schema.graphql'], ['codegen.yml']],
+  inputs: [['schema.graphql'], ['codegen.ts'], ['scripts', 'resource-folders.mjs']],
+  extra: JSON.stringify(folders),
   packages: ['@graphql-codegen/cli', '@graphql-codegen/typescript', '@graphql-codegen/typescript-resolvers'],
   output: ['src', 'graphql', '__generated__', 'resolvers-types.ts'],
   stamp: ['src', 'graphql', '__generated__', 'inputs.sha256'],
-  args: [at('node_modules', '@graphql-codegen', 'cli', 'cjs', 'bin.js'), '--config', at('codegen.yml'), '--silent'],
+  args: [at('node_modules', '@graphql-codegen', 'cli', 'cjs', 'bin.js'), '--config', at('codegen.ts'), '--silent'],
 });
 
 if (!process.argv.includes('--generate-only')) {

@@ -1,4 +1,5 @@
-// Every resource declared in src/domain/resources.ts reaches every door it belongs to: the
+// Every resource (every folder of src/domain with a resource.ts, collected by the build)
+// reaches every door it belongs to, and every Prisma model is a resource or says why not: the
 // checklist "Adding a resource" of docs/architecture.md, enforced. The doors derive their
 // lists from the declarations, so a resource missing here means a derivation was bypassed
 // (or a declaration lacks what the door needs).
@@ -8,8 +9,10 @@ import path from 'node:path';
 import request from 'supertest';
 import { buildSchema } from 'graphql';
 import { PROJECT_ROOT } from '../src/config/paths';
-import { singleFieldOf } from '../src/domain/common/resource';
-import { ALL_RESOURCES } from '../src/domain/resources';
+import { singleFieldOf } from '../src/domain/common/declaration';
+import { ALL_RESOURCES, isResourceModel } from '../src/domain/resources';
+import { Prisma } from '../src/generated/prisma/client';
+import { resolvers } from '../src/graphql/resolvers';
 import { FILE_SECTIONS, SECTIONS } from '../src/import/registry';
 import { metadataJson } from '../src/rest/odata/metadata';
 import { entitySetOf } from '../src/rest/odata/model';
@@ -22,6 +25,12 @@ const NOT_IMPORTED: Readonly<Record<string, string>> = {
   Payment: 'payments are transactions, not reference data',
   Address: 'addresses are imported inside their customers',
 };
+/** Prisma models that are not resources, and why. */
+const NOT_RESOURCES: Readonly<Record<string, string>> = {
+  CustomerSurname: 'the lexicon of surnames a contains() filter narrows by, kept by a trigger',
+  ChangeLog: 'the change history, read through its own service and feed',
+  ChangeRelayState: "the relay's position in the change log",
+};
 const UNKNOWN_ID = '00000000-0000-4000-8000-00000000abcd';
 
 let t: TestApp;
@@ -33,7 +42,14 @@ afterAll(async () => {
 });
 
 const openApi = openApiDocument() as { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
-const queryType = buildSchema(fs.readFileSync(path.join(PROJECT_ROOT, 'schema.graphql'), 'utf8')).getQueryType()!;
+const graphqlSchema = buildSchema(fs.readFileSync(path.join(PROJECT_ROOT, 'schema.graphql'), 'utf8'));
+const queryType = graphqlSchema.getQueryType()!;
+const resolverMap = resolvers as Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+
+it.each(Object.values(Prisma.ModelName))('the Prisma model %s is a resource, or says why not', (model) => {
+  expect([model, isResourceModel(model) || Object.hasOwn(NOT_RESOURCES, model)]).toEqual([model, true]);
+  expect([model, isResourceModel(model) && Object.hasOwn(NOT_RESOURCES, model)]).toEqual([model, false]);
+});
 const container = (metadataJson.Billing as Record<string, Record<string, unknown>>).Container!;
 
 describe.each(ALL_RESOURCES.map((r) => [r.model, r] as const))('%s', (_model, r) => {
@@ -68,6 +84,15 @@ describe.each(ALL_RESOURCES.map((r) => [r.model, r] as const))('%s', (_model, r)
     expect(data).toEqual({ one: null, list: { totalCount: 0, nodes: [] } });
   });
 
+  it('GraphQL: every declared relation and the history as fields of the type, each with its resolver', () => {
+    const type = graphqlSchema.getType(r.model);
+    const fields = type && 'getFields' in type ? type.getFields() : {};
+    for (const name of [...Object.keys(r.relations), 'history']) {
+      expect([name, Object.hasOwn(fields, name), typeof resolverMap[r.model]?.[name]]).toEqual([name, true, 'function']);
+    }
+    expect(typeof resolverMap[`${r.model}Connection`]?.nodes).toBe('function');
+  });
+
   it('import: a section of its own when it is reference data', () => {
     if (Object.hasOwn(NOT_IMPORTED, r.model)) {
       expect(r.import).toBeUndefined();
@@ -81,7 +106,7 @@ describe.each(ALL_RESOURCES.map((r) => [r.model, r] as const))('%s', (_model, r)
 it('docs/architecture.md has the checklist this test enforces', () => {
   const docs = fs.readFileSync(path.join(PROJECT_ROOT, 'docs/architecture.md'), 'utf8');
   const checklist = docs.split(/^## /m).find((section) => section.startsWith('Adding a resource\n')) ?? '';
-  for (const item of ['prisma/schema.prisma', 'migration', 'src/domain/<resource>/', 'resource.ts', 'src/domain/resources.ts', 'src/domain/services.ts', 'schema.graphql', 'FILE_SECTIONS', 'test/doors.test.ts']) {
+  for (const item of ['prisma/schema.prisma', 'migration', 'src/domain/<resource>/', 'fields.ts', 'schema.ts', 'service.ts', 'resource.ts', 'schema.graphql', 'nothing else', 'test/doors.test.ts']) {
     expect([item, checklist.includes(item)]).toEqual([item, true]);
   }
 });

@@ -1,35 +1,34 @@
 import type { RelationCatalog, RelationSpec } from '../query/fields';
-import type { ModelName, Relation, Resource } from './common/resource';
-import { academicTermResource } from './academic-term/resource';
-import { accountResource } from './account/resource';
-import { addressResource } from './address/resource';
-import { articlePriceResource } from './article-price/resource';
-import { articleResource } from './article/resource';
-import { customerResource } from './customer/resource';
-import { paymentSourceResource } from './payment-source/resource';
-import { paymentResource } from './payment/resource';
-import { taxCodeResource } from './tax-code/resource';
+import type { ModelName, Relation, Resource } from './common/declaration';
+import { DECLARED } from './__generated__/declarations';
 
-/** Every resource, by model: the one list the doors, the import and the read path derive theirs from. */
-export const RESOURCES = {
-  PaymentSource: paymentSourceResource,
-  Payment: paymentResource,
-  Account: accountResource,
-  Article: articleResource,
-  ArticlePrice: articlePriceResource,
-  Customer: customerResource,
-  Address: addressResource,
-  TaxCode: taxCodeResource,
-  AcademicTerm: academicTermResource,
-} as const satisfies Partial<Record<ModelName, Resource>>;
+/**
+ * A folder's declaration must be the model its folder names (`payment-source` declares
+ * `PaymentSource`): a registry entry under another model's name does not type-check.
+ */
+type KeyedByModel<T> = { readonly [K in keyof T]: T[K] extends { readonly model: K } ? T[K] : never };
+
+/**
+ * Every resource, by model: the one list the doors, the import and the read path derive
+ * theirs from. The build collects it from the folders of src/domain that hold a resource.ts
+ * (scripts/resource-folders.mjs), so adding a resource adds no line here.
+ */
+export const RESOURCES = DECLARED satisfies KeyedByModel<typeof DECLARED> & Partial<Record<ModelName, Resource>>;
 
 export type ResourceModel = keyof typeof RESOURCES;
 /** The services' keys, the GraphQL list fields and the import sections: each resource's `plural`. */
 export type ResourcePlural = (typeof RESOURCES)[ResourceModel]['plural'];
-export const ALL_RESOURCES: readonly Resource[] = Object.values(RESOURCES);
+/** A declaration known to be one of RESOURCES: its model and name are those of a declared resource. */
+export type DeclaredResource = Resource & Pick<(typeof RESOURCES)[ResourceModel], 'model' | 'name'>;
+export const ALL_RESOURCES: readonly DeclaredResource[] = Object.values(RESOURCES);
+
+export const isResourceModel = (model: ModelName): model is ResourceModel => Object.hasOwn(RESOURCES, model);
+
+/** A relation whose target is a declared resource (the drift test holds every declaration to that). */
+export const pointsAtResource = <R extends Relation>(relation: R): relation is R & { readonly target: ResourceModel } => isResourceModel(relation.target);
 
 /** The resource a relation points at. */
-export const resourceOf = (model: ModelName): Resource | undefined => (Object.hasOwn(RESOURCES, model) ? RESOURCES[model as ResourceModel] : undefined);
+export const resourceOf = (model: ModelName): Resource | undefined => (isResourceModel(model) ? RESOURCES[model] : undefined);
 
 /** The resource a relation points at, which the drift test holds every declaration to. */
 export function targetOf(relation: Relation): Resource {

@@ -7,11 +7,10 @@
 import DataLoader from 'dataloader';
 import type { ChangeEntry } from '../domain/change-log/service';
 import type { LoggedResource } from '../domain/common/change-log';
-import type { PaymentSource } from '../domain/payment-source/service';
-import type { Payment } from '../domain/payment/service';
+import type { RelationMany } from '../domain/common/declaration';
 import type { Services } from '../domain/services';
-import { RESOURCES } from '../domain/resources';
-import type { AcademicTermModel, AccountModel, AddressModel, ArticleModel, ArticlePriceModel, CustomerModel, TaxCodeModel } from './models';
+import { RESOURCES, type ResourceModel } from '../domain/resources';
+import type { GraphModel } from './models';
 import type { EffectivePrice } from '../domain/pricing/service';
 
 interface PriceAtKey {
@@ -19,6 +18,18 @@ interface PriceAtKey {
   readonly date: Date;
 }
 
+/** What the loaders read through a resource's service (src/domain/common/read-service.ts). */
+interface RecordReads<T> {
+  getMany(ids: readonly string[]): Promise<T[]>;
+  byParents(relation: RelationMany, parentIds: readonly string[]): Promise<Map<string, T[]>>;
+}
+
+/**
+ * The service of a model's resource. The services are keyed by plural, which the types do
+ * not tie back to the model; each reads its own resource's records (its ReadService
+ * declaration), which is what the cast says.
+ */
+const readsOf = <M extends ResourceModel>(s: Services, model: M): RecordReads<GraphModel<M>> => s[RESOURCES[model].plural] as RecordReads<GraphModel<M>>;
 
 /** One record per id (null for an unknown id), in the order of the keys. */
 function byId<T extends { id: string }>(fetch: (ids: readonly string[]) => Promise<T[]>): DataLoader<string, T | null> {
@@ -52,71 +63,25 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[
 export class Loaders {
   constructor(private readonly s: Services) {}
 
-  #paymentSource?: DataLoader<string, PaymentSource | null>;
-  #payment?: DataLoader<string, Payment | null>;
-  #account?: DataLoader<string, AccountModel | null>;
-  #article?: DataLoader<string, ArticleModel | null>;
-  #articlePrice?: DataLoader<string, ArticlePriceModel | null>;
-  #customer?: DataLoader<string, CustomerModel | null>;
-  #address?: DataLoader<string, AddressModel | null>;
-  #taxCode?: DataLoader<string, TaxCodeModel | null>;
-  #academicTerm?: DataLoader<string, AcademicTermModel | null>;
-  #paymentsBySource?: DataLoader<string, Payment[]>;
-  #paymentsByCustomer?: DataLoader<string, Payment[]>;
-  #paymentSourcesByAccount?: DataLoader<string, PaymentSource[]>;
-  #pricesByArticle?: DataLoader<string, ArticlePriceModel[]>;
-  #addressesByCustomer?: DataLoader<string, AddressModel[]>;
+  #records = new Map<ResourceModel, DataLoader<string, unknown>>();
+  #children = new Map<RelationMany, DataLoader<string, unknown[]>>();
   #priceAt?: DataLoader<PriceAtKey, EffectivePrice | null, string>;
   #history?: Map<LoggedResource, DataLoader<string, ChangeEntry[]>>;
 
-  get paymentSource() {
-    return (this.#paymentSource ??= byId((ids) => this.s.paymentSources.getMany(ids)));
-  }
-  get payment() {
-    return (this.#payment ??= byId((ids) => this.s.payments.getMany(ids)));
-  }
-  get account() {
-    return (this.#account ??= byId((ids) => this.s.accounts.getMany(ids)));
-  }
-  get article() {
-    return (this.#article ??= byId((ids) => this.s.articles.getMany(ids)));
-  }
-  get articlePrice() {
-    return (this.#articlePrice ??= byId((ids) => this.s.articlePrices.getMany(ids)));
-  }
-  /** Customers without their addresses (Customer.addresses has its own loader). */
-  get customer() {
-    return (this.#customer ??= byId<CustomerModel>((ids) => this.s.customers.getMany(ids)));
-  }
-  get address() {
-    return (this.#address ??= byId((ids) => this.s.addresses.getMany(ids)));
-  }
-  get taxCode() {
-    return (this.#taxCode ??= byId((ids) => this.s.taxCodes.getMany(ids)));
-  }
-  get academicTerm() {
-    return (this.#academicTerm ??= byId((ids) => this.s.academicTerms.getMany(ids)));
+  /** Records of a resource by id (every field; the single field and every to-one relation use it). */
+  record<M extends ResourceModel>(model: M): DataLoader<string, GraphModel<M> | null> {
+    let loader = this.#records.get(model);
+    if (!loader) this.#records.set(model, (loader = byId((ids) => readsOf(this.s, model).getMany(ids))));
+    // The map holds, under each model, the loader made just above for that model.
+    return loader as DataLoader<string, GraphModel<M> | null>;
   }
 
-  /** Payments of payment sources, newest receivedAt first. */
-  get paymentsBySource() {
-    return (this.#paymentsBySource ??= byParent((ids) => this.s.payments.byParents(RESOURCES.PaymentSource.relations.payments, ids)));
-  }
-  /** Payments of customers, newest receivedAt first. */
-  get paymentsByCustomer() {
-    return (this.#paymentsByCustomer ??= byParent((ids) => this.s.payments.byParents(RESOURCES.Customer.relations.payments, ids)));
-  }
-  /** Payment sources of accounts, by code. */
-  get paymentSourcesByAccount() {
-    return (this.#paymentSourcesByAccount ??= byParent((ids) => this.s.paymentSources.byParents(RESOURCES.Account.relations.paymentSources, ids)));
-  }
-  /** Prices of articles, newest validFrom first. */
-  get pricesByArticle() {
-    return (this.#pricesByArticle ??= byParent<ArticlePriceModel>((ids) => this.s.articlePrices.byParents(RESOURCES.Article.relations.prices, ids)));
-  }
-  /** Addresses of customers, the default first, then by addressType. */
-  get addressesByCustomer() {
-    return (this.#addressesByCustomer ??= byParent((ids) => this.s.addresses.byParents(RESOURCES.Customer.relations.addresses, ids)));
+  /** The records of a to-many relation per parent id, in the relation's declared order. */
+  children<M extends ResourceModel>(relation: RelationMany<M>): DataLoader<string, GraphModel<M>[]> {
+    let loader = this.#children.get(relation);
+    if (!loader) this.#children.set(relation, (loader = byParent((ids) => readsOf(this.s, relation.target).byParents(relation, ids))));
+    // As in record(): the loader made for this relation, reading its target's records.
+    return loader as DataLoader<string, GraphModel<M>[]>;
   }
 
   /** The `history` field of a resource's records: their change-log entries, oldest first. */

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Prisma } from '../generated/prisma/client';
 import type { FieldCatalog } from '../query/fields';
 import type { Raw, UniqueKey } from '../domain/common/import-key';
+import type { Relation } from '../domain/common/declaration';
 import { RESOURCES, targetOf, type ResourceModel } from '../domain/resources';
 
 // The one registry of what an import file holds: its sections, in the order the import
@@ -61,7 +62,8 @@ export const isFileSection = (name: string): name is FileSection => SECTION_NAME
 const IMPORTED = Object.values(RESOURCES).filter((r) => 'import' in r);
 
 function section(r: (typeof IMPORTED)[number]): SectionDef {
-  const references = Object.values(r.relations).flatMap((rel) => {
+  const relations: Readonly<Record<string, Relation>> = r.relations;
+  const references = Object.values(relations).flatMap((rel) => {
     const target = targetOf(rel).plural;
     return rel.kind === 'one' && isFileSection(target) ? [{ field: rel.foreignKey, target }] : [];
   });

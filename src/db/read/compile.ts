@@ -35,7 +35,7 @@ import { column, ident, SqlBuilder, type Statement } from './sql';
 import { compileWhere } from './where';
 
 /**
- * A relation as src/domain/common/resource.ts declares it (restated structurally: the domain
+ * A relation as src/domain/common/declaration.ts declares it (restated structurally: the domain
  * depends on this folder, not the other way round): to-one through this record's foreign
  * key, or to-many through the other records' foreign key, in their order.
  */

@@ -1,4 +1,4 @@
-import { defineResource } from '../common/resource';
+import { defineResource } from '../common/declaration';
 import { academicTermFields } from './fields';
 import { academicTermRecord } from './schema';
 import { uniqueColumn } from '../common/import-key';

@@ -1,10 +1,7 @@
-import type { RecordOf } from '../common/read-service';
 import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
 import type { academicTermFields } from './fields';
 import { academicTermResource } from './resource';
-
-export type AcademicTerm = RecordOf<typeof academicTermFields>;
 
 export class AcademicTermService extends ReadService<typeof academicTermFields> {
   constructor(deps: ServiceDeps) {

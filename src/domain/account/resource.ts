@@ -1,4 +1,4 @@
-import { defineResource, many } from '../common/resource';
+import { defineResource, many } from '../common/declaration';
 import { accountFields } from './fields';
 import { accountRecord } from './schema';
 import { uniqueColumn } from '../common/import-key';

@@ -1,4 +1,4 @@
-import { defineResource, one } from '../common/resource';
+import { defineResource, one } from '../common/declaration';
 import { articlePriceFields } from './fields';
 import { articlePriceRecord } from './schema';
 

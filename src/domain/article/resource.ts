@@ -1,4 +1,4 @@
-import { defineResource, many, one } from '../common/resource';
+import { defineResource, many, one } from '../common/declaration';
 import { articleFields } from './fields';
 import { articleRecord } from './schema';
 import { uniqueColumn } from '../common/import-key';

@@ -1,12 +1,9 @@
-import type { RecordOf } from '../common/read-service';
 import { ReadService } from '../common/read-service';
 import { parseId } from '../common/validate';
 import type { ServiceDeps } from '../context';
 import type { ArticlePrice } from '../article-price/service';
 import type { articleFields } from './fields';
 import { articleResource } from './resource';
-
-export type Article = RecordOf<typeof articleFields>;
 
 export class ArticleService extends ReadService<typeof articleFields> {
   /** The same reads, each article with its prices inside, newest validFrom first (GraphQL, when prices are selected). */

@@ -2,7 +2,7 @@ import { stored } from '../../db/read/row';
 import { field, type FieldCatalog } from '../../query/fields';
 import { CHANGE_OPERATIONS, type LoggedResource } from '../common/change-log';
 import { ALL_RESOURCES } from '../resources';
-import type { ModelName } from '../common/resource';
+import type { ModelName } from '../common/declaration';
 
 /**
  * Every resource the log records, by its singular kebab name (an entry's `resource`, the

@@ -9,7 +9,7 @@ import type { Expansion, FilterNode } from '../../query/filter-tree';
 import { resourceOf } from '../resources';
 import type { ServiceDeps } from '../context';
 import type { ListQuery, Page } from './list';
-import type { RelationMany, Resource } from './resource';
+import type { RelationMany, Resource } from './declaration';
 import { parseId } from './validate';
 
 // Every read of every resource, for both doors, through the one compiled path

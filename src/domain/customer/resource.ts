@@ -1,4 +1,4 @@
-import { defineResource, many, one } from '../common/resource';
+import { defineResource, many, one } from '../common/declaration';
 import { customerFields } from './fields';
 import { customerRecord } from './schema';
 import { uniqueColumn } from '../common/import-key';

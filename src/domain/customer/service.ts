@@ -1,5 +1,4 @@
 import type { Lexicons } from '../../db/read/lexicon';
-import type { RecordOf } from '../common/read-service';
 import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
 import type { Address } from '../address/service';
@@ -8,8 +7,6 @@ import { customerResource } from './resource';
 
 /** Every surname customers have had (a table kept by the database): where substring filters on surnames look first. */
 const SURNAMES: Lexicons = { lastName: { table: 'CustomerSurname', column: 'name' } };
-
-export type Customer = RecordOf<typeof customerFields>;
 
 export type { Address } from '../address/service';
 

@@ -1,4 +1,4 @@
-import { defineResource, many, one } from '../common/resource';
+import { defineResource, many, one } from '../common/declaration';
 import { paymentSourceFields } from './fields';
 import { paymentSourceRecord } from './schema';
 import { preview, uniqueColumn } from '../common/import-key';

@@ -7,7 +7,7 @@ import type { FieldCatalog } from '../../query/fields';
 import type { FilterNode, FilterValue } from '../../query/filter-tree';
 import type { ServiceDeps } from '../context';
 import { isUuid } from '../../query/values';
-import type { Resource } from '../common/resource';
+import type { Resource } from '../common/declaration';
 import { RESOURCES } from '../resources';
 import { parseInput } from '../common/validate';
 import { DAY_MS, startOfUtcDay } from '../common/days';

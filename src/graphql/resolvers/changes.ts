@@ -8,6 +8,7 @@ import { changeLogFields } from '../../domain/change-log/fields';
 import { parseSeq } from '../../domain/change-log/service';
 import type { LoggedResource } from '../../domain/common/change-log';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/common/list';
+import { ALL_RESOURCES } from '../../domain/resources';
 import { validationFailed } from '../../errors/catalogue';
 import type { QueryChangesArgs, Resolvers } from '../__generated__/resolvers-types';
 import type { GraphqlContext } from '../context';
@@ -50,13 +51,6 @@ export const changeResolvers: Resolvers = {
     },
     pageInfo: (page) => ({ hasNextPage: page.hasMore, endCursor: page.cursor }),
   },
-  PaymentSource: { history: history('payment-source') },
-  Payment: { history: history('payment') },
-  Account: { history: history('account') },
-  Article: { history: history('article') },
-  ArticlePrice: { history: history('article-price') },
-  Customer: { history: history('customer') },
-  Address: { history: history('address') },
-  TaxCode: { history: history('tax-code') },
-  AcademicTerm: { history: history('academic-term') },
+  // Every resource's records have their history.
+  ...(Object.fromEntries(ALL_RESOURCES.map((r) => [r.model, { history: history(r.name) }])) as Resolvers),
 };

@@ -8,7 +8,7 @@ import type { FieldCatalog } from '../../query/fields';
 import type { SortKey } from '../../query/filter-tree';
 import { graphqlWhereToFilter } from '../where';
 import type { EdgeModel } from '../models';
-import type { Resource } from '../../domain/common/resource';
+import type { Resource } from '../../domain/common/declaration';
 import { listSelection, selects } from './selection';
 
 export interface ListArgs {

@@ -7,13 +7,13 @@ import { changeResolvers } from './changes';
 import { connectionResolvers } from './connection';
 import { Mutation } from './mutation';
 import { Query } from './query';
-import { relations } from './relations';
+import { computed, relations } from './relations';
 import { Subscription } from './subscription';
 
-/** Two resolver maps whose types may overlap (relations and history fields of one type). */
-function mergeTypes(a: Resolvers, b: Resolvers): Resolvers {
-  const out: Record<string, unknown> = { ...a };
-  for (const [type, fields] of Object.entries(b)) out[type] = { ...(out[type] as object | undefined), ...(fields) };
+/** Resolver maps whose types overlap (a type's relation, computed and history fields), field by field. */
+function mergeTypes(...maps: Resolvers[]): Resolvers {
+  const out: Record<string, unknown> = {};
+  for (const map of maps) for (const [type, fields] of Object.entries(map)) out[type] = { ...(out[type] as object | undefined), ...fields };
   return out;
 }
 
@@ -25,7 +25,7 @@ export const resolvers: Resolvers = {
   Query,
   Mutation,
   Subscription,
-  ...mergeTypes(relations, changeResolvers),
+  ...mergeTypes(relations, computed, changeResolvers),
   // Every resource's list field answers a `<Model>Connection` over the service's Page.
   ...(Object.fromEntries(ALL_RESOURCES.map((r) => [`${r.model}Connection`, connectionResolvers()])) as Resolvers),
 };

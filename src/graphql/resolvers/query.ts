@@ -1,16 +1,16 @@
 // Query: one field per record (ids are GraphQL IDs, as docs/service.md writes them, checked to
 // be UUIDs: VALIDATION_FAILED otherwise; null for an unknown id) and one list field per
 // resource; the relations a query selects on the records are read with them (src/db/read). Both are derived from the
-// resource declarations: `paymentSource` reads the loader of that name, `paymentSources` the
-// service of that name (the resource's `plural`); test/doors.test.ts holds every resource to both.
+// resource declarations: `paymentSource` reads the request's loader of PaymentSource records,
+// `paymentSources` the service of that name (the resource's `plural`); test/doors.test.ts holds every resource to both.
 
 import type { GraphQLResolveInfo } from 'graphql';
 import type { ListQuery } from '../../domain/common/list';
-import { singleFieldOf, type ModelName, type Resource } from '../../domain/common/resource';
+import { singleFieldOf } from '../../domain/common/declaration';
 import type { Expansion } from '../../query/filter-tree';
 import { changes } from './changes';
 import { parseId } from '../../domain/common/validate';
-import { ALL_RESOURCES, type ResourcePlural } from '../../domain/resources';
+import { ALL_RESOURCES, type DeclaredResource, type ResourceModel, type ResourcePlural } from '../../domain/resources';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import type { GraphqlContext } from '../context';
 import type DataLoader from 'dataloader';
@@ -27,7 +27,7 @@ interface Reads {
  * One record by id: through the request's loader (aliased look-ups share a statement), or,
  * when the selection shows relations, in one statement with those relations inside.
  */
-function one(loader: DataLoader<string, unknown>, read: Reads, rawId: string, model: ModelName, info: GraphQLResolveInfo): Promise<unknown> {
+function one(loader: DataLoader<string, unknown>, read: Reads, rawId: string, model: ResourceModel, info: GraphQLResolveInfo): Promise<unknown> {
   const id = parseId(rawId);
   const { select, include } = recordSelection(info, model);
   return include.length === 0 ? loader.load(id) : read.getSelected(id, select, include);
@@ -38,11 +38,11 @@ function one(loader: DataLoader<string, unknown>, read: Reads, rawId: string, mo
  * service's own records; the generated types cannot follow a field name computed from the
  * declaration, so the pair is cast to the schema's resolver type.
  */
-function resourceFields(r: Resource): QueryResolvers {
+function resourceFields(r: DeclaredResource): QueryResolvers {
   const single = singleFieldOf(r);
   const fields = {
     [single]: (_p: unknown, { id }: { id: string }, { loaders, services }: GraphqlContext, info: GraphQLResolveInfo) =>
-      one(Reflect.get(loaders, single) as DataLoader<string, unknown>, services[r.plural as ResourcePlural], id, r.model, info),
+      one(loaders.record(r.model), services[r.plural as ResourcePlural], id, r.model, info),
     // Only the fields and relations the query selects are read.
     [r.plural]: (_p: unknown, args: ListArgs, { services }: GraphqlContext, info: GraphQLResolveInfo) =>
       (services[r.plural as ResourcePlural] as Reads).listSelected(listQuery(args, r, info)),

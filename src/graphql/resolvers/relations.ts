@@ -4,10 +4,10 @@
 
 import { AppError } from '../../errors/catalogue';
 import type { Resolvers } from '../__generated__/resolvers-types';
-import type { AddressModel, CustomerModel } from '../models';
+import type { GraphModel } from '../models';
 import type { GraphqlContext } from '../context';
-import type { ModelName } from '../../domain/common/resource';
-import { ALL_RESOURCES } from '../../domain/resources';
+import type { ModelName, Relation } from '../../domain/common/declaration';
+import { ALL_RESOURCES, pointsAtResource, RESOURCES, targetOf } from '../../domain/resources';
 
 /** A to-one relation that the database guarantees (a foreign key): missing means a concurrent delete. */
 function required<T>(value: T | null, what: string, id: string): T {
@@ -15,11 +15,7 @@ function required<T>(value: T | null, what: string, id: string): T {
   return value;
 }
 
-const addressesOf = (c: CustomerModel, ctx: GraphqlContext): AddressModel[] | Promise<AddressModel[]> =>
-  c.addresses ?? ctx.loaders.addressesByCustomer.load(c.id);
-
-/** A relation read with the record (connection.ts RelationReads), or undefined when it was not. */
-const held = <T>(value: T | undefined, load: () => T | Promise<T>): T | Promise<T> => (value === undefined ? load() : value);
+const addressesOf = (c: GraphModel<'Customer'>, { loaders }: GraphqlContext) => c.addresses ?? loaders.children(RESOURCES.Customer.relations.addresses).load(c.id);
 
 /**
  * For each relation field of a type, the declared relation (src/domain/<resource>/resource.ts)
@@ -39,7 +35,7 @@ export const RELATION_READS: Readonly<Partial<Record<ModelName, RelationReads>>>
   ALL_RESOURCES.map((r) => [r.model, { ...Object.fromEntries(Object.keys(r.relations).map((name) => [name, name])), ...SHOWN_AS[r.model] }]),
 );
 
-const defaultOf = (addresses: readonly AddressModel[]): AddressModel | null => addresses.find((a) => a.isDefault) ?? null;
+const defaultOf = (addresses: readonly GraphModel<'Address'>[]): GraphModel<'Address'> | null => addresses.find((a) => a.isDefault) ?? null;
 
 /** Fields of a type that are neither record fields nor declared relations, and what they read off the record besides its id. */
 const COMPUTED: Readonly<Partial<Record<ModelName, RelationNeeds>>> = { Article: { priceAt: [] }, Customer: { defaultAddress: [] } };
@@ -56,49 +52,60 @@ export const RELATION_NEEDS: Readonly<Partial<Record<ModelName, RelationNeeds>>>
   ]),
 );
 
-export const relations: Resolvers = {
-  PaymentSource: {
-    account: async (p, _a, { loaders }) => required(await held(p.account, () => loaders.account.load(p.accountId)), 'account', p.accountId),
-    payments: (p, _a, { loaders }) => held(p.payments, () => loaders.paymentsBySource.load(p.id)),
-  },
-  Payment: {
-    paymentSource: async (p, _a, { loaders }) =>
-      required(await held(p.paymentSource, () => loaders.paymentSource.load(p.paymentSourceId)), 'payment source', p.paymentSourceId),
-    customer: async (p, _a, { loaders }) => required(await held(p.customer, () => loaders.customer.load(p.customerId)), 'customer', p.customerId),
-  },
-  Account: {
-    paymentSources: (p, _a, { loaders }) => held(p.paymentSources, () => loaders.paymentSourcesByAccount.load(p.id)),
-  },
+/** A record as a relation field's resolver sees it: its id, and whatever else it was read with. */
+type ReadRecord = { readonly id: string } & Readonly<Record<string, unknown>>;
+type RelationField = (record: ReadRecord, args: unknown, ctx: GraphqlContext) => unknown;
+
+/** The foreign key of a to-one relation, which the record was read with (RELATION_NEEDS). */
+function keyOf(record: ReadRecord, field: string): string | null {
+  const key = record[field];
+  if (key === null || typeof key === 'string') return key;
+  throw new Error(`${field} was not read with the record`);
+}
+
+/**
+ * The resolver of a relation field: the relation's value when the record was read with it
+ * inside (RELATION_READS), otherwise the request's loader (one statement per batch). A
+ * required to-one relation that is gone was deleted meanwhile: NOT_FOUND.
+ */
+function relationField(name: string, relation: Relation): RelationField {
+  if (!pointsAtResource(relation)) throw new Error(`${relation.target} is not a declared resource`);
+  if (relation.kind === 'many') return (p, _a, { loaders }) => p[name] ?? loaders.children(relation).load(p.id);
+  const { label } = targetOf(relation);
+  return (p, _a, { loaders }) => {
+    const held = p[name];
+    if (held !== undefined && (held !== null || relation.nullable)) return held;
+    const key = keyOf(p, relation.foreignKey);
+    if (key === null) {
+      if (relation.nullable) return null;
+      throw new Error(`${relation.foreignKey} is null on a required relation`);
+    }
+    if (held === null) return required(held, label, key);
+    const loaded = loaders.record(relation.target).load(key);
+    return relation.nullable ? loaded : loaded.then((found) => required(found, label, key));
+  };
+}
+
+/**
+ * Every declared relation's field, on every resource's type: derived from the declarations
+ * (src/domain/<resource>/resource.ts), so a new relation or resource needs no resolver here.
+ * The generated types cannot follow field names computed from a declaration, hence the cast.
+ */
+export const relations = Object.fromEntries(
+  ALL_RESOURCES.map((r) => [r.model, Object.fromEntries(Object.entries(r.relations).map(([name, rel]) => [name, relationField(name, rel)]))]),
+) as Resolvers;
+
+/** The fields that are not declared relations (COMPUTED), and the quote's references. */
+export const computed: Resolvers = {
   Article: {
-    prices: (p, _a, { loaders }) => p.prices ?? loaders.pricesByArticle.load(p.id),
     priceAt: (p, { date }, { loaders }) => loaders.priceAt.load({ articleId: p.id, date }),
-    defaultTaxCode: (p, _a, { loaders }) => held(p.defaultTaxCode, () => (p.defaultTaxCodeId ? loaders.taxCode.load(p.defaultTaxCodeId) : null)),
-    revenueAccount: (p, _a, { loaders }) => held(p.revenueAccount, () => (p.revenueAccountId ? loaders.account.load(p.revenueAccountId) : null)),
-  },
-  ArticlePrice: {
-    article: async (p, _a, { loaders }) => required(await held('article' in p ? p.article : undefined, () => loaders.article.load(p.articleId)), 'article', p.articleId),
   },
   Customer: {
-    addresses: (c, _a, ctx) => addressesOf(c, ctx),
-    defaultAddress: (c, _a, ctx) => {
-      const addresses = addressesOf(c, ctx);
-      return Array.isArray(addresses) ? defaultOf(addresses) : addresses.then(defaultOf);
-    },
-    payments: (c, _a, { loaders }) => held(c.payments, () => loaders.paymentsByCustomer.load(c.id)),
-    receivableAccount: (c, _a, { loaders }) => held(c.receivableAccount, () => (c.receivableAccountId ? loaders.account.load(c.receivableAccountId) : null)),
-    prepaymentAccount: (c, _a, { loaders }) => held(c.prepaymentAccount, () => (c.prepaymentAccountId ? loaders.account.load(c.prepaymentAccountId) : null)),
-  },
-  Address: {
-    customer: async (a, _a, { loaders }) => required(await held(a.customer, () => loaders.customer.load(a.customerId)), 'customer', a.customerId),
-  },
-  TaxCode: {
-    taxAccount: async (t, _a, { loaders }) => required(await held(t.taxAccount, () => loaders.account.load(t.taxAccountId)), 'account', t.taxAccountId),
-    revenueAccount: async (t, _a, { loaders }) =>
-      required(await held(t.revenueAccount, () => loaders.account.load(t.revenueAccountId)), 'account', t.revenueAccountId),
+    defaultAddress: async (c, _a, ctx) => defaultOf(await addressesOf(c, ctx)),
   },
   QuoteLine: {
-    article: async (l, _a, { loaders }) => required(await loaders.article.load(l.articleId), 'article', l.articleId),
-    taxCode: async (l, _a, { loaders }) => required(await loaders.taxCode.load(l.taxCodeId), 'tax code', l.taxCodeId),
-    academicTerm: (l, _a, { loaders }) => (l.academicTermId ? loaders.academicTerm.load(l.academicTermId) : null),
+    article: async (l, _a, { loaders }) => required(await loaders.record('Article').load(l.articleId), RESOURCES.Article.label, l.articleId),
+    taxCode: async (l, _a, { loaders }) => required(await loaders.record('TaxCode').load(l.taxCodeId), RESOURCES.TaxCode.label, l.taxCodeId),
+    academicTerm: (l, _a, { loaders }) => (l.academicTermId ? loaders.record('AcademicTerm').load(l.academicTermId) : null),
   },
 };

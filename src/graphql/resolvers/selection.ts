@@ -7,7 +7,7 @@
 import type { FieldNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
 import { Kind } from 'graphql';
 import type { Expansion } from '../../query/filter-tree';
-import type { ModelName } from '../../domain/common/resource';
+import type { ModelName } from '../../domain/common/declaration';
 import { resourceOf } from '../../domain/resources';
 import { RELATION_NEEDS as NEEDS, RELATION_READS as READS } from './relations';
 

@@ -5,7 +5,7 @@
 // an entity set is a set here, its expandable relations its navigation properties.
 
 import { ALL_RESOURCES, expandableRelations, type ResourceModel } from '../../domain/resources';
-import type { Resource } from '../../domain/common/resource';
+import type { Resource } from '../../domain/common/declaration';
 import { changeLogFields } from '../../domain/change-log/fields';
 import type { FieldCatalog, RelationCatalog } from '../../query/fields';
 

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { ReadService, type RecordOf } from '../../../src/domain/common/read-service';
 import type { Prisma } from '../../../src/generated/prisma/client';
 import { DEEP_OFFSET } from '../../../src/db/read/compile';
-import type { Relation, Resource } from '../../../src/domain/common/resource';
+import type { Relation, Resource } from '../../../src/domain/common/declaration';
 import type { ListQuery } from '../../../src/domain/common/list';
 import { RESOURCES, resourceOf } from '../../../src/domain/resources';
 import type { Services } from '../../../src/domain/services';

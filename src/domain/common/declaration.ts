@@ -1,8 +1,8 @@
-// What a resource IS, declared once per resource (src/domain/<resource>/resource.ts) and
-// collected in src/domain/resources.ts. Everything that lists resources (the OData model,
-// the OpenAPI paths, the import registry, GraphQL's loaders and resolvers, the services,
-// the read path's SQL) derives from these declarations instead of restating names, tables
-// and relations.
+// What a resource IS, declared once per resource (src/domain/<resource>/resource.ts; the
+// build collects every such folder, src/domain/resources.ts). Everything that lists
+// resources (the OData model, the OpenAPI paths, the import registry, GraphQL's loaders,
+// resolvers and record types, the services, the read path's SQL) derives from these
+// declarations instead of restating names, tables and relations.
 
 import type { z } from 'zod';
 import type { Prisma } from '../../generated/prisma/client';
@@ -24,18 +24,17 @@ export type Relation =
   /** The other records hold this record's id in their `foreignKey`, read in `order` (ties by id). */
   | { readonly kind: 'many'; readonly target: ModelName; readonly foreignKey: string; readonly order: readonly SortKey[]; readonly expandable: boolean };
 
-export type RelationOne = Extract<Relation, { kind: 'one' }>;
-export type RelationMany = Extract<Relation, { kind: 'many' }>;
+/** The target and nullability stay literal types: GraphQL's record types are computed from them (src/graphql/models.ts). */
+export type RelationOne<T extends ModelName = ModelName, N extends boolean = boolean> = Extract<Relation, { kind: 'one' }> & { readonly target: T; readonly nullable: N };
+export type RelationMany<T extends ModelName = ModelName> = Extract<Relation, { kind: 'many' }> & { readonly target: T };
 
 /** `expandable`: REST clients may `$expand` it and the OData metadata lists it (GraphQL has every relation). */
-export const one = (target: ModelName, foreignKey: string, { nullable = false, expandable = false } = {}): RelationOne => ({
-  kind: 'one',
-  target,
-  foreignKey,
-  nullable,
-  expandable,
-});
-export const many = (target: ModelName, foreignKey: string, order: readonly SortKey[] = [], { expandable = false } = {}): RelationMany => ({
+export function one<const T extends ModelName>(target: T, foreignKey: string, options?: { nullable?: false; expandable?: boolean }): RelationOne<T, false>;
+export function one<const T extends ModelName>(target: T, foreignKey: string, options: { nullable: true; expandable?: boolean }): RelationOne<T, true>;
+export function one(target: ModelName, foreignKey: string, { nullable = false, expandable = false } = {}): RelationOne {
+  return { kind: 'one', target, foreignKey, nullable, expandable };
+}
+export const many = <const T extends ModelName>(target: T, foreignKey: string, order: readonly SortKey[] = [], { expandable = false } = {}): RelationMany<T> => ({
   kind: 'many',
   target,
   foreignKey,
