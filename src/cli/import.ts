@@ -3,6 +3,7 @@ import { ConfigError, loadConfig, readEnvFile } from '../config/config';
 import { configuredDatabase, openDatabase, type Database } from '../db/database';
 import { DataDirBusyError, EXIT_DATA_DIR_BUSY } from '../db/data-dir-lock';
 import {
+  FILE_SECTIONS,
   IMPORT_SECTIONS,
   ImportFileError,
   importReferenceData,
@@ -21,8 +22,8 @@ import { fileSize } from '../import/read-file';
 
 const USAGE = `Usage: npm run import -- FILE.json
 
-Imports a reference-data file ({ "accounts": [...], "taxCodes": [...], "articles": [...],
-"articlePrices": [...], "customers": [...], "academicTerms": [...], "paymentSources": [...] })
+Imports a reference-data file, a JSON object of sections, each an array of records
+(any may be absent; customers hold their addresses): ${FILE_SECTIONS.join(', ')},
 into the database named by DATABASE_URL (or the embedded database in DATA_DIR), upserting
 by id in one transaction. Every record is validated first; if any is invalid, nothing is
 written and each invalid record is listed.

@@ -1,6 +1,6 @@
 export { importReferenceData, writeRuns } from './import-service';
 export { loadDemoDataIfEmpty, isDatabaseEmpty } from './demo-data';
-export { IMPORT_SECTIONS } from './registry';
+export { FILE_SECTIONS, IMPORT_SECTIONS } from './registry';
 export {
   ImportFileError,
   ImportValidationError,

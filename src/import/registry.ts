@@ -19,25 +19,6 @@ export type { Raw, UniqueKey };
 type Imported = { [M in ResourceModel]: (typeof RESOURCES)[M] extends { readonly import: object } ? M : never }[ResourceModel];
 export type FileSection = (typeof RESOURCES)[Imported]['plural'];
 
-/**
- * The sections in the order docs/service.md gives the file, which is also the order they are
- * written in: each after the sections it references (test/import/registry.test.ts). A
- * section missing here, or one that is not imported, does not compile.
- */
-export const FILE_SECTIONS = [
-  'accounts',
-  'taxCodes',
-  'articles',
-  'articlePrices',
-  'customers',
-  'academicTerms',
-  'paymentSources',
-] as const satisfies readonly FileSection[];
-type Listed = (typeof FILE_SECTIONS)[number];
-// Compiles only while every imported resource's section is listed.
-const everySectionListed: [FileSection] extends [Listed] ? true : never = true;
-void everySectionListed;
-
 export interface Reference {
   /** The field holding the id. */
   readonly field: string;
@@ -56,10 +37,9 @@ export interface SectionDef {
   readonly unique?: UniqueKey;
 }
 
-const SECTION_NAMES: readonly string[] = FILE_SECTIONS;
-export const isFileSection = (name: string): name is FileSection => SECTION_NAMES.includes(name);
-
 const IMPORTED = Object.values(RESOURCES).filter((r) => 'import' in r);
+const SECTION_NAMES: readonly string[] = IMPORTED.map((r) => r.plural);
+export const isFileSection = (name: string): name is FileSection => SECTION_NAMES.includes(name);
 
 function section(r: (typeof IMPORTED)[number]): SectionDef {
   const relations: Readonly<Record<string, Relation>> = r.relations;
@@ -71,6 +51,27 @@ function section(r: (typeof IMPORTED)[number]): SectionDef {
 }
 
 export const SECTIONS = Object.fromEntries(IMPORTED.map((r) => [r.plural, section(r)])) as Readonly<Record<FileSection, SectionDef>>;
+
+/**
+ * The sections in the order the import writes them: each right after the sections it
+ * references (depth first), the others by name. Derived from the references, so a new
+ * section needs no place assigned (test/import/registry.test.ts checks the order).
+ */
+function writeOrder(): FileSection[] {
+  const order: FileSection[] = [];
+  const entered = new Set<FileSection>();
+  const visit = (s: FileSection): void => {
+    if (order.includes(s)) return;
+    // Sections that reference each other round in a circle have no order to be written in.
+    if (entered.has(s)) throw new Error(`import sections reference each other in a circle through ${s}`);
+    entered.add(s);
+    for (const d of SECTIONS[s].references) if (d.target !== s) visit(d.target);
+    order.push(s);
+  };
+  for (const name of [...SECTION_NAMES].sort()) if (isFileSection(name)) visit(name);
+  return order;
+}
+export const FILE_SECTIONS: readonly FileSection[] = writeOrder();
 
 /** The records nested in customers: written to their own table, counted as their own section. */
 export const ADDRESSES = { noun: RESOURCES.Address.label, table: RESOURCES.Address.model, fields: RESOURCES.Address.fields } as const satisfies Pick<SectionDef, 'noun' | 'table' | 'fields'>;

@@ -155,7 +155,7 @@ const changeSchema = {
   properties: {
     id: { type: 'string', format: 'uuid' },
     seq: { type: 'string', pattern: '^[0-9]+$', description: 'The position in the feed, increasing in commit order' },
-    resource: { type: 'string', enum: ['payment-source', 'payment', 'customer', 'address', 'article', 'article-price', 'tax-code', 'account', 'academic-term'] },
+    resource: { type: 'string', enum: ALL_RESOURCES.map((r) => r.name) },
     recordId: { type: 'string', format: 'uuid' },
     operation: { type: 'string', enum: ['created', 'deleted', 'updated'] },
     changes: {
@@ -199,7 +199,9 @@ function changePaths() {
       },
     },
   };
-  for (const set of ['payment-sources', 'payments', 'customers', 'articles', 'tax-codes', 'accounts', 'academic-terms'])
+  for (const { entitySet } of ALL_RESOURCES) {
+    if (!entitySet) continue;
+    const set = entitySet.path;
     paths[`/${set}/{id}/history`] = {
       get: {
         tags: ['changes'],
@@ -208,6 +210,7 @@ function changePaths() {
         responses: { 200: feedOf(), ...errorResponses('VALIDATION_FAILED', 'INVALID_QUERY', 'NOT_FOUND') },
       },
     };
+  }
   return paths;
 }
 
