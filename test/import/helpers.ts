@@ -5,27 +5,19 @@ import path from 'node:path';
 import { DEMO_DATA_FILE } from '../../src/config/paths';
 import type { Database } from '../../src/db/database';
 import { ImportValidationError, importReferenceData, type ImportProblem } from '../../src/import';
-import { TABLE } from '../../src/import/registry';
+import { perSection, TABLE, type FileSection } from '../../src/import/registry';
 
 /** Tables the import writes, with the file section each comes from (the import's own list). */
 export const TABLES = TABLE;
 export type Section = keyof typeof TABLES;
 
 type Rec = Record<string, unknown> & { id: string };
-export interface ImportFile {
-  accounts?: Rec[];
-  taxCodes?: Rec[];
-  articles?: Rec[];
-  articlePrices?: Rec[];
-  customers?: (Rec & { addresses?: Rec[] })[];
-  academicTerms?: Rec[];
-  paymentSources?: Rec[];
-  [other: string]: unknown;
-}
+/** An import file: each section an array of records (customers with their addresses inside), any other key as it comes. */
+export type ImportFile = { [S in FileSection]?: S extends 'customers' ? (Rec & { addresses?: Rec[] })[] : Rec[] } & { [other: string]: unknown };
 
 const demoText = fs.readFileSync(DEMO_DATA_FILE, 'utf8');
 /** A fresh deep copy of the demo dataset. */
-export const demo = (): Required<Pick<ImportFile, 'accounts' | 'taxCodes' | 'articles' | 'articlePrices' | 'customers' | 'academicTerms' | 'paymentSources'>> =>
+export const demo = (): Required<Pick<ImportFile, FileSection>> =>
   JSON.parse(demoText);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-test-'));
@@ -40,16 +32,7 @@ export function writeFile(data: unknown): string {
 
 /** Records per section in a file (addresses counted from the customers). */
 export function fileCounts(data: ImportFile): Record<Section, number> {
-  return {
-    accounts: data.accounts?.length ?? 0,
-    taxCodes: data.taxCodes?.length ?? 0,
-    articles: data.articles?.length ?? 0,
-    articlePrices: data.articlePrices?.length ?? 0,
-    customers: data.customers?.length ?? 0,
-    addresses: (data.customers ?? []).reduce((n, c) => n + (c.addresses?.length ?? 0), 0),
-    academicTerms: data.academicTerms?.length ?? 0,
-    paymentSources: data.paymentSources?.length ?? 0,
-  };
+  return perSection((s) => (s === 'addresses' ? (data.customers ?? []).reduce((n, c) => n + (c.addresses?.length ?? 0), 0) : (data[s]?.length ?? 0)));
 }
 
 /** Rows per table. */

@@ -1,4 +1,5 @@
 import { Prisma } from '../../src/generated/prisma/client';
+import { scalarColumns } from '../support/prisma-columns';
 import { dependsOn, FILE_SECTIONS, IMPORT_SECTIONS, sectionDef, TABLE } from '../../src/import/registry';
 import { ADDRESS, SPEC_OF } from '../../src/import/write';
 
@@ -8,21 +9,7 @@ import { ADDRESS, SPEC_OF } from '../../src/import/write';
 // database's triggers keep them from the customers the import writes. The change log is
 // written by the import, not imported, and the change relay's position is the relay's own.
 
-const SCALAR_FIELDS: Record<Prisma.ModelName, Readonly<Record<string, string>>> = {
-  Account: Prisma.AccountScalarFieldEnum,
-  PaymentSource: Prisma.PaymentSourceScalarFieldEnum,
-  Payment: Prisma.PaymentScalarFieldEnum,
-  TaxCode: Prisma.TaxCodeScalarFieldEnum,
-  Article: Prisma.ArticleScalarFieldEnum,
-  ArticlePrice: Prisma.ArticlePriceScalarFieldEnum,
-  Customer: Prisma.CustomerScalarFieldEnum,
-  Address: Prisma.AddressScalarFieldEnum,
-  AcademicTerm: Prisma.AcademicTermScalarFieldEnum,
-  CustomerSurname: Prisma.CustomerSurnameScalarFieldEnum,
-  ChangeLog: Prisma.ChangeLogScalarFieldEnum,
-  ChangeRelayState: Prisma.ChangeRelayStateScalarFieldEnum,
-};
-const scalarFields = (model: Prisma.ModelName): string[] => Object.values(SCALAR_FIELDS[model]);
+const scalarFields = scalarColumns;
 
 describe('the import registry', () => {
   it('imports every resource table except payments', () => {
@@ -33,7 +20,9 @@ describe('the import registry', () => {
   });
 
   it('writes each section right after the sections it references, the others by name', () => {
-    expect(FILE_SECTIONS).toEqual(['academicTerms', 'accounts', 'taxCodes', 'articles', 'articlePrices', 'customers', 'paymentSources']);
+    // A new section may fall anywhere between these; these keep their order.
+    const known = ['academicTerms', 'accounts', 'taxCodes', 'articles', 'articlePrices', 'customers', 'paymentSources'];
+    expect(FILE_SECTIONS.filter((s) => known.includes(s))).toEqual(known);
   });
 
   it.each([...FILE_SECTIONS.map((s) => [s, SPEC_OF[s]] as const), ['addresses', ADDRESS] as const])(

@@ -1,6 +1,8 @@
-// Relation fields. Each goes through the request's DataLoaders (src/graphql/loaders.ts):
-// one SQL query per relation and batch, whatever the number of parents. Scalar fields have
-// no resolvers: the default resolver reads them off the service records.
+// Relation fields, derived from the resource declarations. Each answers with the relation
+// read inside its record when the query selected it, or goes through the request's
+// DataLoaders (src/graphql/loaders.ts): one SQL query per relation and batch, whatever the
+// number of parents. Scalar fields have no resolvers: the default resolver reads them off
+// the service records.
 
 import { AppError } from '../../errors/catalogue';
 import type { Resolvers } from '../__generated__/resolvers-types';
