@@ -15,7 +15,8 @@ import { paymentInput } from '../../src/domain/payment/schema';
 import { TAX_TYPES } from '../../src/domain/tax-code/fields';
 import { $Enums, Prisma } from '../../src/generated/prisma/client';
 import type { FieldCatalog, FieldSpec } from '../../src/query/fields';
-import { ALL_RESOURCES, resourceOf } from '../../src/domain/resources';
+import type { ModelName } from '../../src/domain/common/declaration';
+import { ALL_RESOURCES, RESOURCES as DECLARED, resourceOf, type ResourceModel } from '../../src/domain/resources';
 import { scalarColumns } from '../support/prisma-columns';
 
 type ObjectSchema = z.ZodObject<z.ZodRawShape>;
@@ -221,6 +222,28 @@ describe.each(ALL_RESOURCES.map((r) => [r.model, r] as const))('resource declara
       if (r.kind === 'many') for (const k of r.order) expect(Object.keys(target.fields)).toContain(k.field);
     }
   });
+});
+
+/**
+ * The names each resource had when they were written out by hand, which the derived ones must
+ * keep (events, the change log and URLs carry them). Typed by the declarations: a type-level
+ * inflection that differs does not compile; a runtime one that differs fails below.
+ */
+const NAMES: { readonly [M in ResourceModel]?: readonly [(typeof DECLARED)[M]['name'], (typeof DECLARED)[M]['label'], (typeof DECLARED)[M]['plural'], string?, string?] } = {
+  AcademicTerm: ['academic-term', 'academic term', 'academicTerms', 'AcademicTerms', 'academic-terms'],
+  Account: ['account', 'account', 'accounts', 'Accounts', 'accounts'],
+  Address: ['address', 'address', 'addresses'],
+  ArticlePrice: ['article-price', 'article price', 'articlePrices'],
+  Article: ['article', 'article', 'articles', 'Articles', 'articles'],
+  Customer: ['customer', 'customer', 'customers', 'Customers', 'customers'],
+  PaymentSource: ['payment-source', 'payment source', 'paymentSources', 'PaymentSources', 'payment-sources'],
+  Payment: ['payment', 'payment', 'payments', 'Payments', 'payments'],
+  TaxCode: ['tax-code', 'tax code', 'taxCodes', 'TaxCodes', 'tax-codes'],
+};
+
+it.each(Object.entries(NAMES))('%s: the names derived from the model are the ones it always had', (model, names) => {
+  const r = resourceOf(model as ModelName)!;
+  expect([r.name, r.label, r.plural, ...(r.entitySet ? [r.entitySet.name, r.entitySet.path] : [])]).toEqual(names);
 });
 
 it('names every resource and entity set once', () => {

@@ -5,10 +5,7 @@ import { uniqueColumn } from '../common/import-key';
 
 export const academicTermResource = defineResource({
   model: 'AcademicTerm',
-  name: 'academic-term',
-  label: 'academic term',
-  plural: 'academicTerms',
-  entitySet: { name: 'AcademicTerms', path: 'academic-terms' },
+  collection: true,
   fields: academicTermFields,
   record: academicTermRecord,
   relations: {},

@@ -5,10 +5,7 @@ import { uniqueColumn } from '../common/import-key';
 
 export const accountResource = defineResource({
   model: 'Account',
-  name: 'account',
-  label: 'account',
-  plural: 'accounts',
-  entitySet: { name: 'Accounts', path: 'accounts' },
+  collection: true,
   fields: accountFields,
   record: accountRecord,
   relations: {

@@ -5,9 +5,7 @@ import { addressRecord } from './schema';
 /** Addresses live inside their customer (REST returns them inline); GraphQL also lists them. */
 export const addressResource = defineResource({
   model: 'Address',
-  name: 'address',
-  label: 'address',
-  plural: 'addresses',
+  collection: false,
   fields: addressFields,
   record: addressRecord,
   relations: {

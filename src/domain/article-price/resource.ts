@@ -5,9 +5,7 @@ import { articlePriceRecord } from './schema';
 /** Prices are read through their article (`/article-prices?articleId=`, `Article.prices`), not as a collection of their own. */
 export const articlePriceResource = defineResource({
   model: 'ArticlePrice',
-  name: 'article-price',
-  label: 'article price',
-  plural: 'articlePrices',
+  collection: false,
   fields: articlePriceFields,
   record: articlePriceRecord,
   relations: {

@@ -5,10 +5,7 @@ import { uniqueColumn } from '../common/import-key';
 
 export const articleResource = defineResource({
   model: 'Article',
-  name: 'article',
-  label: 'article',
-  plural: 'articles',
-  entitySet: { name: 'Articles', path: 'articles' },
+  collection: true,
   fields: articleFields,
   record: articleRecord,
   relations: {

@@ -49,7 +49,7 @@ export interface EntitySet {
 }
 
 export interface Resource<F extends FieldCatalog = FieldCatalog> {
-  /** Prisma model, database table, GraphQL type and OData entity type (one name for all four). */
+  /** Prisma model, database table, GraphQL type and OData entity type (one name for all four); the names below are its inflections (defineResource). */
   readonly model: ModelName;
   /** Kebab-case singular, as events and the change log name it (`payment-source`). */
   readonly name: string;
@@ -71,8 +71,43 @@ export interface Resource<F extends FieldCatalog = FieldCatalog> {
   readonly import?: ImportSpec;
 }
 
-/** `const`: names stay literal types, so the registries derived from them keep their keys. */
-export const defineResource = <const D extends Resource>(r: D): D => r;
+/**
+ * What a resource's folder declares; its names follow from the model (`declare` below):
+ * `collection` says whether it has a REST collection.
+ */
+export type ResourceSpec = Omit<Resource, 'name' | 'label' | 'plural' | 'entitySet'> & { readonly collection: boolean };
+
+/** The model's words joined by `Sep`, lower case: `PaymentSource` → `payment-source` / `payment source`. */
+type Joined<S extends string, Sep extends string, First extends boolean = true> = S extends `${infer H}${infer T}`
+  ? `${H extends Lowercase<H> ? H : First extends true ? Lowercase<H> : `${Sep}${Lowercase<H>}`}${Joined<T, Sep, false>}`
+  : '';
+/** The English plural these names need: `-es` after an s (`addresses`), `-s` otherwise. */
+type Plural<S extends string> = S extends `${string}s` ? `${S}es` : `${S}s`;
+
+/** A declaration with the names its model gives it (as literal types, which the registries derived from them key by). */
+export type Declared<D extends ResourceSpec> = Omit<D, 'collection'> & {
+  readonly name: Joined<D['model'], '-'>;
+  readonly label: Joined<D['model'], ' '>;
+  readonly plural: Plural<Uncapitalize<D['model']>>;
+} & (D['collection'] extends true ? { readonly entitySet: { readonly name: Plural<D['model']>; readonly path: Plural<Joined<D['model'], '-'>> } } : object);
+
+const joined = (model: string, sep: string): string => model.replace(/(?!^)([A-Z])/g, `${sep}$1`).toLowerCase();
+const plural = (noun: string): string => (noun.endsWith('s') ? `${noun}es` : `${noun}s`);
+
+/**
+ * A resource's declaration. Its names are inflections of its model, computed here and, the
+ * same rules, in the types (`Declared`): `PaymentSource` is `payment-source` in events and
+ * the change log, "payment source" in messages, `paymentSources` as list field, service and
+ * import section, and `PaymentSources` at `/payment-sources` as REST collection.
+ */
+export function defineResource<const D extends ResourceSpec>(spec: D): Declared<D> {
+  const { collection, ...rest } = spec;
+  const kebab = joined(spec.model, '-');
+  const names = { name: kebab, label: joined(spec.model, ' '), plural: plural(spec.model.charAt(0).toLowerCase() + spec.model.slice(1)) };
+  const entitySet = collection ? { entitySet: { name: plural(spec.model), path: plural(kebab) } } : {};
+  // The names computed above are the ones Declared<D> computes in the types (test/domain/drift.test.ts holds them to each other).
+  return { ...rest, ...names, ...entitySet } as Declared<D>;
+}
 
 /** The GraphQL single field and loader of a resource: `PaymentSource` → `paymentSource`. */
 export const singleFieldOf = (r: Pick<Resource, 'model'>): string => r.model.charAt(0).toLowerCase() + r.model.slice(1);

@@ -5,10 +5,7 @@ import { uniqueColumn } from '../common/import-key';
 
 export const customerResource = defineResource({
   model: 'Customer',
-  name: 'customer',
-  label: 'customer',
-  plural: 'customers',
-  entitySet: { name: 'Customers', path: 'customers' },
+  collection: true,
   fields: customerFields,
   record: customerRecord,
   relations: {

@@ -6,10 +6,7 @@ import { codeKey } from './rules';
 
 export const paymentSourceResource = defineResource({
   model: 'PaymentSource',
-  name: 'payment-source',
-  label: 'payment source',
-  plural: 'paymentSources',
-  entitySet: { name: 'PaymentSources', path: 'payment-sources' },
+  collection: true,
   fields: paymentSourceFields,
   record: paymentSourceRecord,
   relations: {

@@ -4,10 +4,7 @@ import { paymentRecord } from './schema';
 
 export const paymentResource = defineResource({
   model: 'Payment',
-  name: 'payment',
-  label: 'payment',
-  plural: 'payments',
-  entitySet: { name: 'Payments', path: 'payments' },
+  collection: true,
   fields: paymentFields,
   record: paymentRecord,
   relations: {

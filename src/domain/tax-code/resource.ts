@@ -4,10 +4,7 @@ import { taxCodeRecord } from './schema';
 
 export const taxCodeResource = defineResource({
   model: 'TaxCode',
-  name: 'tax-code',
-  label: 'tax code',
-  plural: 'taxCodes',
-  entitySet: { name: 'TaxCodes', path: 'tax-codes' },
+  collection: true,
   fields: taxCodeFields,
   record: taxCodeRecord,
   relations: {
