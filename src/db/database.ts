@@ -68,12 +68,12 @@ export interface DatabaseOptions {
   readonly role?: string;
 }
 
-/** One database as /readyz reports it. */
 /** The configured database and how to reach it: what the service and the import open alike. */
 export function configuredDatabase(d: Config['database']): Pick<DatabaseOptions, 'url' | 'directUrl' | 'pooler' | 'namedStatements' | 'tlsRootCertFile' | 'dataDir'> {
   return { url: d.url, directUrl: d.directUrl, pooler: d.pooler, namedStatements: d.namedStatements, tlsRootCertFile: d.tlsRootCertFile, dataDir: d.dataDir };
 }
 
+/** One database as /readyz reports it. */
 export type DatabaseHealth = { readonly name: 'primary'; readonly role: 'primary'; readonly state: 'up' | 'down' } | ReplicaHealth;
 
 /** Connections of one pool: in use, idle, and callers waiting for one. */

@@ -48,6 +48,26 @@ export type FilterNode =
   /** A constant: what a condition that can never (or always) hold folds to. */
   | { readonly kind: 'const'; readonly value: boolean };
 
+// Conditions the service layer states itself (an id, a record's history, a quote's prices);
+// the doors build theirs from their query languages.
+
+/** `field op value`. */
+export const compare = (field: string, op: ComparisonOperator, value: FilterValue): FilterNode => ({ kind: 'compare', field, op, value });
+/** `field in (values)`. */
+export const isIn = (field: string, values: readonly FilterValue[]): FilterNode => ({ kind: 'in', field, values });
+/** An id (or foreign key) as a filter value. */
+export const uuid = (value: string): FilterValue => ({ type: 'uuid', value });
+/** An instant as a filter value. */
+export const instant = (value: Date): FilterValue => ({ type: 'datetime', value });
+
+/** Every condition given holds; an absent one is no condition (none at all: undefined). */
+export function allOf(...nodes: FilterNode[]): FilterNode;
+export function allOf(...nodes: (FilterNode | undefined)[]): FilterNode | undefined;
+export function allOf(...nodes: (FilterNode | undefined)[]): FilterNode | undefined {
+  const present = nodes.filter((n): n is FilterNode => n !== undefined);
+  return present.length > 1 ? { kind: 'and', nodes: present } : present[0];
+}
+
 /** Sort order: a list of keys; the query layer appends `id asc` as the final tie-breaker. */
 export interface SortKey {
   readonly field: string;

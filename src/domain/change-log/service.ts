@@ -2,7 +2,7 @@ import { countRecords, readRecords, type Window } from '../../db/read/compile';
 import type { Row as RowOf } from '../../db/read/row';
 import type { RowReader } from '../../db/row-reader';
 import { invalidQuery, notFound } from '../../errors/catalogue';
-import type { FilterNode, SortKey } from '../../query/filter-tree';
+import { allOf, compare, isIn, uuid, type FilterNode, type SortKey } from '../../query/filter-tree';
 import { DecimalText } from '../../query/values';
 import type { ListQuery, Page } from '../common/list';
 import { parseId } from '../common/validate';
@@ -78,14 +78,8 @@ function entryOf(row: Row): ChangeEntry {
 const BY_SEQ: readonly SortKey[] = [{ field: 'seq', direction: 'asc' }];
 const COLUMNS = Object.keys(changeLogColumns);
 
-const eq = (field: 'id' | 'resource' | 'recordId', value: string): FilterNode => ({
-  kind: 'compare',
-  field,
-  op: 'eq',
-  value: field === 'resource' ? { type: 'string', value } : { type: 'uuid', value },
-});
-const seqAbove = (seq: bigint): FilterNode => ({ kind: 'compare', field: 'seq', op: 'gt', value: { type: 'bigint', value: seq } });
-const both = (a: FilterNode | undefined, b: FilterNode): FilterNode => (a ? { kind: 'and', nodes: [a, b] } : b);
+const ofRecords = (resource: LoggedResource, ids: FilterNode): FilterNode => allOf(compare('resource', 'eq', { type: 'string', value: resource }), ids);
+const seqAbove = (seq: bigint): FilterNode => compare('seq', 'gt', { type: 'bigint', value: seq });
 
 /**
  * Reads the change log (src/domain/common/change-log.ts writes it). Entries become visible
@@ -122,7 +116,7 @@ export class ChangeLogService {
   /** One entry by its id. */
   async get(rawId: string): Promise<ChangeEntry> {
     const id = parseId(rawId);
-    const [entry] = await this.read(eq('id', id), [], 'all');
+    const [entry] = await this.read(compare('id', 'eq', uuid(id)), [], 'all');
     if (!entry) throw notFound('change-log entry', id);
     return entry;
   }
@@ -131,7 +125,7 @@ export class ChangeLogService {
   async feed(q: { filter?: FilterNode | undefined; after?: bigint | undefined; limit: number; offset?: number | undefined; count?: boolean | undefined }): Promise<FeedPage> {
     const after = q.after ?? 0n;
     const [rows, totalCount] = await Promise.all([
-      this.read(both(q.filter, seqAbove(after)), BY_SEQ, { skip: q.offset ?? 0, take: q.limit + 1 }),
+      this.read(allOf(q.filter, seqAbove(after)), BY_SEQ, { skip: q.offset ?? 0, take: q.limit + 1 }),
       q.count ? this.count(q.filter) : undefined,
     ]);
     const items = rows.slice(0, q.limit);
@@ -159,7 +153,7 @@ export class ChangeLogService {
    */
   async historyFilter(resource: LoggedResource, rawId: string, exists: (id: string) => Promise<unknown>): Promise<FilterNode> {
     const id = parseId(rawId);
-    const filter: FilterNode = { kind: 'and', nodes: [eq('resource', resource), eq('recordId', id)] };
+    const filter = ofRecords(resource, compare('recordId', 'eq', uuid(id)));
     const any = await readRecords(this.rows, { table: CHANGE_LOG_TABLE, fields: changeLogColumns, select: ['id'], filter, orderBy: BY_SEQ, window: { take: 1, skip: 0 } });
     // The record's own read answers NOT_FOUND (with its own wording) when it never existed.
     if (any.length === 0) await exists(id);
@@ -168,7 +162,6 @@ export class ChangeLogService {
 
   /** For batching (GraphQL `history`): the entries of these records, each record's in seq order. */
   async historyOf(resource: LoggedResource, recordIds: readonly string[]): Promise<ChangeEntry[]> {
-    const ids: FilterNode = { kind: 'in', field: 'recordId', values: recordIds.map((value) => ({ type: 'uuid', value })) };
-    return this.read({ kind: 'and', nodes: [eq('resource', resource), ids] }, BY_SEQ, 'all');
+    return this.read(ofRecords(resource, isIn('recordId', recordIds.map(uuid))), BY_SEQ, 'all');
   }
 }

@@ -5,7 +5,7 @@ import type { Row } from '../../db/read/row';
 import type { RowReader } from '../../db/row-reader';
 import { notFound } from '../../errors/catalogue';
 import type { FieldCatalog } from '../../query/fields';
-import type { Expansion, FilterNode } from '../../query/filter-tree';
+import { allOf, compare, isIn, uuid, type Expansion, type FilterNode } from '../../query/filter-tree';
 import { resourceOf } from '../resources';
 import type { ServiceDeps } from '../context';
 import type { ListQuery, Page } from './list';
@@ -78,7 +78,7 @@ export class ReadService<F extends FieldCatalog, Inline extends object = object>
     const sortKeys = q.orderBy ?? [];
     const filter = this.options.lexicons ? await narrowByLexicons(this.rows, this.options.lexicons, q.filter) : q.filter;
     const after = q.after ? cursorFilter(q.after, sortKeys, this.fields) : undefined;
-    const pageFilter: FilterNode | undefined = after ? (filter ? { kind: 'and', nodes: [filter, after] } : after) : filter;
+    const pageFilter = allOf(filter, after);
     const [rows, totalCount] = await Promise.all([
       readRecords(this.rows, {
         table: this.resource.model,
@@ -121,20 +121,20 @@ export class ReadService<F extends FieldCatalog, Inline extends object = object>
   /** One record by id; `expand` adds relations inside it (REST $expand). */
   async get(rawId: string, expand?: readonly Expansion[]): Promise<RecordOf<F, Inline>> {
     const id = parseId(rawId);
-    const [found] = await this.read({ kind: 'compare', field: 'id', op: 'eq', value: { type: 'uuid', value: id } }, expand);
+    const [found] = await this.read(compare('id', 'eq', uuid(id)), expand);
     if (!found) throw notFound(this.resource.label, id);
     return found;
   }
 
   /** For batching (GraphQL): the records with these ids, in no particular order. */
   getMany(ids: readonly string[]): Promise<Array<RecordOf<F, Inline>>> {
-    return this.read({ kind: 'in', field: 'id', values: ids.map((value) => ({ type: 'uuid', value })) });
+    return this.read(isIn('id', ids.map(uuid)));
   }
 
   /** One record by id (GraphQL) holding the fields `select` names (all when absent, the id always) and the relations `include` reads inside it; null when there is none. */
   async getSelected(rawId: string, select: readonly string[] | undefined, include: readonly Expansion[]): Promise<Selected<RecordOf<F, Inline>> | null> {
     const id = parseId(rawId);
-    const [found] = await this.readValues({ kind: 'compare', field: 'id', op: 'eq', value: { type: 'uuid', value: id } }, include, select && [...new Set(['id', ...select])]);
+    const [found] = await this.readValues(compare('id', 'eq', uuid(id)), include, select && [...new Set(['id', ...select])]);
     // What the statement read: the id and the selected fields, revived by type (as in typed()).
     return found ? (found as Selected<RecordOf<F, Inline>>) : null;
   }

@@ -4,7 +4,7 @@ import type { Row } from '../../db/read/row';
 import type { RowReader } from '../../db/row-reader';
 import { validationFailed } from '../../errors/catalogue';
 import type { FieldCatalog } from '../../query/fields';
-import type { FilterNode, FilterValue } from '../../query/filter-tree';
+import { allOf, compare, instant, isIn, uuid, type FilterNode } from '../../query/filter-tree';
 import type { ServiceDeps } from '../context';
 import { isUuid } from '../../query/values';
 import type { Resource } from '../common/declaration';
@@ -40,8 +40,6 @@ const PRICE = ['id', 'articleId', 'amount', 'validFrom'] as const;
 const TAX_CODE = ['id', 'code', 'rate', 'isActive', 'validFrom', 'validTo'] as const;
 const TERM = ['id', 'startDate', 'endDate'] as const;
 
-const uuids = (ids: readonly string[]): FilterValue[] => ids.map((value) => ({ type: 'uuid', value }));
-const instant = (value: Date): FilterValue => ({ type: 'datetime', value });
 
 /** An article as a quote reads it: with its default tax code, joined (one statement). */
 type QuoteArticle = ArticleRow & { readonly defaultTaxCode: TaxCodeRow | null };
@@ -96,19 +94,20 @@ export class PricingService {
     const defaultTaxCode: RelationRead = { name: 'defaultTaxCode', relation: RESOURCES.Article.relations.defaultTaxCode, fields: RESOURCES.TaxCode.fields, select: TAX_CODE };
     const [articles, prices, givenTaxCodes, terms] = await Promise.all([
       // The articles with their default tax codes.
-      this.records(RESOURCES.Article, ARTICLE, { kind: 'in', field: 'id', values: uuids(articleIds) }, { relations: [defaultTaxCode] }),
+      this.records(RESOURCES.Article, ARTICLE, isIn('id', articleIds.map(uuid)), { relations: [defaultTaxCode] }),
       // Every price of these articles that can apply (validFrom up to the latest reference date).
       this.prices(articleIds, maxRef),
       // The tax codes the lines name.
-      givenTaxCodeIds.length === 0 ? [] : this.records(RESOURCES.TaxCode, TAX_CODE, { kind: 'in', field: 'id', values: uuids(givenTaxCodeIds) }),
+      givenTaxCodeIds.length === 0 ? [] : this.records(RESOURCES.TaxCode, TAX_CODE, isIn('id', givenTaxCodeIds.map(uuid))),
       // Terms whose days may contain a billing date (termContaining decides exactly).
-      this.records(RESOURCES.AcademicTerm, TERM, {
-        kind: 'and',
-        nodes: [
-          { kind: 'compare', field: 'startDate', op: 'lt', value: instant(new Date(startOfUtcDay(maxBilling).getTime() + DAY_MS)) },
-          { kind: 'compare', field: 'endDate', op: 'ge', value: instant(new Date(startOfUtcDay(minBilling).getTime() - DAY_MS)) },
-        ],
-      }),
+      this.records(
+        RESOURCES.AcademicTerm,
+        TERM,
+        allOf(
+          compare('startDate', 'lt', instant(new Date(startOfUtcDay(maxBilling).getTime() + DAY_MS))),
+          compare('endDate', 'ge', instant(new Date(startOfUtcDay(minBilling).getTime() - DAY_MS))),
+        ),
+      ),
     ]);
     // The article's fields and its joined default tax code (the relation read above).
     const read = articles as QuoteArticle[];
@@ -123,26 +122,14 @@ export class PricingService {
 
   /** Every price of these articles valid from `latest` or before, in no particular order. */
   private prices(articleIds: readonly string[], latest: Date): Promise<PriceRow[]> {
-    return this.records(RESOURCES.ArticlePrice, PRICE, {
-      kind: 'and',
-      nodes: [
-        { kind: 'in', field: 'articleId', values: uuids(articleIds) },
-        { kind: 'compare', field: 'validFrom', op: 'le', value: instant(latest) },
-      ],
-    });
+    return this.records(RESOURCES.ArticlePrice, PRICE, allOf(isIn('articleId', articleIds.map(uuid)), compare('validFrom', 'le', instant(latest))));
   }
 
   /** The effective price of an article on a date (validFrom <= date, latest first); null when none or no such article. */
   async priceAt(articleId: string, date: Date): Promise<EffectivePrice | null> {
     checkDate(date);
     if (!isUuid(articleId)) return null;
-    const filter: FilterNode = {
-      kind: 'and',
-      nodes: [
-        { kind: 'compare', field: 'articleId', op: 'eq', value: { type: 'uuid', value: articleId.toLowerCase() } },
-        { kind: 'compare', field: 'validFrom', op: 'le', value: instant(date) },
-      ],
-    };
+    const filter = allOf(compare('articleId', 'eq', uuid(articleId.toLowerCase())), compare('validFrom', 'le', instant(date)));
     // The newest first: the order of an article's prices everywhere (Article.prices in its declaration).
     const [row] = await this.records(RESOURCES.ArticlePrice, PRICE, filter, { orderBy: RESOURCES.Article.relations.prices.order, window: { take: 1, skip: 0 } });
     return row ? toEffectivePrice(row) : null;

@@ -5,7 +5,7 @@ import { parseSeq, type ChangeEntry } from '../../domain/change-log/service';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pick } from '../../domain/common/list';
 import type { Services } from '../../domain/services';
 import { invalidQuery } from '../../errors/catalogue';
-import type { FilterNode } from '../../query/filter-tree';
+import { allOf, type FilterNode } from '../../query/filter-tree';
 import { context, linkWith, rawQuery } from '../odata-list';
 import { CHANGES_SET, RESOURCE_SETS, type EntitySetModel } from '../odata/model';
 import { RESOURCES } from '../../domain/resources';
@@ -54,7 +54,7 @@ async function sendChanges(req: Request, res: Response, s: Services, fixed: Filt
   const set = CHANGES_SET;
   const { query, after } = splitTokens(req);
   const o = parseODataOptions(query, set.fields, { maxTop: MAX_PAGE_SIZE, defaultTop: DEFAULT_PAGE_SIZE, allowed: LIST_OPTIONS });
-  const filter: FilterNode | undefined = fixed && o.filter ? { kind: 'and', nodes: [fixed, o.filter] } : (fixed ?? o.filter);
+  const filter = allOf(fixed, o.filter);
   const cut = o.top === undefined;
   const limit = o.top ?? DEFAULT_PAGE_SIZE;
   const body: Record<string, unknown> = { '@odata.context': context(req, res, set, o.select) };
