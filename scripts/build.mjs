@@ -6,8 +6,8 @@
 //  - the registry of resources (src/domain/__generated__/) from the folders of
 //    src/domain that hold a resource.ts (scripts/resource-folders.mjs), rewritten only when
 //    it would change;
-//  - the GraphQL resolver types (graphql-codegen, codegen.ts) when schema.graphql, codegen.ts
-//    or the list of resources changed;
+//  - the GraphQL resolver types (graphql-codegen, codegen.yml) when schema.graphql or
+//    codegen.yml changed;
 //  - `tsc --build` compiles only what changed since the last build (tsBuildInfo in dist/).
 // Everything goes to stderr: stdout stays free for what the command itself prints
 // (`TOKEN=$(npm run --silent token)` captures the token alone).
@@ -65,12 +65,11 @@ for (const [name, source] of Object.entries(registrySources(folders))) {
 }
 
 generate('graphql-codegen', {
-  inputs: [['schema.graphql'], ['codegen.ts'], ['scripts', 'resource-folders.mjs']],
-  extra: JSON.stringify(folders),
+  inputs: [['schema.graphql'], ['codegen.yml']],
   packages: ['@graphql-codegen/cli', '@graphql-codegen/typescript', '@graphql-codegen/typescript-resolvers'],
   output: ['src', 'graphql', '__generated__', 'resolvers-types.ts'],
   stamp: ['src', 'graphql', '__generated__', 'inputs.sha256'],
-  args: [at('node_modules', '@graphql-codegen', 'cli', 'cjs', 'bin.js'), '--config', at('codegen.ts'), '--silent'],
+  args: [at('node_modules', '@graphql-codegen', 'cli', 'cjs', 'bin.js'), '--config', at('codegen.yml'), '--silent'],
 });
 
 if (!process.argv.includes('--generate-only')) {

@@ -1,16 +1,16 @@
 // The resources of the service: the folders of src/domain that hold a resource.ts. The names
 // follow from the folder's (kebab case, `payment-source`): the declaration in resource.ts is
-// exported as `paymentSourceResource`, the service in service.ts as `PaymentSourceService`,
-// and `PaymentSource` is the Prisma model, the GraphQL type and the OData entity type. The
-// build writes the registry of declarations and services (src/domain/__generated__) and the
-// GraphQL mappers (codegen.ts) from this list; the type check refuses a folder whose names
+// exported as `paymentSourceResource`, the service in service.ts as `PaymentSourceService`
+// (a folder without a service.ts gets the common ReadService over its declaration), and `PaymentSource` is the Prisma model, the GraphQL type and the OData entity type. The
+// build writes the registry of declarations and services (src/domain/__generated__) from this
+// list; the type check refuses a folder whose names
 // do not follow (src/domain/resources.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 
 const pascal = (kebab) => kebab.replace(/(^|-)([a-z])/g, (_m, _d, c) => c.toUpperCase());
 
-/** @returns {{ folder: string, model: string, declaration: string, service: string }[]} sorted by folder */
+/** @returns {{ folder: string, model: string, declaration: string, service: string | undefined }[]} sorted by folder */
 export function resourceFolders(root) {
   const domain = path.join(root, 'src', 'domain');
   return fs
@@ -20,7 +20,8 @@ export function resourceFolders(root) {
     .sort()
     .map((folder) => {
       const model = pascal(folder);
-      return { folder, model, declaration: `${model.charAt(0).toLowerCase()}${model.slice(1)}Resource`, service: `${model}Service` };
+      const service = fs.existsSync(path.join(domain, folder, 'service.ts')) ? `${model}Service` : undefined;
+      return { folder, model, declaration: `${model.charAt(0).toLowerCase()}${model.slice(1)}Resource`, service };
     });
 }
 
@@ -49,11 +50,15 @@ export function registrySources(folders) {
   const services = [
     ...HEADER,
     "import type { ServiceDeps } from '../context';",
-    ...folders.flatMap((f) => [`import { ${f.declaration} } from '../${f.folder}/resource';`, `import { ${f.service} } from '../${f.folder}/service';`]),
+    "import { ReadService } from '../common/read-service';",
+    ...folders.flatMap((f) => [
+      `import { ${f.declaration} } from '../${f.folder}/resource';`,
+      ...(f.service ? [`import { ${f.service} } from '../${f.folder}/service';`] : []),
+    ]),
     '',
     "/** Every resource's service, under its declaration's plural. */",
     'export const resourceServices = (deps: ServiceDeps) => ({',
-    ...folders.map((f) => `  [${f.declaration}.plural]: new ${f.service}(deps),`),
+    ...folders.map((f) => `  [${f.declaration}.plural]: ${f.service ? `new ${f.service}(deps)` : `new ReadService(deps, ${f.declaration})`},`),
     '});',
     '',
   ];

@@ -1,5 +1,5 @@
-// The values the resolvers pass around (codegen "mappers", codegen.ts): service records,
-// not GraphQL shapes. A connection is the service layer's Page itself; edges and pageInfo
+// The values the resolvers pass around (graphql-codegen's mappers: codegen.yml hands every
+// object type to ModelOf below): service records, not GraphQL shapes. A connection is the service layer's Page itself; edges and pageInfo
 // are computed from it only when selected.
 
 import type { ChangeEntry, FeedPage } from '../domain/change-log/service';
@@ -7,6 +7,9 @@ import type { Page } from '../domain/common/list';
 import type { RecordOf, Selected } from '../domain/common/read-service';
 import type { RESOURCES, ResourceModel } from '../domain/resources';
 import type { Quote, QuoteLine, QuoteTotals } from '../domain/pricing/types';
+import type { ChangeOperation } from '../domain/common/change-log';
+import type { TAX_TYPES } from '../domain/tax-code/fields';
+import type { SortKey } from '../query/filter-tree';
 
 type Declared<M extends ResourceModel> = (typeof RESOURCES)[M];
 
@@ -44,3 +47,36 @@ export type ChangeModel = ChangeEntry;
 /** A page of the change log in feed order; its cursor is where to continue, also when it is empty. */
 export type ChangeConnectionModel = FeedPage;
 export type ChangeEdgeModel = EdgeModel<ChangeEntry>;
+
+/** What the resolvers pass around for a GraphQL type that is not a resource's (by __typename). */
+interface ServiceModels {
+  Quote: QuoteModel;
+  QuoteLine: QuoteLineModel;
+  QuoteTotals: QuoteTotalsModel;
+  Change: ChangeModel;
+  ChangeConnection: ChangeConnectionModel;
+  ChangeEdge: ChangeEdgeModel;
+}
+
+/** The model of a GraphQL type by its name: a resource's record, connection or edge, a service type, or none. */
+type ModelByName<N extends string> = N extends ResourceModel
+  ? GraphModel<N>
+  : N extends `${infer M extends ResourceModel}Connection`
+    ? ConnectionOf<M>
+    : N extends `${infer M extends ResourceModel}Edge`
+      ? EdgeOf<M>
+      : N extends keyof ServiceModels
+        ? ServiceModels[N]
+        : never;
+
+/**
+ * codegen.yml's `defaultMapper`: the generated type T of every GraphQL object type comes here
+ * and leaves as its model, looked up by T's __typename; a type with no model (PageInfo, the
+ * root types) stays T. A new resource needs nothing here: its names come from its declaration.
+ */
+export type ModelOf<T> = T extends { __typename?: infer N extends string } ? ([ModelByName<N>] extends [never] ? T : ModelByName<N>) : T;
+
+/** The enums whose GraphQL names differ from their values (codegen.yml's enumValues), as the service layer has them. */
+export type TaxTypeModel = (typeof TAX_TYPES)[number];
+export type SortDirectionModel = SortKey['direction'];
+export type ChangeOperationModel = ChangeOperation;

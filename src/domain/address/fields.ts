@@ -1,4 +1,5 @@
 import { field, type FieldCatalog } from '../../query/fields';
+import type { Row } from '../../db/read/row';
 
 // addressType is open text: Billing, Home and Correspondence are the named types, others may exist.
 export const addressFields = {
@@ -11,3 +12,6 @@ export const addressFields = {
   country: field.string(),
   isDefault: field.boolean(),
 } satisfies FieldCatalog;
+
+/** An address as read. */
+export type Address = Row<typeof addressFields>;

@@ -1,4 +1,5 @@
 import { field, type FieldCatalog } from '../../query/fields';
+import type { Row } from '../../db/read/row';
 
 export const articlePriceFields = {
   id: field.uuid(),
@@ -6,3 +7,6 @@ export const articlePriceFields = {
   amount: field.decimal(),
   validFrom: field.datetime(),
 } satisfies FieldCatalog;
+
+/** A price as read. */
+export type ArticlePrice = Row<typeof articlePriceFields>;

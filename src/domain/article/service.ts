@@ -1,7 +1,7 @@
 import { ReadService } from '../common/read-service';
 import { parseId } from '../common/validate';
 import type { ServiceDeps } from '../context';
-import type { ArticlePrice } from '../article-price/service';
+import type { ArticlePrice } from '../article-price/fields';
 import type { articleFields } from './fields';
 import { articleResource } from './resource';
 

@@ -1,14 +1,14 @@
 import type { Lexicons } from '../../db/read/lexicon';
 import { ReadService } from '../common/read-service';
 import type { ServiceDeps } from '../context';
-import type { Address } from '../address/service';
+import type { Address } from '../address/fields';
 import type { customerFields } from './fields';
 import { customerResource } from './resource';
 
 /** Every surname customers have had (a table kept by the database): where substring filters on surnames look first. */
 const SURNAMES: Lexicons = { lastName: { table: 'CustomerSurname', column: 'name' } };
 
-export type { Address } from '../address/service';
+export type { Address } from '../address/fields';
 
 /** Customers without their addresses (GraphQL loads addresses only when asked, through a loader). */
 export class CustomerService extends ReadService<typeof customerFields> {
