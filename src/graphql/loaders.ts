@@ -6,7 +6,7 @@
 
 import DataLoader from 'dataloader';
 import type { ChangeEntry } from '../domain/change-log/service';
-import type { LoggedResource } from '../domain/common/change-log';
+import type { LoggedResource } from '../domain/change-log/append';
 import type { RelationMany } from '../domain/common/declaration';
 import type { Services } from '../domain/services';
 import { RESOURCES, type ResourceModel } from '../domain/resources';

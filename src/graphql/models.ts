@@ -7,7 +7,7 @@ import type { Page } from '../domain/common/list';
 import type { RecordOf, Selected } from '../domain/common/read-service';
 import type { RESOURCES, ResourceModel } from '../domain/resources';
 import type { Quote, QuoteLine, QuoteTotals } from '../domain/pricing/types';
-import type { ChangeOperation } from '../domain/common/change-log';
+import type { ChangeOperation } from '../domain/change-log/append';
 import type { TAX_TYPES } from '../domain/tax-code/fields';
 import type { SortKey } from '../query/filter-tree';
 

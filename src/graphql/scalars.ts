@@ -6,7 +6,7 @@
 import Decimal from 'decimal.js';
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { exactNumber, type ExactNumber } from '../http/json';
-import { DECIMAL_PATTERN, GUID_PATTERN, parseInstant as parseInstantText, plainDecimal, type DecimalValue } from '../query/values';
+import { DECIMAL_PATTERN, GUID_PATTERN, parseInstant as parseInstantText, plainDecimal, isDecimal } from '../query/values';
 
 /**
  * A scalar input that does not parse: VALIDATION_FAILED (src/graphql/errors.ts). A plain
@@ -130,20 +130,13 @@ function parseDecimal(value: unknown): string {
   throw new ScalarInputError(`must be a number or a numeric string; got ${describe(value)}`);
 }
 
-/** What a Decimal field's resolver returns: a DecimalValue (Prisma's Decimal, decimal.js, DecimalText) or exact text. */
-type DecimalOut = DecimalValue | string | number;
-
 export const DecimalScalar = new GraphQLScalarType<string, ExactNumber>({
   name: 'Decimal',
   description: 'An exact decimal number: a JSON number written from its exact decimal value; input also as a numeric string.',
   // exactNumber: src/http/json.ts writes it as a JSON number with exactly this text.
   serialize: (value) => {
-    const v = value as DecimalOut;
-    if (typeof v === 'object' && v !== null && typeof v.toFixed === 'function') {
-      const text = v.toFixed();
-      if (DECIMAL_PATTERN.test(text)) return exactNumber(text);
-    }
-    if (typeof v === 'string' || typeof v === 'number') return exactNumber(parseDecimal(v));
+    if (isDecimal(value)) return exactNumber(value.toFixed());
+    if (typeof value === 'string' || typeof value === 'number') return exactNumber(parseDecimal(value));
     throw new GraphQLError(`Decimal cannot represent ${describe(value)}`);
   },
   parseValue: parseDecimal,
@@ -173,15 +166,12 @@ function notAString(ast: ValueNode, expected = 'a string'): never {
 // ---------------------------------------------------------------------------------------
 // FieldValue: a change-log value as the API writes its field (decimals arrive as exact text objects).
 
-type LoggedValue = string | boolean | null | DecimalValue;
-
 export const FieldValueScalar = new GraphQLScalarType<never, string | boolean | null | ExactNumber>({
   name: 'FieldValue',
   description: "A field's value in a change-log entry, as the API writes that field. Output only.",
   serialize: (value) => {
-    const v = value as LoggedValue;
-    if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
-    if (typeof v === 'object' && typeof v.toFixed === 'function') return exactNumber(v.toFixed());
+    if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+    if (isDecimal(value)) return exactNumber(value.toFixed());
     throw new GraphQLError(`FieldValue cannot represent ${describe(value)}`);
   },
   parseValue: () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { appendStagedChanges, stageImportChanges } from '../domain/common/change-log';
+import { appendStagedChanges, stageImportChanges } from '../domain/change-log/append';
 import { NIL_UUID } from '../domain/common/schemas';
 import type { Database } from '../db/database';
 import { fileSize, scanFile } from './read-file';
@@ -268,7 +268,7 @@ async function writeFile(
         await prepareKeys(tx, plan.moveKeyFirst, plan.clearDefaultFirst);
         const pass: WritePass = { file, writers, pipeline: new BatchPipeline(tx), batchSize: opts.batchSize ?? DEFAULT_BATCH, totalBytes, onProgress: opts.onProgress, totalRecords: 0 };
         for (const run of writeRuns(plan.sections)) await writeRun(pass, run);
-        // Last: the feed's lock is held from here to the commit (src/domain/common/change-log.ts).
+        // Last: the feed's lock is held from here to the commit (src/domain/change-log/append.ts).
         await appendStagedChanges(tx, { userId: NIL_UUID, importRunId: runId, occurredAt: started });
       },
       { timeout: opts.transactionTimeoutMs ?? DEFAULT_TIMEOUT_MS, maxWait: 60_000 },

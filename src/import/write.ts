@@ -1,6 +1,6 @@
 import type { Prisma } from '../generated/prisma/client';
 import type { FieldCatalog, FieldType } from '../query/fields';
-import { IMPORT_CHANGES, IMPORT_MOVED, type LoggedResource } from '../domain/common/change-log';
+import { IMPORT_CHANGES, IMPORT_MOVED, type LoggedResource } from '../domain/change-log/append';
 import { NIL_UUID } from '../domain/common/schemas';
 import { resourceOf } from '../domain/resources';
 import { ADDRESSES, FILE_SECTIONS, perFileSection, sectionDef, type FileSection, type Raw } from './registry';
@@ -28,7 +28,7 @@ import type { Sql } from './validate';
 // Change log: each statement also stages one entry per row it inserts or updates (never
 // for an unchanged row) in the transaction's temporary table IMPORT_CHANGES, with the
 // field-level old and new values as the API writes them; the import appends them all to the
-// log at the end of its transaction (src/domain/common/change-log.ts appendStagedChanges).
+// log at the end of its transaction (src/domain/change-log/append.ts appendStagedChanges).
 
 type Value = string | boolean | null;
 

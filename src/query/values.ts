@@ -1,6 +1,6 @@
 // The rules for which literal fits which field type, shared by both doors: the OData
 // binder (src/rest/odata/bind.ts) and the GraphQL `where` translation
-// (src/graphql/where.ts) and the keyset cursor decoder (src/db/read/keyset.ts). Keeping
+// (src/graphql/where.ts) and the keyset cursor decoder (src/query/cursor.ts). Keeping
 // them in one place is what makes "a value is valid in one door exactly when it is valid in
 // the other" true by construction.
 //
@@ -41,6 +41,17 @@ export const DECIMAL_PATTERN = /^-?\d+(\.\d+)?$/;
 export interface DecimalValue {
   /** The exact value in plain notation, without trailing zeros (as decimal.js writes it). */
   toFixed(): string;
+}
+
+/**
+ * Whether a value is such a decimal. By shape, not by class: Prisma's runtime bundles its own
+ * copy of decimal.js, so its Decimals are not instances of the one this project imports.
+ * The text must be plain decimal notation, so a toFixed of some other kind never passes.
+ */
+export function isDecimal(value: unknown): value is DecimalValue {
+  if (typeof value !== 'object' || value === null || !('toFixed' in value) || typeof value.toFixed !== 'function') return false;
+  const text: unknown = value.toFixed();
+  return typeof text === 'string' && DECIMAL_PATTERN.test(text);
 }
 
 /**

@@ -3,7 +3,7 @@ import { requireScope, SCOPES } from '../auth/principal';
 import { RESOURCES, type ResourceModel } from '../domain/resources';
 import type { Services } from '../domain/services';
 import { AppError, invalidQuery } from '../errors/catalogue';
-import { rawQuery, serviceRoot } from './odata-list';
+import { rawQuery, serviceRoot } from './odata/list';
 import { metadataJson, metadataXml, serviceDocument } from './odata/metadata';
 import { CHANGES_SET, RESOURCE_SETS, entitySetOf } from './odata/model';
 import { decodeComponent, formatOf, optionName, queryPairs } from './odata/options';

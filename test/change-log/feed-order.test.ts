@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { appendChanges } from '../../src/domain/common/change-log';
+import { appendChanges } from '../../src/domain/change-log/append';
 import type { ChangeEntry } from '../../src/domain/change-log/service';
 import type { Services } from '../../src/domain/services';
 import { createTestDatabase, usingPostgres, type TestDatabase, servicesOf } from '../support/database';

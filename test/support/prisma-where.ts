@@ -23,7 +23,7 @@
 
 import type { FieldCatalog, FieldSpec } from '../../src/query/fields';
 import type { ComparisonOperator, FilterNode, FilterValue, SortKey } from '../../src/query/filter-tree';
-import { cursorFilter } from '../../src/db/read/keyset';
+import { cursorFilter } from '../../src/query/cursor';
 import { enumSortOrder } from '../../src/query/values';
 
 export type PrismaWhere = Record<string, unknown>;
@@ -205,7 +205,7 @@ export function toPrismaWhere(node: FilterNode | undefined, fields: FieldCatalog
  * Nulls come first in ascending and last in descending order, as OData prescribes (null is
  * the smallest value; PostgreSQL's default is the opposite). With `fields` given, that is
  * written out with Prisma's `{ sort, nulls }` form on nullable fields (Prisma refuses that
- * form on required ones, hence the catalogue). Keyset cursors (src/db/read/keyset.ts) rely
+ * form on required ones, hence the catalogue). Keyset cursors (src/query/cursor.ts) rely
  * on exactly this placement, and GraphQL's orderBy shares it. The catalogue is required so
  * that no caller falls back to PostgreSQL's placement by leaving it out.
  */
@@ -218,6 +218,6 @@ export function toPrismaOrderBy(keys: readonly SortKey[], fields: FieldCatalog):
   return out;
 }
 
-/** The Prisma `where` of the records after a cursor (src/db/read/keyset.ts's filter, translated as above). */
+/** The Prisma `where` of the records after a cursor (src/query/cursor.ts's filter, translated as above). */
 export const cursorToWhere = (cursor: string, sortKeys: readonly SortKey[], fields: FieldCatalog): PrismaWhere =>
   toPrismaWhere(cursorFilter(cursor, sortKeys, fields), fields);

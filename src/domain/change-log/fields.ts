@@ -1,6 +1,6 @@
 import { stored } from '../../db/read/row';
 import { field, type FieldCatalog } from '../../query/fields';
-import { CHANGE_OPERATIONS, type LoggedResource } from '../common/change-log';
+import { CHANGE_OPERATIONS, type LoggedResource } from './append';
 import { ALL_RESOURCES } from '../resources';
 import type { ModelName } from '../common/declaration';
 

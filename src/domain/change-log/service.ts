@@ -7,7 +7,7 @@ import { DecimalText } from '../../query/values';
 import type { ListQuery, Page } from '../common/list';
 import { parseId } from '../common/validate';
 import type { ServiceDeps } from '../context';
-import type { ChangeOperation, LoggedResource } from '../common/change-log';
+import type { ChangeOperation, LoggedResource } from './append';
 import { CHANGE_LOG_TABLE, changeLogColumns, changeLogFields, LOGGED_RESOURCES } from './fields';
 
 type Row = RowOf<typeof changeLogColumns>;
@@ -82,7 +82,7 @@ const ofRecords = (resource: LoggedResource, ids: FilterNode): FilterNode => all
 const seqAbove = (seq: bigint): FilterNode => compare('seq', 'gt', { type: 'bigint', value: seq });
 
 /**
- * Reads the change log (src/domain/common/change-log.ts writes it). Entries become visible
+ * Reads the change log (src/domain/change-log/append.ts writes it). Entries become visible
  * in seq order (the migration's advisory lock), so "every entry with a seq above the
  * cursor" never skips one that commits later and never repeats one already read.
  */

@@ -1,5 +1,5 @@
 import { countRecords, readRecords, readRelated, type RelationRead, type Values } from '../../db/read/compile';
-import { cursorFilter, encodeCursor } from '../../db/read/keyset';
+import { cursorFilter, encodeCursor } from '../../query/cursor';
 import { narrowByLexicons, type Lexicons } from '../../db/read/lexicon';
 import type { Row } from '../../db/read/row';
 import type { RowReader } from '../../db/row-reader';

@@ -1,7 +1,7 @@
 import type { Prisma, PrismaClient } from '../../generated/prisma/client';
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../../db/errors';
 import { AppError, notFound } from '../../errors/catalogue';
-import { appendChanges, fieldChanges } from '../common/change-log';
+import { appendChanges, fieldChanges } from '../change-log/append';
 import { checkIfMatch } from '../common/etag';
 import { ReadService, type RecordOf } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
@@ -122,7 +122,7 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
     }
   }
 
-  /** The write's change-log entry, last in its transaction (src/domain/common/change-log.ts). */
+  /** The write's change-log entry, last in its transaction (src/domain/change-log/append.ts). */
   private log(
     tx: Prisma.TransactionClient,
     recordId: string,

@@ -4,7 +4,7 @@ import { AppError, validationFailed } from '../../errors/catalogue';
 import { ReadService, type RecordOf } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
 import { paymentFields } from './fields';
-import { appendChanges, fieldChanges } from '../common/change-log';
+import { appendChanges, fieldChanges } from '../change-log/append';
 import { paymentResource } from './resource';
 import { parseInput } from '../common/validate';
 import { paymentInput } from './schema';

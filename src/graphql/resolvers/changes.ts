@@ -6,7 +6,7 @@
 import { requireScope, SCOPES } from '../../auth/principal';
 import { changeLogFields } from '../../domain/change-log/fields';
 import { parseSeq } from '../../domain/change-log/service';
-import type { LoggedResource } from '../../domain/common/change-log';
+import type { LoggedResource } from '../../domain/change-log/append';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../domain/common/list';
 import { ALL_RESOURCES } from '../../domain/resources';
 import { validationFailed } from '../../errors/catalogue';

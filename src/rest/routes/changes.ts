@@ -1,12 +1,12 @@
 import { Router, type Request, type Response } from 'express';
 import { requireScope, SCOPES } from '../../auth/principal';
-import type { LoggedResource } from '../../domain/common/change-log';
+import type { LoggedResource } from '../../domain/change-log/append';
 import { parseSeq, type ChangeEntry } from '../../domain/change-log/service';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pick } from '../../domain/common/list';
 import type { Services } from '../../domain/services';
 import { invalidQuery } from '../../errors/catalogue';
 import { allOf, type FilterNode } from '../../query/filter-tree';
-import { context, linkWith, rawQuery } from '../odata-list';
+import { context, linkWith, rawQuery } from '../odata/list';
 import { CHANGES_SET, RESOURCE_SETS, type EntitySetModel } from '../odata/model';
 import { RESOURCES } from '../../domain/resources';
 import { decodeComponent, optionName, parseODataOptions, type OptionName } from '../odata/options';

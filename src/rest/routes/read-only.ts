@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { requireScope, SCOPES, type Scope } from '../../auth/principal';
 import type { Services } from '../../domain/services';
-import { sendODataCount, sendODataList, sendODataRecord, type Listable, type Retrievable } from '../odata-list';
+import { sendODataCount, sendODataList, sendODataRecord, type Listable, type Retrievable } from '../odata/list';
 import type { EntitySetModel } from '../odata/model';
 import { sendJson } from '../respond';
 

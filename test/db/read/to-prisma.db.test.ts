@@ -14,7 +14,7 @@ import { Prisma, PrismaClient } from '../../../src/generated/prisma/client';
 import type { FieldCatalog } from '../../../src/query/fields';
 import type { FilterNode, FilterValue, SortKey } from '../../../src/query/filter-tree';
 import { graphqlWhereToFilter } from '../../../src/graphql/where';
-import { encodeCursor } from '../../../src/db/read/keyset';
+import { encodeCursor } from '../../../src/query/cursor';
 import { parseODataOptions } from '../../../src/rest/odata/options';
 import { cursorToWhere, toPrismaOrderBy, toPrismaWhere } from '../../support/prisma-where';
 import { enumSortOrder } from '../../../src/query/values';

@@ -1,6 +1,6 @@
 import type { Prisma } from '../../generated/prisma/client';
 import type { FieldCatalog } from '../../query/fields';
-import type { DecimalValue } from '../../query/values';
+import { isDecimal, type DecimalValue } from '../../query/values';
 import type { RESOURCES, ResourceModel } from '../resources';
 
 // Here in common (not src/domain/change-log, which reads the log) because every writing
@@ -38,14 +38,12 @@ export interface ChangeOrigin {
   readonly occurredAt: Date;
 }
 
-const isDecimal = (v: object): v is DecimalValue => 'toFixed' in v && typeof v.toFixed === 'function';
-
 /** A record's value as the API writes it: decimals exact (as text here), instants ISO with Z. */
 function loggedValue(v: unknown): LoggedValue {
   if (v === null || v === undefined) return null;
   if (typeof v === 'string' || typeof v === 'boolean') return v;
   if (v instanceof Date) return v.toISOString();
-  if (typeof v === 'object' && isDecimal(v)) return v.toFixed();
+  if (isDecimal(v)) return v.toFixed();
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   throw new Error(`change log: cannot record a value of type ${typeof v}`);
 }

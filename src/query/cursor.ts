@@ -1,24 +1,24 @@
 // Opaque cursors for GraphQL cursor paging (`after:`). A cursor holds the sort-key values and
 // the id of the last record of a page; the next page is "every record strictly after it" in
-// the total order of a page (the sort keys, then id ascending: ./compile.ts orderList), which unlike an
+// the total order of a page (the sort keys, then id ascending: src/db/read/compile.ts orderList), which unlike an
 // offset neither skips nor repeats records when rows are inserted or deleted meanwhile.
 //
 // "Strictly after" in a lexicographic order over keys k1..kn is
 //   (k1 after v1) or (k1 = v1 and k2 after v2) or ... or (k1 = v1 and ... and kn after vn)
 // where "after" depends on the direction and on where nulls sort: first in ascending order,
 // last in descending order (OData's rule, written out by orderList). The condition is
-// built as a neutral filter tree and compiled with the page's filter (./where.ts), so the
+// built as a neutral filter tree and compiled with the page's filter (src/db/read/where.ts), so the
 // null, boolean and enum handling is the same as for filters.
 //
 // The cursor is base64url JSON; it is opaque, not secret: a forged cursor can only choose
 // where a page starts, and the filter still applies. Values are kept exact: decimals as
 // text, date-times as ISO strings with milliseconds.
 
-import { invalidQuery } from '../../errors/catalogue';
-import { lookupField } from '../../query/conditions';
-import type { FieldCatalog, FieldSpec } from '../../query/fields';
-import type { FilterNode, FilterValue, SortKey } from '../../query/filter-tree';
-import { bindValue, canonicalGuid, DECIMAL_PATTERN, type RawValue } from '../../query/values';
+import { invalidQuery } from '../errors/catalogue';
+import { lookupField } from './conditions';
+import type { FieldCatalog, FieldSpec } from './fields';
+import type { FilterNode, FilterValue, SortKey } from './filter-tree';
+import { bindValue, canonicalGuid, DECIMAL_PATTERN, isDecimal, type RawValue } from './values';
 
 type CursorValue = string | boolean | null;
 
@@ -42,17 +42,13 @@ function encodeValue(field: string, value: unknown): CursorValue {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'number' && Number.isFinite(value) && DECIMAL_PATTERN.test(String(value))) return String(value);
-  // Prisma returns decimals as decimal.js objects; toFixed() without digits is exact and
-  // never uses exponent notation.
-  if (typeof value === 'object' && 'toFixed' in value && typeof value.toFixed === 'function') {
-    const text: unknown = (value as { toFixed(): unknown }).toFixed();
-    if (typeof text === 'string' && DECIMAL_PATTERN.test(text)) return text;
-  }
+  // The read path revives decimals as decimal.js objects; toFixed() without digits is exact.
+  if (isDecimal(value)) return value.toFixed();
   // A record without the sort field is a programming error (the field was not selected).
   throw new Error(`encodeCursor: cannot encode the value of '${field}'`);
 }
 
-/** A record's own field by its catalogue name (a record is a plain object from Prisma). */
+/** A record's own field by its catalogue name (a record is a plain object from the read path). */
 const valueOf = (record: object, field: string): unknown => Object.getOwnPropertyDescriptor(record, field)?.value;
 
 /** The cursor pointing at `record` in the order of `sortKeys` (then id). */

@@ -1,11 +1,11 @@
 import Decimal from 'decimal.js';
-import { paymentFields } from '../../../src/domain/payment/fields';
-import { paymentSourceFields } from '../../../src/domain/payment-source/fields';
-import { AppError } from '../../../src/errors/catalogue';
-import type { FieldCatalog } from '../../../src/query/fields';
-import type { SortKey } from '../../../src/query/filter-tree';
-import { encodeCursor } from '../../../src/db/read/keyset';
-import { cursorToWhere } from '../../support/prisma-where';
+import { paymentFields } from '../../src/domain/payment/fields';
+import { paymentSourceFields } from '../../src/domain/payment-source/fields';
+import { AppError } from '../../src/errors/catalogue';
+import type { FieldCatalog } from '../../src/query/fields';
+import type { SortKey } from '../../src/query/filter-tree';
+import { encodeCursor } from '../../src/query/cursor';
+import { cursorToWhere } from '../support/prisma-where';
 
 const fields: FieldCatalog = { ...paymentSourceFields, amount: paymentFields.amount };
 const ID = '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';

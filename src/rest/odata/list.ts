@@ -1,10 +1,10 @@
 import type { Request, Response } from 'express';
-import { etagOf } from '../domain/common/etag';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pick, type ListQuery, type Page } from '../domain/common/list';
-import type { Expansion } from '../query/filter-tree';
-import type { EntitySetModel } from './odata/model';
-import { COUNT_OPTIONS, decodeComponent, optionName, parseODataOptions, RECORD_OPTIONS } from './odata/options';
-import { sendJson } from './respond';
+import { etagOf } from '../../domain/common/etag';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pick, type ListQuery, type Page } from '../../domain/common/list';
+import type { Expansion } from '../../query/filter-tree';
+import type { EntitySetModel } from './model';
+import { COUNT_OPTIONS, decodeComponent, optionName, parseODataOptions, RECORD_OPTIONS } from './options';
+import { sendJson } from '../respond';
 
 export interface Listable<T extends object> {
   list(q: ListQuery): Promise<Page<T>>;
