@@ -8,12 +8,6 @@ export interface ServiceDeps {
   readonly rows: RowReader;
   /** The clock, injectable for tests. */
   readonly now?: () => Date;
-  /**
-   * BENCH ONLY (npm run bench:writes compares a build with the log against one without):
-   * false leaves every write's change-log entries out. Not a setting of a running service:
-   * nothing in src/ reads it from the environment. Default true.
-   */
-  readonly changeLog?: boolean;
 }
 
 /** The authenticated caller, as far as the rules care: who writes. */

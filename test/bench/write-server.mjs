@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The service for npm run bench:writes, composed from the build (dist/) like src/main.ts, with
 // one difference the benchmark needs: `node test/bench/write-server.mjs off` leaves the change
-// log out of every write (ServiceDeps.changeLog = false, a switch for this benchmark only; the
-// service itself has no setting for it). Configuration comes from the environment as for the
+// log out of every write: its Prisma Client skips the one statement that appends entries
+// (APPEND, through a Prisma Client query extension on $executeRawUnsafe), so the service itself
+// has no switch for it. Configuration comes from the environment as for the
 // service (DATABASE_URL, EVENTS_NATS_URL, ...). Prints {"port":N} once it listens; SIGTERM stops it.
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -13,6 +14,7 @@ const { loadConfig } = dist('config/config');
 const { openDatabase } = dist('db/database');
 const { databaseFailure } = dist('db/errors');
 const { createServices } = dist('domain/services');
+const { APPEND } = dist('domain/change-log/append');
 const { startEvents } = dist('events/events');
 const { createLogger } = dist('http/logger');
 const { loadDemoDataIfEmpty } = dist('import/demo-data');
@@ -25,7 +27,9 @@ const logger = createLogger(config.logLevel);
 const d = config.database;
 const db = await openDatabase({ url: d.url, dataDir: d.dataDir, poolMax: d.poolMax, statementTimeoutMs: d.statementTimeoutMs });
 await loadDemoDataIfEmpty(db);
-const services = createServices({ prisma: db.prisma, rows: db.rows, changeLog });
+const withoutLog = (prisma) =>
+  prisma.$extends({ query: { $executeRawUnsafe: ({ args, query }) => (args[0] === APPEND ? Promise.resolve(0) : query(args)) } });
+const services = createServices({ prisma: changeLog ? db.prisma : withoutLog(db.prisma), rows: db.rows });
 const events = await startEvents({ config: config.events, db, services, logger });
 const app = await createApp({
   config,

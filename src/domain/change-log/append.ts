@@ -69,16 +69,14 @@ export function fieldChanges(fields: FieldCatalog, before: object | undefined, a
 type Tx = Pick<Prisma.TransactionClient, '$executeRawUnsafe'>;
 
 // One statement for all of a transaction's entries, in the order given (seq follows it).
-const APPEND = `INSERT INTO "ChangeLog" ("resource", "recordId", "operation", "changes", "userId", "occurredAt", "requestId", "importRunId")
+/** The statement that appends a write's entries (exported for npm run bench:writes, which measures writes without it). */
+export const APPEND = `INSERT INTO "ChangeLog" ("resource", "recordId", "operation", "changes", "userId", "occurredAt", "requestId", "importRunId")
 SELECT e->>'resource', (e->>'recordId')::uuid, (e->>'operation')::"ChangeOperation", e->'changes', $2::uuid, $3::timestamptz, $4::text, $5::uuid
 FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n`;
 
-/**
- * Appends the entries in the caller's transaction. `enabled` false writes nothing: for the
- * write benchmark only (ServiceDeps.changeLog), never a setting of a running service.
- */
-export async function appendChanges(tx: Tx, drafts: readonly ChangeDraft[], origin: ChangeOrigin, enabled = true): Promise<void> {
-  if (!enabled || drafts.length === 0) return;
+/** Appends the entries in the caller's transaction. */
+export async function appendChanges(tx: Tx, drafts: readonly ChangeDraft[], origin: ChangeOrigin): Promise<void> {
+  if (drafts.length === 0) return;
   await tx.$executeRawUnsafe(APPEND, JSON.stringify(drafts), origin.userId, origin.occurredAt.toISOString(), origin.requestId ?? null, origin.importRunId ?? null);
 }
 

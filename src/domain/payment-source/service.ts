@@ -25,13 +25,11 @@ export interface WriteOptions {
 export class PaymentSourceService extends ReadService<typeof paymentSourceFields> {
   private readonly prisma: PrismaClient;
   private readonly now: () => Date;
-  private readonly logChanges: boolean;
 
   constructor(deps: ServiceDeps) {
     super(deps, paymentSourceResource);
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
-    this.logChanges = deps.changeLog !== false;
   }
 
   async create(body: unknown, actor: Actor): Promise<PaymentSource> {
@@ -133,7 +131,7 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
     occurredAt: Date,
   ): Promise<void> {
     const changes = fieldChanges(paymentSourceFields, before, after);
-    return appendChanges(tx, [{ resource: 'payment-source', recordId, operation, changes }], { ...actor, occurredAt }, this.logChanges);
+    return appendChanges(tx, [{ resource: 'payment-source', recordId, operation, changes }], { ...actor, occurredAt });
   }
 
   private async checkRules(input: PaymentSourceInput, current: PaymentSource | undefined): Promise<void> {

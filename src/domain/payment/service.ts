@@ -14,13 +14,11 @@ export type Payment = RecordOf<typeof paymentFields>;
 export class PaymentService extends ReadService<typeof paymentFields> {
   private readonly prisma: PrismaClient;
   private readonly now: () => Date;
-  private readonly logChanges: boolean;
 
   constructor(deps: ServiceDeps) {
     super(deps, paymentResource);
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
-    this.logChanges = deps.changeLog !== false;
   }
 
   /**
@@ -60,7 +58,7 @@ export class PaymentService extends ReadService<typeof paymentFields> {
           },
         });
         const changes = fieldChanges(paymentFields, undefined, payment);
-        await appendChanges(tx, [{ resource: 'payment', recordId: payment.id, operation: 'created', changes }], { ...actor, occurredAt: now }, this.logChanges);
+        await appendChanges(tx, [{ resource: 'payment', recordId: payment.id, operation: 'created', changes }], { ...actor, occurredAt: now });
         return payment;
       });
     } catch (e) {
