@@ -1,9 +1,10 @@
 import type { z } from 'zod';
 import type { Prisma } from '../generated/prisma/client';
 import type { FieldCatalog } from '../query/fields';
-import type { Raw, UniqueKey } from '../domain/common/import-key';
 import type { Relation } from '../domain/common/declaration';
 import { RESOURCES, targetOf, type ResourceModel } from '../domain/resources';
+import type { ImportSpec } from '../domain/common/natural-key';
+import { uniqueKeyOf, type Raw, type UniqueKey } from './unique-keys';
 
 // The one registry of what an import file holds: its sections, in the order the import
 // writes them when it can, and for each the record schema, the table, the columns (the
@@ -47,7 +48,8 @@ function section(r: (typeof IMPORTED)[number]): SectionDef {
     const target = targetOf(rel).plural;
     return rel.kind === 'one' && isFileSection(target) ? [{ field: rel.foreignKey, target }] : [];
   });
-  return { noun: r.label, table: r.model, schema: r.record, fields: r.fields, ...r.import, references };
+  const { enumTypes, unique }: ImportSpec = r.import;
+  return { noun: r.label, table: r.model, schema: r.record, fields: r.fields, enumTypes, unique: unique && uniqueKeyOf(unique), references };
 }
 
 export const SECTIONS = Object.fromEntries(IMPORTED.map((r) => [r.plural, section(r)])) as Readonly<Record<FileSection, SectionDef>>;

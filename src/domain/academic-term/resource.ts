@@ -1,7 +1,7 @@
 import { defineResource } from '../common/declaration';
 import { academicTermFields } from './fields';
 import { academicTermRecord } from './schema';
-import { uniqueColumn } from '../common/import-key';
+import { naturalKey } from '../common/natural-key';
 
 export const academicTermResource = defineResource({
   model: 'AcademicTerm',
@@ -9,5 +9,5 @@ export const academicTermResource = defineResource({
   fields: academicTermFields,
   record: academicTermRecord,
   relations: {},
-  import: { unique: uniqueColumn('code', 'code') },
+  import: { unique: naturalKey.column('code', 'code') },
 });

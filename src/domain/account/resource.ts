@@ -1,7 +1,7 @@
 import { defineResource, many } from '../common/declaration';
 import { accountFields } from './fields';
 import { accountRecord } from './schema';
-import { uniqueColumn } from '../common/import-key';
+import { naturalKey } from '../common/natural-key';
 
 export const accountResource = defineResource({
   model: 'Account',
@@ -11,5 +11,5 @@ export const accountResource = defineResource({
   relations: {
     paymentSources: many('PaymentSource', 'accountId', [{ field: 'code', direction: 'asc' }]),
   },
-  import: { enumTypes: { type: '"AccountType"' }, unique: uniqueColumn('code', 'code') },
+  import: { enumTypes: { type: '"AccountType"' }, unique: naturalKey.column('code', 'code') },
 });

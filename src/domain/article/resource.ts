@@ -1,7 +1,7 @@
 import { defineResource, many, one } from '../common/declaration';
 import { articleFields } from './fields';
 import { articleRecord } from './schema';
-import { uniqueColumn } from '../common/import-key';
+import { naturalKey } from '../common/natural-key';
 
 export const articleResource = defineResource({
   model: 'Article',
@@ -14,5 +14,5 @@ export const articleResource = defineResource({
     defaultTaxCode: one('TaxCode', 'defaultTaxCodeId', { nullable: true, expandable: true }),
     revenueAccount: one('Account', 'revenueAccountId', { nullable: true }),
   },
-  import: { unique: uniqueColumn('code', 'code') },
+  import: { unique: naturalKey.column('code', 'code') },
 });

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { Prisma } from '../../generated/prisma/client';
 import type { FieldCatalog } from '../../query/fields';
 import type { SortKey } from '../../query/filter-tree';
-import type { ImportSpec } from './import-key';
+import type { ImportSpec } from './natural-key';
 
 /** Every resource's table is its Prisma model's (no @@map in prisma/schema.prisma). */
 export type ModelName = Prisma.ModelName;

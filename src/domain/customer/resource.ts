@@ -1,7 +1,7 @@
 import { defineResource, many, one } from '../common/declaration';
 import { customerFields } from './fields';
 import { customerRecord } from './schema';
-import { uniqueColumn } from '../common/import-key';
+import { naturalKey } from '../common/natural-key';
 
 export const customerResource = defineResource({
   model: 'Customer',
@@ -23,5 +23,5 @@ export const customerResource = defineResource({
     receivableAccount: one('Account', 'receivableAccountId', { nullable: true }),
     prepaymentAccount: one('Account', 'prepaymentAccountId', { nullable: true }),
   },
-  import: { unique: uniqueColumn('debtorNumber', 'debtor number') },
+  import: { unique: naturalKey.column('debtorNumber', 'debtor number') },
 });

@@ -1,8 +1,7 @@
 import { defineResource, many, one } from '../common/declaration';
 import { paymentSourceFields } from './fields';
 import { paymentSourceRecord } from './schema';
-import { preview, uniqueColumn } from '../common/import-key';
-import { codeKey } from './rules';
+import { naturalKey } from '../common/natural-key';
 
 export const paymentSourceResource = defineResource({
   model: 'PaymentSource',
@@ -15,12 +14,6 @@ export const paymentSourceResource = defineResource({
   },
   import: {
     enumTypes: { sourceType: '"SourceType"' },
-    unique: {
-      ...uniqueColumn('code', 'code'),
-      key: codeKey,
-      match: `lower(t."code") = f.key`,
-      inFile: (t, other) => `code ${preview(t)} is also used by ${other}; codes compare case-insensitively`,
-      show: (k) => `code ${preview(k)} (compared case-insensitively)`,
-    },
+    unique: naturalKey.column('code', 'code', { caseInsensitive: true }),
   },
 });
