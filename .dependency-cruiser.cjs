@@ -23,8 +23,9 @@ module.exports = {
       'query-core-stands-alone',
       'The neutral filter tree and value rules depend on nothing but themselves and the error catalogue.',
       { path: '^src/query/' },
-      { pathNot: '^src/(query|errors)/' },
+      { pathNot: '^src/(query|errors|lib)/' },
     ),
+    forbid('lib-stands-alone', 'src/lib holds helpers over plain values, for every folder: it imports none of them.', { path: '^src/lib/' }, { path: '^src/', pathNot: '^src/lib/' }),
     forbid(
       'doors-never-import-events',
       'The doors get the live change log and the relay state through what AppDeps declares; main.ts starts src/events and hands them in.',

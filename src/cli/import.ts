@@ -13,6 +13,7 @@ import {
   type ImportResult,
 } from '../import';
 import { fileSize } from '../import/read-file';
+import { messageOf } from '../lib/errors';
 
 // `npm run import -- FILE.json`: imports a reference-data file (docs/service.md "Reference-data
 // import") into the configured database (DATABASE_URL, else the embedded one in DATA_DIR),
@@ -149,7 +150,7 @@ export async function main(argv: string[]): Promise<number> {
       err(`import: nothing was imported: ${e.message}\n`);
       return EXIT_DATA_DIR_BUSY;
     }
-    err(`import: cannot open the database: ${(e as Error).message}\n`);
+    err(`import: cannot open the database: ${messageOf(e)}\n`);
     return EXIT_FAILED;
   }
 

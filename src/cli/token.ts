@@ -3,6 +3,7 @@ import { decodeJwt } from 'jose';
 import { resolveSecret } from '../auth/keys';
 import { signToken } from '../auth/tokens';
 import { ConfigError, loadConfig, readEnvFile } from '../config/config';
+import { messageOf } from '../lib/errors';
 
 // `npm run token` prints a development token with both scopes, signed with the same
 // secret the service uses (JWT_SECRET, or the one generated in the data folder).
@@ -42,6 +43,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`${e instanceof ConfigError ? e.message : `token: ${(e as Error).message}`}\n`);
+  process.stderr.write(`${e instanceof ConfigError ? e.message : `token: ${messageOf(e)}`}\n`);
   process.exit(1);
 });

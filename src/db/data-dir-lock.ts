@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { errnoCode } from '../lib/errors';
 
 // The embedded database belongs to one process at a time. PGlite keeps its own copy of the
 // database pages in memory and writes them back on its own schedule; a second process on
@@ -44,7 +45,7 @@ function readOwner(file: string): LockOwner | null | undefined {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined; // gone meanwhile
+    if (errnoCode(e) === 'ENOENT') return undefined; // gone meanwhile
     throw e;
   }
   try {
@@ -63,7 +64,7 @@ function isRunning(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    return errnoCode(e) === 'EPERM';
   }
 }
 
@@ -72,7 +73,7 @@ function tryCreate(file: string, owner: LockOwner): boolean {
     fs.writeFileSync(file, `${JSON.stringify(owner)}\n`, { flag: 'wx' });
     return true;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (errnoCode(e) === 'EEXIST') return false;
     throw e;
   }
 }
@@ -87,7 +88,7 @@ function removeStale(file: string, stale: LockOwner | null): void {
   try {
     fs.renameSync(file, aside);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if (errnoCode(e) === 'ENOENT') return;
     throw e;
   }
   const moved = readOwner(aside);
@@ -95,7 +96,7 @@ function removeStale(file: string, stale: LockOwner | null): void {
     try {
       fs.linkSync(aside, file);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (errnoCode(e) !== 'EEXIST') throw e;
     }
   }
   fs.rmSync(aside, { force: true });

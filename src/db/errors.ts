@@ -4,33 +4,17 @@
 // adapter as a DriverAdapterError carrying the PostgreSQL SQLSTATE in `cause.code`.
 
 import { serviceUnavailable, type AppError } from '../errors/catalogue';
+import { messageOf, propOf, stringProp } from '../lib/errors';
 
-interface Cause {
-  code?: unknown;
-  originalCode?: unknown;
-  kind?: unknown;
-}
-interface MaybeDbError {
-  code?: unknown;
-  message?: unknown;
-  cause?: Cause;
-  meta?: { driverAdapterError?: { cause?: Cause } };
-}
+/** Prisma's error code (P2002, ...), or node-postgres' and Node's (`ECONNREFUSED`, a SQLSTATE). */
+const prismaCode = (e: unknown): string | undefined => stringProp(e, 'code');
 
-function prismaCode(e: unknown): string | undefined {
-  const c = (e as MaybeDbError | null)?.code;
-  return typeof c === 'string' ? c : undefined;
-}
-
-function causeOf(e: unknown): Cause | undefined {
-  const err = e as MaybeDbError | null;
-  return err?.cause ?? err?.meta?.driverAdapterError?.cause;
-}
+/** The driver's error under Prisma's: the PGlite adapter's `cause`, or Prisma's `meta.driverAdapterError.cause`. */
+const causeOf = (e: unknown): unknown => propOf(e, 'cause') ?? propOf(propOf(propOf(e, 'meta'), 'driverAdapterError'), 'cause');
 
 function sqlState(e: unknown): string | undefined {
   const cause = causeOf(e);
-  const c = cause?.originalCode ?? cause?.code;
-  return typeof c === 'string' ? c : undefined;
+  return stringProp(cause, 'originalCode') ?? stringProp(cause, 'code');
 }
 
 /** A unique index refused the write. */
@@ -39,7 +23,7 @@ export const isUniqueViolation = (e: unknown): boolean => prismaCode(e) === 'P20
 export const isForeignKeyViolation = (e: unknown): boolean =>
   prismaCode(e) === 'P2003' || sqlState(e) === '23503' || sqlState(e) === '23001';
 /** A CHECK constraint refused the write. */
-export const isCheckViolation = (e: unknown): boolean => sqlState(e) === '23514' || /check constraint/i.test(String((e as Error)?.message));
+export const isCheckViolation = (e: unknown): boolean => sqlState(e) === '23514' || /check constraint/i.test(messageOf(e));
 /** The record to update or delete was not there (P2025). */
 export const isRecordNotFound = (e: unknown): boolean => prismaCode(e) === 'P2025';
 
@@ -57,15 +41,15 @@ const UNAVAILABLE_MESSAGES =
   /timeout exceeded when trying to connect|Connection terminated|Query read timeout|Client has encountered a connection error|Connection ended unexpectedly|the database system is (starting up|shutting down|in recovery mode)/i;
 
 export function isDatabaseUnavailable(e: unknown): boolean {
-  for (let err: unknown = e, depth = 0; err && depth < 5; err = (err as MaybeDbError).cause, depth++) {
+  for (let err: unknown = e, depth = 0; err && depth < 5; err = propOf(err, 'cause'), depth++) {
     const code = prismaCode(err);
     if (code && (UNAVAILABLE_PRISMA_CODES.has(code) || UNAVAILABLE_NODE_CODES.has(code))) return true;
-    const kind = causeOf(err)?.kind;
-    if (typeof kind === 'string' && UNAVAILABLE_KINDS.has(kind)) return true;
+    const kind = stringProp(causeOf(err), 'kind');
+    if (kind && UNAVAILABLE_KINDS.has(kind)) return true;
     const state = sqlState(err) ?? (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined);
     if (state && (state.startsWith('08') || state.startsWith('57') || state === '53300' || state === '55P03')) return true;
-    const message = (err as MaybeDbError).message;
-    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+    const message = stringProp(err, 'message');
+    if (message && UNAVAILABLE_MESSAGES.test(message)) return true;
   }
   return false;
 }
@@ -97,8 +81,8 @@ function where(url: string): string {
  * (it may hold a password), only its host and port.
  */
 export function connectFailure(e: unknown, url: string): Error | undefined {
-  for (let err: unknown = e, depth = 0; err && depth < 5; err = (err as MaybeDbError).cause, depth++) {
-    const { code, message, syscall, path } = err as MaybeDbError & { syscall?: unknown; path?: unknown };
+  for (let err: unknown = e, depth = 0; err && depth < 5; err = propOf(err, 'cause'), depth++) {
+    const [code, message, syscall, path] = [propOf(err, 'code'), propOf(err, 'message'), propOf(err, 'syscall'), propOf(err, 'path')];
     if (typeof code === 'string' && TLS_CODES.test(code))
       return new Error(
         `TLS to PostgreSQL at ${where(url)} failed: the server's certificate does not verify (${code}: ${String(message)}). ` +

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MIGRATIONS_DIR } from '../config/paths';
+import { messageOf } from '../lib/errors';
 
 // Applies prisma/migrations/* at start, the way `prisma migrate deploy` does, and records
 // them in the same `_prisma_migrations` table with the same checksums, so the official CLI
@@ -101,7 +102,7 @@ export async function applyMigrations(db: SqlSession, migrations = readMigration
         await db.exec('COMMIT');
       } catch (e) {
         await db.exec('ROLLBACK');
-        throw new Error(`migration ${m.name} failed: ${(e as Error).message}`);
+        throw new Error(`migration ${m.name} failed: ${messageOf(e)}`);
       }
       applied.push(m.name);
     }

@@ -1,20 +1,31 @@
 import { resourceServices } from './__generated__/services';
 import { ChangeLogService } from './change-log/service';
+import type { ReadService } from './common/read-service';
 import type { ServiceDeps } from './context';
-import type { ResourcePlural } from './resources';
 import { PricingService } from './pricing/service';
+import type { RESOURCES, ResourceModel, ResourcePlural } from './resources';
+
+/**
+ * What every resource's service reads, by model: its records, typed by its declaration. The
+ * doors that pick a service by a model they hold in a variable (GraphQL's loaders and list
+ * fields) look it up here and get that type, without a cast.
+ */
+export type ResourceReaders = { readonly [M in ResourceModel]: ReadService<(typeof RESOURCES)[M]['fields']> };
 
 /**
  * The one service layer both doors call: each resource's service under its declaration's
- * `plural` (the doors find it there; the build collects them from the resource folders), and
- * the pricing and change-log services.
+ * `plural` (the doors find it there; the build collects them from the resource folders) and
+ * by model (`readers`), and the pricing and change-log services.
  */
 export function createServices(deps: ServiceDeps) {
+  const { byModel, byPlural } = resourceServices(deps);
+  const readers: ResourceReaders = byModel;
   return {
-    ...resourceServices(deps),
+    ...byPlural,
+    readers,
     pricing: new PricingService(deps),
     changeLog: new ChangeLogService(deps),
-  } satisfies Record<ResourcePlural | 'pricing' | 'changeLog', object>;
+  } satisfies Record<ResourcePlural | 'readers' | 'pricing' | 'changeLog', object>;
 }
 
 export type Services = ReturnType<typeof createServices>;

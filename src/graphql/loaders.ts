@@ -5,6 +5,7 @@
 // its cache never serves another caller or a later write.
 
 import DataLoader from 'dataloader';
+import { groupBy } from '../lib/collections';
 import type { ChangeEntry } from '../domain/change-log/service';
 import type { LoggedResource } from '../domain/change-log/append';
 import type { RelationMany } from '../domain/common/declaration';
@@ -17,19 +18,6 @@ interface PriceAtKey {
   readonly articleId: string;
   readonly date: Date;
 }
-
-/** What the loaders read through a resource's service (src/domain/common/read-service.ts). */
-interface RecordReads<T> {
-  getMany(ids: readonly string[]): Promise<T[]>;
-  byParents(relation: RelationMany, parentIds: readonly string[]): Promise<Map<string, T[]>>;
-}
-
-/**
- * The service of a model's resource. The services are keyed by plural, which the types do
- * not tie back to the model; each reads its own resource's records (its ReadService
- * declaration), which is what the cast says.
- */
-const readsOf = <M extends ResourceModel>(s: Services, model: M): RecordReads<GraphModel<M>> => s[RESOURCES[model].plural] as RecordReads<GraphModel<M>>;
 
 /** One record per id (null for an unknown id), in the order of the keys. */
 function byId<T extends { id: string }>(fetch: (ids: readonly string[]) => Promise<T[]>): DataLoader<string, T | null> {
@@ -49,39 +37,30 @@ function byParent<T>(fetch: (ids: readonly string[]) => Promise<Map<string, T[]>
   });
 }
 
-/** Rows by a key, in the order given. */
-function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const r of rows) {
-    const list = groups.get(key(r));
-    if (list) list.push(r);
-    else groups.set(key(r), [r]);
-  }
-  return groups;
-}
-
 export class Loaders {
   constructor(private readonly s: Services) {}
 
-  #records = new Map<ResourceModel, DataLoader<string, unknown>>();
-  #children = new Map<RelationMany, DataLoader<string, unknown[]>>();
+  #records: { [M in ResourceModel]?: DataLoader<string, GraphModel<M> | null> } = {};
+  /** Per target model, the loaders of each relation to its records. */
+  #children: { [M in ResourceModel]?: Map<RelationMany<M>, DataLoader<string, GraphModel<M>[]>> } = {};
   #priceAt?: DataLoader<PriceAtKey, EffectivePrice | null, string>;
   #history?: Map<LoggedResource, DataLoader<string, ChangeEntry[]>>;
 
   /** Records of a resource by id (every field; the single field and every to-one relation use it). */
   record<M extends ResourceModel>(model: M): DataLoader<string, GraphModel<M> | null> {
-    let loader = this.#records.get(model);
-    if (!loader) this.#records.set(model, (loader = byId((ids) => readsOf(this.s, model).getMany(ids))));
-    // The map holds, under each model, the loader made just above for that model.
-    return loader as DataLoader<string, GraphModel<M> | null>;
+    const made: DataLoader<string, GraphModel<M> | null> | undefined = this.#records[model];
+    if (made) return made;
+    const loader = byId<GraphModel<M>>((ids) => this.s.readers[model].getMany(ids));
+    this.#records[model] = loader;
+    return loader;
   }
 
   /** The records of a to-many relation per parent id, in the relation's declared order. */
   children<M extends ResourceModel>(relation: RelationMany<M>): DataLoader<string, GraphModel<M>[]> {
-    let loader = this.#children.get(relation);
-    if (!loader) this.#children.set(relation, (loader = byParent((ids) => readsOf(this.s, relation.target).byParents(relation, ids))));
-    // As in record(): the loader made for this relation, reading its target's records.
-    return loader as DataLoader<string, GraphModel<M>[]>;
+    const loaders: Map<RelationMany<M>, DataLoader<string, GraphModel<M>[]>> = (this.#children[relation.target] ??= new Map());
+    let loader = loaders.get(relation);
+    if (!loader) loaders.set(relation, (loader = byParent<GraphModel<M>>((ids) => this.s.readers[relation.target].byParents(relation, ids))));
+    return loader;
   }
 
   /** The `history` field of a resource's records: their change-log entries, oldest first. */

@@ -13,7 +13,8 @@
 // naming the path of the offending value (`where.OR[1].code.eq`).
 
 import { invalidQuery } from '../errors/catalogue';
-import { compareCondition, inCondition, lookupField, textCondition, unknownFieldMessage, type Built, type CaseMode } from '../query/conditions';
+import { compareCondition, inCondition, textCondition, unknownFieldMessage, type Built, type CaseMode } from '../query/conditions';
+import { lookupField } from '../query/fields';
 import type { FieldCatalog, FieldSpec } from '../query/fields';
 import { COMPARISON_OPERATORS, type FilterNode, type TextOperator } from '../query/filter-tree';
 import { DATE_PATTERN, type RawValue } from '../query/values';

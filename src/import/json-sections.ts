@@ -5,6 +5,8 @@
 // section the caller does not want are only scanned for their end, not parsed (the
 // import's second pass reads a file whose syntax the first pass has checked).
 
+import { messageOf } from '../lib/errors';
+
 /** The file is not the JSON the import takes; the message says where. */
 export class JsonShapeError extends Error {
   constructor(message: string) {
@@ -289,7 +291,7 @@ export class JsonSectionScanner {
           : this.target === Target.Record
             ? `${this.section}[${index}]`
             : `the value of "${this.section}"`;
-      return this.fail(`${what} is not valid JSON: ${(e as Error).message}`, this.valueLine);
+      return this.fail(`${what} is not valid JSON: ${messageOf(e)}`, this.valueLine);
     }
   }
 

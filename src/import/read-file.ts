@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { JsonSectionScanner, JsonShapeError, type SectionHandler } from './json-sections';
 import { ImportFileError } from './types';
+import { stringProp } from '../lib/errors';
 
 const CHUNK = 1 << 20;
 
@@ -19,7 +20,7 @@ function fsMessage(e: NodeJS.ErrnoException): string {
 }
 
 const isFsError = (e: unknown): e is NodeJS.ErrnoException =>
-  e instanceof Error && typeof (e as NodeJS.ErrnoException).syscall === 'string';
+  e instanceof Error && stringProp(e, 'syscall') !== undefined;
 
 /** Size of a readable regular file; an ImportFileError otherwise. */
 export async function fileSize(file: string): Promise<{ size: number; mtimeMs: number }> {

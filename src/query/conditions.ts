@@ -31,13 +31,6 @@ const fault = (site: FaultSite, message: string, item?: number): Built =>
 const never: FilterNode = { kind: 'const', value: false };
 const always: FilterNode = { kind: 'const', value: true };
 
-/**
- * The field's declaration, or undefined when the resource has no such field. Own
- * properties only: `constructor` or `__proto__` must be unknown fields, not Object's.
- */
-export const lookupField = (fields: FieldCatalog, name: string): FieldSpec | undefined =>
-  Object.hasOwn(fields, name) ? fields[name] : undefined;
-
 export const unknownFieldMessage = (name: string, fields: FieldCatalog): string =>
   `unknown field '${name}' (known: ${Object.keys(fields).join(', ')})`;
 

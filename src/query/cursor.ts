@@ -15,8 +15,7 @@
 // text, date-times as ISO strings with milliseconds.
 
 import { invalidQuery } from '../errors/catalogue';
-import { lookupField } from './conditions';
-import type { FieldCatalog, FieldSpec } from './fields';
+import { lookupField, type FieldCatalog, type FieldSpec } from './fields';
 import type { FilterNode, FilterValue, SortKey } from './filter-tree';
 import { bindValue, canonicalGuid, DECIMAL_PATTERN, isDecimal, type RawValue } from './values';
 

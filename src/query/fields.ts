@@ -1,6 +1,6 @@
 // The shape every queryable resource declares once (src/domain/<resource>/fields.ts).
-// OData $filter/$orderby/$select, GraphQL `where`/`orderBy` and the Prisma translation
-// all read the same declaration, so a field is filterable in one door exactly when it is
+// OData $filter/$orderby/$select, GraphQL `where`/`orderBy` and the read path's SQL
+// (src/db/read) all read the same declaration, so a field is filterable in one door exactly when it is
 // in the other.
 
 /** A field whose values need no list: the type says everything. */
@@ -72,3 +72,16 @@ export interface RelationSpec {
 }
 
 export type RelationCatalog = Readonly<Record<string, RelationSpec>>;
+
+/**
+ * The field names of a catalogue, typed as its keys. A catalogue is a closed object literal
+ * (`satisfies FieldCatalog`), so its own keys are exactly the names its type lists.
+ */
+export const fieldNames = <C extends object>(catalog: C): Array<keyof C & string> => Object.keys(catalog) as Array<keyof C & string>;
+
+/**
+ * A field's declaration in a catalogue (a door's, or the read path's columns), or undefined
+ * when there is no such field. Own properties only: `constructor` or `__proto__` must be
+ * unknown fields, not Object's.
+ */
+export const lookupField = <S>(catalog: Readonly<Record<string, S>>, name: string): S | undefined => (Object.hasOwn(catalog, name) ? catalog[name] : undefined);

@@ -2,8 +2,8 @@
 // OData $filter (src/rest/odata) and GraphQL `where` (src/graphql/where.ts) both
 // compile to it; src/db/read/where.ts compiles it to SQL.
 //
-// Values are already checked against the field's type when a tree is built, so the
-// compiler to Prisma never sees a string compared with a boolean field. Decimal values are
+// Values are already checked against the field's type when a tree is built, so the SQL
+// compiler never sees a string compared with a boolean field. Decimal values are
 // kept as their exact decimal text, never as JavaScript numbers.
 
 /** The six comparison operators, spelt as OData writes them (GraphQL `where` uses the same names). */

@@ -1,3 +1,4 @@
+import { fieldNames } from '../../src/query/fields';
 import { readRecords } from '../../src/db/read/compile';
 import type { Row } from '../../src/db/read/row';
 import { CHANGE_LOG_TABLE, changeLogColumns, changeLogFields } from '../../src/domain/change-log/fields';
@@ -38,7 +39,7 @@ const ids = (entries: readonly ChangeEntry[]) => entries.map((e) => e.id);
 
 it('rows of every column, the bigint seq and the JSON changes among them, are findMany\'s', async () => {
   expect(sameType).toBe(true);
-  const rows = await readRecords(t.db.rows, { table: CHANGE_LOG_TABLE, fields: changeLogColumns, select: Object.keys(changeLogColumns), orderBy: [{ field: 'seq', direction: 'asc' }], window: 'all' });
+  const rows = await readRecords(t.db.rows, { table: CHANGE_LOG_TABLE, fields: changeLogColumns, select: fieldNames(changeLogColumns), orderBy: [{ field: 'seq', direction: 'asc' }], window: 'all' });
   const expected = await prismaRows();
   expect(expected.length).toBeGreaterThan(100);
   expect(rows).toEqual(expected);

@@ -60,7 +60,7 @@ it('fields a nested relation needs are read (foreign keys), through fragments an
   const query = `{ addresses(first: 20, orderBy: [{ city: ASC }]) { nodes { ...A town: city customer { lastName receivableAccount { code } } } } }
     fragment A on Address { street }`;
   const narrow = await run(query);
-  expect(narrow.sql[0]).toMatch(/^SELECT t\."id", t\."city", t\."street", t\."customerId", r0\."id", r0\."lastName", r0\."receivableAccountId" FROM \(SELECT t\.\* FROM "Address" t ORDER BY .* LIMIT \$1 OFFSET \$2\) t LEFT JOIN "Customer" r0 /);
+  expect(narrow.sql[0]).toMatch(/^SELECT t\."id", t\."customerId", t\."street", t\."city", r0\."id", r0\."lastName", r0\."receivableAccountId" FROM \(SELECT t\.\* FROM "Address" t ORDER BY .* LIMIT \$1 OFFSET \$2\) t LEFT JOIN "Customer" r0 /);
   const wide = await run(`{ addresses(first: 20, orderBy: [{ city: ASC }]) { nodes { ${every('Address')} town: city customer { ${every('Customer')} receivableAccount { ${every('Account')} } } } } }`);
   expect(narrow.data.addresses.nodes.some((a: Json) => a.customer.receivableAccount !== null)).toBe(true);
   expect(narrow.data).toEqual(project(wide.data, narrow.data));

@@ -27,12 +27,13 @@
 // Only names from the declarations and catalogues become identifiers; every value is a
 // parameter.
 
-import type { FieldCatalog } from '../../query/fields';
+import { lookupField } from '../../query/fields';
 import type { FilterNode, SortKey } from '../../query/filter-tree';
 import type { RowReader } from '../row-reader';
-import { REVIVE, type ColumnCatalog, type ColumnSpec, type Revive } from './row';
+import { REVIVE, type ColumnCatalog, type ColumnSpec, type Revive, type Row } from './row';
 import { column, ident, SqlBuilder, type Statement } from './sql';
 import { compileWhere } from './where';
+import { groupBy } from '../../lib/collections';
 
 /**
  * A relation as src/domain/common/declaration.ts declares it (restated structurally: the domain
@@ -43,39 +44,70 @@ export type Relation =
   | { readonly kind: 'one'; readonly target: string; readonly foreignKey: string }
   | { readonly kind: 'many'; readonly target: string; readonly foreignKey: string; readonly order: readonly SortKey[] };
 
-/** A relation read inside each record: its declaration, and what of it (REST $expand options). */
-export interface RelationRead {
-  readonly name: string;
-  readonly relation: Relation;
+/**
+ * A relation read inside each record: its declaration, and what of it (REST $expand options).
+ * `N` is its name, `C` the related records' catalogue, `K` its kind and `S` the fields read of
+ * them: together they type its value in the records (RelationValue), so a caller that names
+ * the relation (src/domain/common/read-service.ts relationOf) gets it typed.
+ */
+export interface RelationRead<N extends string = string, C extends ColumnCatalog = ColumnCatalog, K extends Relation['kind'] = Relation['kind'], S extends keyof C & string = keyof C & string> {
+  readonly name: N;
+  readonly relation: Relation & { readonly kind: K };
   /** The related resource's fields. */
-  readonly fields: FieldCatalog;
+  readonly fields: C;
   /** Fields of the related records; all when absent. */
-  readonly select?: readonly string[] | undefined;
+  readonly select?: readonly S[] | undefined;
   /** To-many: order (the declaration's when absent, ties by id) and how many per record. */
   readonly orderBy?: readonly SortKey[] | undefined;
   readonly top?: number | undefined;
 }
 
+/** A relation's value in a record: the related records of a to-many; of a to-one, the related record or null. */
+export type RelationValue<R> = R extends RelationRead<string, infer C, infer K, infer S> ? (K extends 'many' ? Array<Pick<Row<C>, S>> : Pick<Row<C>, S> | null) : never;
+
+/**
+ * The values of relations read inside a record, by name. A relation known only by a name
+ * computed at run time (a client's $expand) is in the record but not in its type.
+ */
+export type RelationValues<Rs extends readonly RelationRead[]> = { -readonly [R in Rs[number] as string extends R['name'] ? never : R['name']]: RelationValue<R> };
+
+/** A record as read: the selected fields, then each relation by name. */
+export type ReadRecord<C extends ColumnCatalog, S extends keyof C & string, Rs extends readonly RelationRead[] = readonly []> = Pick<Row<C>, S> & RelationValues<Rs>;
+
 /** Which records: a window of the matching ones in order, or all of them. */
 export type Window = { readonly take: number; readonly skip: number } | 'all';
 
-export interface ReadQuery {
+export interface ReadQuery<C extends ColumnCatalog = ColumnCatalog, S extends keyof C & string = keyof C & string, Rs extends readonly RelationRead[] = readonly RelationRead[]> {
   readonly table: string;
-  readonly fields: ColumnCatalog;
+  readonly fields: C;
   /** The fields to read (names from `fields`). */
-  readonly select: readonly string[];
+  readonly select: readonly S[];
   readonly filter?: FilterNode | undefined;
   /** The sort keys; `id asc` ends the order unless id is a key. */
   readonly orderBy: readonly SortKey[];
   readonly window: Window;
-  readonly relations?: readonly RelationRead[] | undefined;
+  /** Relations read inside each record, in its type (RelationValues). */
+  readonly relations?: Rs | undefined;
+  /**
+   * Relations a client asked for by name ($expand, a GraphQL selection), read inside each
+   * record after `relations` (one of the same name replaces it) but not in the record's type.
+   */
+  readonly requested?: readonly RelationRead[] | undefined;
 }
 
-/** A record as read: the selected fields, then each relation by name. */
-export type Values = Record<string, unknown>;
+/** A record while it is built: the selected fields, then each relation by name. */
+type Values = Record<string, unknown>;
+
+/**
+ * The one place a built record takes its type: reader() below sets exactly the selected
+ * fields, each revived by its catalogue's type (src/db/read/row.ts REVIVE), and each relation
+ * read by its own catalogue the same way, which is what ReadRecord computes from the query.
+ * test/db/read/compiled.test.ts holds the values equal to Prisma's findMany's on both databases.
+ */
+const built = <T>(record: Values): T => record as T;
 
 const spec = (fields: ColumnCatalog, name: string): ColumnSpec => {
-  const s = Object.hasOwn(fields, name) ? fields[name] : undefined;
+  const s = lookupField(fields, name);
   // Names reach here checked against the same catalogue; a miss is a programming error.
   if (!s) throw new Error(`read: unknown field ${name}`);
   return s;
@@ -191,7 +223,7 @@ const ownRevivals = (fields: ColumnCatalog, names: readonly string[]): Revive[] 
     const t = spec(fields, n).type;
     return t === 'uuid' || t === 'string' || t === 'boolean' ? null : REVIVE[t];
   });
-const textRevivals = (fields: FieldCatalog, names: readonly string[]): Revive[] =>
+const textRevivals = (fields: ColumnCatalog, names: readonly string[]): Revive[] =>
   names.map((n) => {
     const t = spec(fields, n).type;
     return t === 'boolean' ? (v: string) => v === 'true' : REVIVE[t];
@@ -201,11 +233,15 @@ const textRevivals = (fields: FieldCatalog, names: readonly string[]): Revive[] 
 const batched = (q: ReadQuery, r: RelationRead): boolean => q.window !== 'all' && r.relation.kind === 'many' && r.top === undefined;
 
 /** The records of a query, in its order, each with its relations. */
-export async function readRecords(rows: RowReader, q: ReadQuery): Promise<Values[]> {
-  const inside = (q.relations ?? []).filter((r) => !batched(q, r));
-  const after = (q.relations ?? []).filter((r) => batched(q, r));
-  if (after.length > 0 && !q.select.includes('id')) throw new Error('read: a page with relations reads its ids');
-  const s = statement({ ...q, relations: inside });
+export async function readRecords<C extends ColumnCatalog, S extends keyof C & string, const Rs extends readonly RelationRead[] = readonly []>(
+  rows: RowReader,
+  q: ReadQuery<C, S, Rs>,
+): Promise<Array<ReadRecord<C, S, Rs>>> {
+  const all = [...new Map([...(q.relations ?? []), ...(q.requested ?? [])].map((r) => [r.name, r])).values()];
+  const inside = all.filter((r) => !batched(q, r));
+  const after = all.filter((r) => batched(q, r));
+  if (after.length > 0 && !q.select.some((f) => f === 'id')) throw new Error('read: a page with relations reads its ids');
+  const s = statement({ ...q, relations: inside, requested: undefined });
   if (!s) return [];
   const result = await rows.read(s);
   const read = reader(q.fields, q.select, ownRevivals(q.fields, q.select));
@@ -239,7 +275,7 @@ export async function readRecords(rows: RowReader, q: ReadQuery): Promise<Values
     const groups = await Promise.all(after.map((r) => readRelated(rows, r, ids)));
     for (const record of records) after.forEach((r, j) => (record[r.name] = groups[j]!.get(String(record.id)) ?? []));
   } else for (const record of records) for (const r of after) record[r.name] = [];
-  return records;
+  return records.map((r) => built<ReadRecord<C, S, Rs>>(r));
 }
 
 /** How many records of `table` the filter matches. */
@@ -255,10 +291,9 @@ export async function countRecords(rows: RowReader, table: string, fields: Colum
  * The records of a to-many relation of many parents at once (a page's, GraphQL's loaders):
  * one statement by the parents' ids, each parent's records in the relation's order.
  */
-export async function readRelated(rows: RowReader, r: RelationRead, parentIds: readonly string[]): Promise<Map<string, Values[]>> {
-  const groups = new Map<string, Values[]>();
+export async function readRelated<C extends ColumnCatalog, S extends keyof C & string>(rows: RowReader, r: RelationRead<string, C, Relation['kind'], S>, parentIds: readonly string[]): Promise<Map<string, Array<Pick<Row<C>, S>>>> {
   if (r.relation.kind !== 'many') throw new Error('readRelated: a to-one relation is read by id');
-  if (parentIds.length === 0) return groups;
+  if (parentIds.length === 0) return new Map();
   const names = relationFields(r);
   const sql = new SqlBuilder();
   const ids = sql.param(parentIds);
@@ -266,11 +301,6 @@ export async function readRelated(rows: RowReader, r: RelationRead, parentIds: r
   const cols = names.map((f) => own('r', f, spec(r.fields, f))).join(', ');
   const result = await rows.read(sql.statement(`SELECT ${fk}, ${cols} FROM ${ident(r.relation.target)} r WHERE ${fk} = ANY(${ids}::uuid[]) ORDER BY ${orderList('r', r.orderBy ?? r.relation.order, r.fields)}`));
   const read = reader(r.fields, names, ownRevivals(r.fields, names), 1);
-  for (const values of result.rows) {
-    const parent = String(values[0]);
-    const list = groups.get(parent);
-    if (list) list.push(read(values));
-    else groups.set(parent, [read(values)]);
-  }
-  return groups;
+  const groups = groupBy(result.rows, (values) => String(values[0]));
+  return new Map([...groups].map(([parent, rows]) => [parent, rows.map((values) => built<Pick<Row<C>, S>>(read(values)))]));
 }

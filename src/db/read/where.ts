@@ -18,7 +18,7 @@
 //  - Booleans and enums are compared through the set of their values that satisfy the
 //    comparison (enums order by their string value, not by the type's declaration).
 
-import type { FieldSpec } from '../../query/fields';
+import { lookupField, type FieldSpec } from '../../query/fields';
 import type { ComparisonOperator, FilterNode, FilterValue } from '../../query/filter-tree';
 import { enumSortOrder } from '../../query/values';
 import type { ColumnCatalog, ColumnSpec } from './row';
@@ -91,7 +91,7 @@ class WhereCompiler {
   ) {}
 
   private spec(name: string): Exclude<ColumnSpec, { type: 'json' }> {
-    const spec = Object.hasOwn(this.fields, name) ? this.fields[name] : undefined;
+    const spec = lookupField(this.fields, name);
     // The tree was bound against the same catalogue, where no JSON column is; a miss is a programming error.
     if (!spec || spec.type === 'json') throw new Error(`where: field '${name}' is not in the catalogue`);
     return spec;

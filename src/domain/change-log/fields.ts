@@ -2,6 +2,7 @@ import { stored } from '../../db/read/row';
 import { field, type FieldCatalog } from '../../query/fields';
 import { CHANGE_OPERATIONS, type LoggedResource } from './append';
 import { ALL_RESOURCES } from '../resources';
+import { recordOf } from '../../lib/collections';
 import type { ModelName } from '../common/declaration';
 
 /**
@@ -10,7 +11,13 @@ import type { ModelName } from '../common/declaration';
  * declared resource (src/domain/resources.ts), as every one is written through a service or
  * the import, which log their writes.
  */
-export const LOGGED_RESOURCES = Object.fromEntries(ALL_RESOURCES.map((r) => [r.name, r.fields])) as Readonly<Record<LoggedResource, FieldCatalog>>;
+export const LOGGED_RESOURCES: Readonly<Record<LoggedResource, FieldCatalog>> = recordOf(
+  ALL_RESOURCES.map((r) => r.name),
+  (name) => ALL_RESOURCES.find((r) => r.name === name)!.fields,
+);
+
+/** Whether a name is a logged resource's. */
+export const isLoggedResource = (name: string): name is LoggedResource => Object.hasOwn(LOGGED_RESOURCES, name);
 
 /**
  * The filterable, sortable and selectable fields of a log entry (both doors). `seq` and

@@ -3,12 +3,14 @@ import type { Row as RowOf } from '../../db/read/row';
 import type { RowReader } from '../../db/row-reader';
 import { invalidQuery, notFound } from '../../errors/catalogue';
 import { allOf, compare, isIn, uuid, type FilterNode, type SortKey } from '../../query/filter-tree';
+import { fieldNames } from '../../query/fields';
 import { DecimalText } from '../../query/values';
 import type { ListQuery, Page } from '../common/list';
 import { parseId } from '../common/validate';
 import type { ServiceDeps } from '../context';
-import type { ChangeOperation, LoggedResource } from './append';
-import { CHANGE_LOG_TABLE, changeLogColumns, changeLogFields, LOGGED_RESOURCES } from './fields';
+import type { ChangeOperation, FieldChanges, LoggedResource, LoggedValue } from './append';
+import type { Prisma } from '../../generated/prisma/client';
+import { CHANGE_LOG_TABLE, changeLogColumns, changeLogFields, isLoggedResource, LOGGED_RESOURCES } from './fields';
 
 type Row = RowOf<typeof changeLogColumns>;
 
@@ -50,15 +52,30 @@ export function parseSeq(option: string, text: string): bigint {
   return value;
 }
 
+const isLogged = (v: unknown): v is LoggedValue => v === null || typeof v === 'string' || typeof v === 'boolean';
+
+/** An entry's stored changes, checked to be what the writer stores (append.ts FieldChanges): a JSON column is any JSON to the types. */
+function storedChanges(json: Prisma.JsonValue): FieldChanges {
+  const out: FieldChanges = {};
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('change log: changes that are not an object');
+  for (const [field, change] of Object.entries(json)) {
+    if (typeof change !== 'object' || change === null || Array.isArray(change) || !isLogged(change.old) || !isLogged(change.new))
+      throw new Error(`change log: a change of '${field}' that is not { old, new }`);
+    out[field] = { old: change.old, new: change.new };
+  }
+  return out;
+}
+
 // Decimals are stored as their exact text (JSON numbers would pass through a float in every
 // JSON parser on the way); the resource's catalogue says which fields are decimals.
 function entryOf(row: Row): ChangeEntry {
-  const resource = row.resource as LoggedResource;
-  const fields: Readonly<Record<string, { type: string }>> = LOGGED_RESOURCES[resource] ?? {};
-  const stored = row.changes as Record<string, { old: string | boolean | null; new: string | boolean | null }>;
+  const resource = row.resource;
+  // The service and the import write only declared resources' names (the column is text).
+  if (!isLoggedResource(resource)) throw new Error(`change log: an entry of an unknown resource '${resource}'`);
+  const fields: Readonly<Record<string, { type: string }>> = LOGGED_RESOURCES[resource];
   const changes: Record<string, { old: ChangeValue; new: ChangeValue }> = {};
-  for (const [f, c] of Object.entries(stored)) {
-    const exact = (v: string | boolean | null): ChangeValue => (fields[f]?.type === 'decimal' && typeof v === 'string' ? new DecimalText(v) : v);
+  for (const [f, c] of Object.entries(storedChanges(row.changes))) {
+    const exact = (v: LoggedValue): ChangeValue => (fields[f]?.type === 'decimal' && typeof v === 'string' ? new DecimalText(v) : v);
     changes[f] = { old: exact(c.old), new: exact(c.new) };
   }
   return {
@@ -76,7 +93,7 @@ function entryOf(row: Row): ChangeEntry {
 }
 
 const BY_SEQ: readonly SortKey[] = [{ field: 'seq', direction: 'asc' }];
-const COLUMNS = Object.keys(changeLogColumns);
+const COLUMNS = fieldNames(changeLogColumns);
 
 const ofRecords = (resource: LoggedResource, ids: FilterNode): FilterNode => allOf(compare('resource', 'eq', { type: 'string', value: resource }), ids);
 const seqAbove = (seq: bigint): FilterNode => compare('seq', 'gt', { type: 'bigint', value: seq });
@@ -97,8 +114,7 @@ export class ChangeLogService {
   /** The entries matching `filter` in `orderBy` (ties by id), as one statement of the compiled read path. */
   private async read(filter: FilterNode | undefined, orderBy: readonly SortKey[], window: Window): Promise<ChangeEntry[]> {
     const rows = await readRecords(this.rows, { table: CHANGE_LOG_TABLE, fields: changeLogColumns, select: COLUMNS, filter, orderBy, window });
-    // Every column, each revived by its declared type (src/db/read/row.ts): a Row of the catalogue.
-    return rows.map((values) => entryOf(values as Row));
+    return rows.map(entryOf);
   }
 
   private count(filter: FilterNode | undefined): Promise<number> {

@@ -1,12 +1,12 @@
-import { countRecords, readRecords, readRelated, type RelationRead, type Values } from '../../db/read/compile';
+import { countRecords, readRecords, readRelated, type ReadRecord, type RelationRead } from '../../db/read/compile';
 import { cursorFilter, encodeCursor } from '../../query/cursor';
 import { narrowByLexicons, type Lexicons } from '../../db/read/lexicon';
 import type { Row } from '../../db/read/row';
 import type { RowReader } from '../../db/row-reader';
 import { notFound } from '../../errors/catalogue';
-import type { FieldCatalog } from '../../query/fields';
+import { fieldNames, type FieldCatalog } from '../../query/fields';
 import { allOf, compare, isIn, uuid, type Expansion, type FilterNode } from '../../query/filter-tree';
-import { resourceOf } from '../resources';
+import { resourceOf, RESOURCES, type DeclaredResource, type ResourceModel } from '../resources';
 import type { ServiceDeps } from '../context';
 import type { ListQuery, Page } from './list';
 import type { RelationMany, Resource } from './declaration';
@@ -16,15 +16,44 @@ import { parseId } from './validate';
 // (src/db/read/compile.ts): list pages, one record, many by id, relations of either
 // direction. Which relations a read holds comes from the resource's declaration.
 
-/** A record of the catalogue F, with the relations `Inline` a service always reads inside it. */
-export type RecordOf<F extends FieldCatalog, Inline extends object = object> = Row<F> & Inline;
+/** A record of the catalogue F, with the relations `Rs` a service always reads inside it (relationOf). */
+export type RecordOf<F extends FieldCatalog, Rs extends readonly RelationRead[] = readonly []> = ReadRecord<F, keyof F & string, Rs>;
 
 /** A record of which the caller selected some fields (GraphQL): the id always, the rest maybe. */
-export type Selected<T> = Partial<T> & { id: string };
+export type Selected<T> = Partial<T> & Pick<T, 'id' & keyof T>;
 
-export interface ReadOptions {
-  /** Relations read inside every record (REST's customers hold their addresses); an $expand of the same relation replaces them. */
-  readonly inline?: readonly string[];
+/** The fields of a declared resource's records. */
+type FieldsOf<M> = M extends ResourceModel ? (typeof RESOURCES)[M]['fields'] : FieldCatalog;
+
+/** The fields of a relation's target. */
+type TargetFields<D extends DeclaredResource, N extends keyof D['relations']> = FieldsOf<D['relations'][N]['target']>;
+
+/** A declared relation of a resource as the read path reads it (`S`: the target's fields read), typed by the declaration (its target's fields, its kind). */
+export type RelationOf<D extends DeclaredResource, N extends keyof D['relations'] & string, S extends keyof TargetFields<D, N> & string = keyof TargetFields<D, N> & string> = RelationRead<
+  N,
+  TargetFields<D, N>,
+  D['relations'][N]['kind'],
+  S
+>;
+
+/**
+ * The declared relation `name` of `resource`, read inside each record (the fields `select`
+ * names of it, all when absent). The types of its target's fields and its kind are looked up
+ * in the declarations by the same names the value is (RESOURCES by the relation's target
+ * model), which TypeScript cannot follow through a generic index; hence the one assertion.
+ */
+export function relationOf<D extends DeclaredResource, const N extends keyof D['relations'] & string, const S extends keyof TargetFields<D, N> & string = keyof TargetFields<D, N> & string>(
+  resource: D,
+  name: N,
+  select?: readonly S[],
+): RelationOf<D, N, S> {
+  const read: RelationRead = { name, relation: resource.relations[name]!, fields: targetOf(resource, name).fields, select };
+  return read as RelationOf<D, N, S>;
+}
+
+export interface ReadOptions<Rs extends readonly RelationRead[]> {
+  /** Relations read inside every record (REST's customers hold their addresses: relationOf); an $expand of the same relation replaces them. */
+  readonly inline: Rs;
   /** Text filters on these fields look in a lexicon first (src/db/read/lexicon.ts). */
   readonly lexicons?: Lexicons;
 }
@@ -45,36 +74,47 @@ function relationRead(resource: Resource, e: Expansion): RelationRead {
   return { name: e.relation, relation, fields: target.fields, select: e.select, orderBy: e.orderBy, top: e.top };
 }
 
-export class ReadService<F extends FieldCatalog, Inline extends object = object> {
+/** A page as read, one record past the limit telling whether more follow. */
+interface Found<T> {
+  readonly rows: T[];
+  readonly totalCount: number | undefined;
+  readonly hasMore: boolean;
+}
+
+export class ReadService<F extends FieldCatalog, const Rs extends readonly RelationRead[] = readonly []> {
   readonly fields: F;
   private readonly rows: RowReader;
+  /** Every field of the catalogue. */
+  private readonly all: ReadonlyArray<keyof F & string>;
 
   constructor(
     deps: ServiceDeps,
     readonly resource: Resource<F>,
-    private readonly options: ReadOptions = {},
+    private readonly options: ReadOptions<Rs>,
   ) {
     this.fields = resource.fields;
     this.rows = deps.rows;
+    this.all = fieldNames(resource.fields);
   }
 
   /**
-   * The records as read: the statement reads exactly the catalogue's fields and the inline
-   * relations, each value revived by its declared type (test/db/read/compiled.test.ts holds
-   * them equal to findMany's records), which is what the type says.
+   * The relations of a read: the inline ones (in the records' type), then those requested by
+   * name, which the read path reads instead of an inline one of the same name (an $expand of
+   * the customers' addresses with its own options).
    */
-  private typed(values: Values): RecordOf<F, Inline> {
-    return values as RecordOf<F, Inline>;
+  private relations(expand: readonly Expansion[] | undefined, include: readonly Expansion[] = []): { relations: Rs; requested: RelationRead[] } {
+    return { relations: this.options.inline, requested: [...include, ...(expand ?? [])].map((e) => relationRead(this.resource, e)) };
   }
 
-  private relations(expand: readonly Expansion[] | undefined, include: readonly Expansion[] = []): RelationRead[] {
-    const named = new Map<string, Expansion>();
-    for (const name of this.options.inline ?? []) named.set(name, { relation: name });
-    for (const e of [...include, ...(expand ?? [])]) named.set(e.relation, e);
-    return [...named.values()].map((e) => relationRead(this.resource, e));
+  /**
+   * The catalogue's fields among `names` (names reach here checked against the catalogue by
+   * the doors), in the catalogue's order: one selection is one statement text, however written.
+   */
+  private own(names: readonly string[]): Array<keyof F & string> {
+    return this.all.filter((f) => names.includes(f));
   }
 
-  private async page(q: ListQuery, select: readonly string[]): Promise<{ rows: Values[]; totalCount: number | undefined; hasMore: boolean }> {
+  private async page(q: ListQuery, select: ReadonlyArray<keyof F & string>): Promise<Found<RecordOf<F, Rs>>> {
     const sortKeys = q.orderBy ?? [];
     const filter = this.options.lexicons ? await narrowByLexicons(this.rows, this.options.lexicons, q.filter) : q.filter;
     const after = q.after ? cursorFilter(q.after, sortKeys, this.fields) : undefined;
@@ -87,14 +127,14 @@ export class ReadService<F extends FieldCatalog, Inline extends object = object>
         filter: pageFilter,
         orderBy: sortKeys,
         window: { take: q.limit + 1, skip: q.offset ?? 0 },
-        relations: this.relations(q.expand, q.include),
+        ...this.relations(q.expand, q.include),
       }),
       q.count ? countRecords(this.rows, this.resource.model, this.fields, filter) : undefined,
     ]);
     return { rows, totalCount, hasMore: rows.length > q.limit };
   }
 
-  private pageOf<T extends object>(q: ListQuery, found: { rows: T[]; totalCount: number | undefined; hasMore: boolean }): Page<T> {
+  private pageOf<T extends object>(q: ListQuery, found: Found<T>): Page<T> {
     const sortKeys = q.orderBy ?? [];
     return {
       items: found.hasMore ? found.rows.slice(0, q.limit) : found.rows,
@@ -105,21 +145,19 @@ export class ReadService<F extends FieldCatalog, Inline extends object = object>
   }
 
   /** A page of records with every field (`q.select` is not looked at: see listSelected). */
-  async list(q: ListQuery): Promise<Page<RecordOf<F, Inline>>> {
-    const found = await this.page(q, Object.keys(this.fields));
-    return this.pageOf(q, { ...found, rows: found.rows.map((v) => this.typed(v)) });
+  async list(q: ListQuery): Promise<Page<RecordOf<F, Rs>>> {
+    return this.pageOf(q, await this.page(q, this.all));
   }
 
   /** A page of records holding the fields `q.select` names (all when absent), the id and the sort keys. */
-  async listSelected(q: ListQuery): Promise<Page<Selected<RecordOf<F, Inline>>>> {
-    const select = q.select ? [...new Set(['id', ...(q.orderBy ?? []).map((k) => k.field), ...q.select])] : Object.keys(this.fields);
-    const found = await this.page(q, select);
-    // What the statement read: the id and the selected fields, revived by type (as in typed()).
-    return this.pageOf(q, { ...found, rows: found.rows.map((v) => v as Selected<RecordOf<F, Inline>>) });
+  async listSelected(q: ListQuery): Promise<Page<Selected<RecordOf<F, Rs>>>> {
+    const select = q.select ? this.own(['id', ...(q.orderBy ?? []).map((k) => k.field), ...q.select]) : this.all;
+    // Typed as whole records, read with only the selected fields: Selected says which are sure.
+    return this.pageOf<Selected<RecordOf<F, Rs>>>(q, await this.page(q, select));
   }
 
   /** One record by id; `expand` adds relations inside it (REST $expand). */
-  async get(rawId: string, expand?: readonly Expansion[]): Promise<RecordOf<F, Inline>> {
+  async get(rawId: string, expand?: readonly Expansion[]): Promise<RecordOf<F, Rs>> {
     const id = parseId(rawId);
     const [found] = await this.read(compare('id', 'eq', uuid(id)), expand);
     if (!found) throw notFound(this.resource.label, id);
@@ -127,34 +165,28 @@ export class ReadService<F extends FieldCatalog, Inline extends object = object>
   }
 
   /** For batching (GraphQL): the records with these ids, in no particular order. */
-  getMany(ids: readonly string[]): Promise<Array<RecordOf<F, Inline>>> {
+  getMany(ids: readonly string[]): Promise<Array<RecordOf<F, Rs>>> {
     return this.read(isIn('id', ids.map(uuid)));
   }
 
   /** One record by id (GraphQL) holding the fields `select` names (all when absent, the id always) and the relations `include` reads inside it; null when there is none. */
-  async getSelected(rawId: string, select: readonly string[] | undefined, include: readonly Expansion[]): Promise<Selected<RecordOf<F, Inline>> | null> {
+  async getSelected(rawId: string, select: readonly string[] | undefined, include: readonly Expansion[]): Promise<Selected<RecordOf<F, Rs>> | null> {
     const id = parseId(rawId);
-    const [found] = await this.readValues(compare('id', 'eq', uuid(id)), include, select && [...new Set(['id', ...select])]);
-    // What the statement read: the id and the selected fields, revived by type (as in typed()).
-    return found ? (found as Selected<RecordOf<F, Inline>>) : null;
+    // As listSelected: whole records by type, the selected fields by value.
+    const [found] = await this.read(compare('id', 'eq', uuid(id)), include, select ? this.own(['id', ...select]) : this.all);
+    return found ?? null;
   }
 
-  private async read(filter: FilterNode, expand?: readonly Expansion[]): Promise<Array<RecordOf<F, Inline>>> {
-    return (await this.readValues(filter, expand)).map((v) => this.typed(v));
-  }
-
-  private readValues(filter: FilterNode, expand?: readonly Expansion[], select: readonly string[] = Object.keys(this.fields)): Promise<Values[]> {
-    return readRecords(this.rows, { table: this.resource.model, fields: this.fields, select, filter, orderBy: [], window: 'all', relations: this.relations(expand) });
+  private read(filter: FilterNode, expand?: readonly Expansion[], select: ReadonlyArray<keyof F & string> = this.all): Promise<Array<RecordOf<F, Rs>>> {
+    return readRecords(this.rows, { table: this.resource.model, fields: this.fields, select, filter, orderBy: [], window: 'all', ...this.relations(expand) });
   }
 
   /**
    * For batching (GraphQL): the records of a to-many relation declared on another resource
    * (`Customer.payments` on the payments' service), per parent id, in the relation's order.
    */
-  async byParents(relation: RelationMany, parentIds: readonly string[]): Promise<Map<string, Array<Row<F>>>> {
-    const groups = await readRelated(this.rows, { name: '', relation, fields: this.fields }, parentIds);
+  async byParents(relation: RelationMany, parentIds: readonly string[]): Promise<Map<string, Array<RecordOf<F>>>> {
     if (relation.target !== this.resource.model) throw new Error(`byParents: ${relation.target} is not ${this.resource.model}`);
-    // The statement reads exactly the catalogue's fields, revived by type (as typed() says).
-    return new Map([...groups].map(([parent, rows]) => [parent, rows.map((v) => v as Row<F>)]));
+    return readRelated(this.rows, { name: '', relation, fields: this.fields, select: this.all }, parentIds);
   }
 }

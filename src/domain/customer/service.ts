@@ -1,5 +1,5 @@
 import type { Lexicons } from '../../db/read/lexicon';
-import { ReadService } from '../common/read-service';
+import { ReadService, relationOf, type RelationOf } from '../common/read-service';
 import type { ServiceDeps } from '../context';
 import type { Address } from '../address/fields';
 import type { customerFields } from './fields';
@@ -13,10 +13,10 @@ export type { Address } from '../address/fields';
 /** Customers without their addresses (GraphQL loads addresses only when asked, through a loader). */
 export class CustomerService extends ReadService<typeof customerFields> {
   /** The same reads, each customer with its addresses inside (REST, docs/service.md; GraphQL when addresses are selected). */
-  readonly withAddresses: ReadService<typeof customerFields, { addresses: Address[] }>;
+  readonly withAddresses: ReadService<typeof customerFields, readonly [RelationOf<typeof customerResource, 'addresses'>]>;
 
   constructor(deps: ServiceDeps) {
-    super(deps, customerResource, { lexicons: SURNAMES });
-    this.withAddresses = new ReadService(deps, customerResource, { inline: ['addresses'], lexicons: SURNAMES });
+    super(deps, customerResource, { inline: [], lexicons: SURNAMES });
+    this.withAddresses = new ReadService(deps, customerResource, { inline: [relationOf(customerResource, 'addresses')], lexicons: SURNAMES });
   }
 }

@@ -27,7 +27,7 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
   private readonly now: () => Date;
 
   constructor(deps: ServiceDeps) {
-    super(deps, paymentSourceResource);
+    super(deps, paymentSourceResource, { inline: [] });
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
   }

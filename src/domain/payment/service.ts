@@ -16,7 +16,7 @@ export class PaymentService extends ReadService<typeof paymentFields> {
   private readonly now: () => Date;
 
   constructor(deps: ServiceDeps) {
-    super(deps, paymentResource);
+    super(deps, paymentResource, { inline: [] });
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
   }

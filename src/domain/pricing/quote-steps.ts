@@ -155,13 +155,3 @@ export function distinct<T>(values: readonly T[]): T[] {
   return [...new Set(values)];
 }
 
-export function groupBy<T>(values: readonly T[], key: (v: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const v of values) {
-    const k = key(v);
-    const list = out.get(k);
-    if (list) list.push(v);
-    else out.set(k, [v]);
-  }
-  return out;
-}

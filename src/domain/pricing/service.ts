@@ -1,6 +1,5 @@
 import type Decimal from 'decimal.js';
-import { readRecords, type ReadQuery, type RelationRead } from '../../db/read/compile';
-import type { Row } from '../../db/read/row';
+import { readRecords, type ReadQuery, type ReadRecord, type RelationRead } from '../../db/read/compile';
 import type { RowReader } from '../../db/row-reader';
 import { validationFailed } from '../../errors/catalogue';
 import type { FieldCatalog } from '../../query/fields';
@@ -10,6 +9,7 @@ import { isUuid } from '../../query/values';
 import type { Resource } from '../common/declaration';
 import { RESOURCES } from '../resources';
 import { parseInput } from '../common/validate';
+import { relationOf } from '../common/read-service';
 import { DAY_MS, startOfUtcDay } from '../common/days';
 import { exact, referenceDate, selectPrice } from './rules';
 import {
@@ -17,7 +17,6 @@ import {
   choosePrices,
   chooseTaxCodes,
   distinct,
-  groupBy,
   priceLines,
   type ArticleRow,
   type PriceRow,
@@ -26,6 +25,7 @@ import {
   type TaxCodeRow,
 } from './quote-steps';
 import { quoteInput } from './schema';
+import { groupBy } from '../../lib/collections';
 import type { Quote } from './types';
 
 export interface EffectivePrice {
@@ -60,15 +60,13 @@ export class PricingService {
   }
 
   /** The `select`ed fields of the resource's records matching `filter` (with `more` of a read's options). */
-  private async records<F extends FieldCatalog, K extends keyof F & string>(
+  private records<F extends FieldCatalog, K extends keyof F & string, const Rs extends readonly RelationRead[] = readonly []>(
     resource: Resource<F>,
     select: readonly K[],
     filter: FilterNode,
-    more: Partial<Pick<ReadQuery, 'orderBy' | 'window' | 'relations'>> = {},
-  ): Promise<Array<Pick<Row<F>, K>>> {
-    const rows = await readRecords(this.rows, { table: resource.model, fields: resource.fields, select, filter, orderBy: [], window: 'all', ...more });
-    // The statement reads exactly these fields, each revived by its declared type (src/db/read/row.ts).
-    return rows as Array<Pick<Row<F>, K>>;
+    more: Partial<Pick<ReadQuery<F, K, Rs>, 'orderBy' | 'window' | 'relations'>> = {},
+  ): Promise<Array<ReadRecord<F, K, Rs>>> {
+    return readRecords(this.rows, { table: resource.model, fields: resource.fields, select, filter, orderBy: [], window: 'all', ...more });
   }
 
   /** Parse, load (at most four statements, run together), then the checks in the order they are reported, then the amounts. */
@@ -91,7 +89,7 @@ export class PricingService {
     const minBilling = new Date(Math.min(...billingTimes));
     const maxBilling = new Date(Math.max(...billingTimes));
 
-    const defaultTaxCode: RelationRead = { name: 'defaultTaxCode', relation: RESOURCES.Article.relations.defaultTaxCode, fields: RESOURCES.TaxCode.fields, select: TAX_CODE };
+    const defaultTaxCode = relationOf(RESOURCES.Article, 'defaultTaxCode', TAX_CODE);
     const [articles, prices, givenTaxCodes, terms] = await Promise.all([
       // The articles with their default tax codes.
       this.records(RESOURCES.Article, ARTICLE, isIn('id', articleIds.map(uuid)), { relations: [defaultTaxCode] }),
@@ -109,8 +107,7 @@ export class PricingService {
         ),
       ),
     ]);
-    // The article's fields and its joined default tax code (the relation read above).
-    const read = articles as QuoteArticle[];
+    const read: QuoteArticle[] = articles;
     const taxCodes = [...givenTaxCodes, ...read.flatMap((a) => (a.defaultTaxCode ? [a.defaultTaxCode] : []))];
     return {
       articleById: new Map(read.map((a) => [a.id, a])),

@@ -10,7 +10,7 @@ import { singleFieldOf } from '../../domain/common/declaration';
 import type { Expansion } from '../../query/filter-tree';
 import { changes } from './changes';
 import { parseId } from '../../domain/common/validate';
-import { ALL_RESOURCES, type DeclaredResource, type ResourceModel, type ResourcePlural } from '../../domain/resources';
+import { ALL_RESOURCES, type DeclaredResource, type ResourceModel } from '../../domain/resources';
 import type { QueryResolvers } from '../__generated__/resolvers-types';
 import type { GraphqlContext } from '../context';
 import type DataLoader from 'dataloader';
@@ -35,19 +35,19 @@ function one(loader: DataLoader<string, unknown>, read: Reads, rawId: string, mo
 
 /**
  * The single and list fields of one resource. Their results are the loader's and the
- * service's own records; the generated types cannot follow a field name computed from the
- * declaration, so the pair is cast to the schema's resolver type.
+ * service's own records; the field names are computed from the declaration, so the object
+ * has an index signature, which QueryResolvers (one optional property per field) accepts.
  */
 function resourceFields(r: DeclaredResource): QueryResolvers {
-  const single = singleFieldOf(r);
-  const fields = {
-    [single]: (_p: unknown, { id }: { id: string }, { loaders, services }: GraphqlContext, info: GraphQLResolveInfo) =>
-      one(loaders.record(r.model), services[r.plural as ResourcePlural], id, r.model, info),
+  return {
+    [singleFieldOf(r)]: (_p: unknown, { id }: { id: string }, { loaders, services }: GraphqlContext, info: GraphQLResolveInfo) =>
+      one(loaders.record(r.model), services.readers[r.model], id, r.model, info),
     // Only the fields and relations the query selects are read.
-    [r.plural]: (_p: unknown, args: ListArgs, { services }: GraphqlContext, info: GraphQLResolveInfo) =>
-      (services[r.plural as ResourcePlural] as Reads).listSelected(listQuery(args, r, info)),
+    [r.plural]: (_p: unknown, args: ListArgs, { services }: GraphqlContext, info: GraphQLResolveInfo) => {
+      const read: Reads = services.readers[r.model];
+      return read.listSelected(listQuery(args, r, info));
+    },
   };
-  return fields;
 }
 
 export const Query: QueryResolvers = {

@@ -8,13 +8,12 @@ import { invalidQuery } from '../../errors/catalogue';
 import {
   compareCondition,
   inCondition,
-  lookupField,
   textCondition,
   unknownFieldMessage,
   type Built,
   type CaseMode,
 } from '../../query/conditions';
-import type { FieldCatalog, FieldSpec } from '../../query/fields';
+import { lookupField, type FieldCatalog, type FieldSpec } from '../../query/fields';
 import type { ComparisonOperator, FilterNode, TextOperator } from '../../query/filter-tree';
 import { DECIMAL_PATTERN, type RawValue } from '../../query/values';
 import { Decimal } from 'decimal.js';

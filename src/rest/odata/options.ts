@@ -16,7 +16,8 @@
 
 import { MAX_OFFSET, MAX_PAGE_SIZE } from '../../domain/common/list';
 import { invalidQuery } from '../../errors/catalogue';
-import { lookupField, unknownFieldMessage } from '../../query/conditions';
+import { unknownFieldMessage } from '../../query/conditions';
+import { lookupField } from '../../query/fields';
 import type { FieldCatalog, RelationCatalog } from '../../query/fields';
 import type { Expansion, FilterNode, SortKey } from '../../query/filter-tree';
 import { bindFilter } from './bind';

@@ -48,7 +48,7 @@ interface Delegate {
 }
 /** Prisma's own delegate of a model (prisma.customer, ...). */
 const delegate = (model: string): Delegate => (t.db.prisma as unknown as Record<string, Delegate>)[model[0]!.toLowerCase() + model.slice(1)]!;
-const service = (r: Resource) => new ReadService({ prisma: t.db.prisma, rows: t.db.rows }, r);
+const service = (r: Resource) => new ReadService({ prisma: t.db.prisma, rows: t.db.rows }, r, { inline: [] });
 
 beforeAll(async () => {
   t = await createTestApp();
