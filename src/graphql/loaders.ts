@@ -10,7 +10,7 @@ import type { ChangeEntry } from '../domain/change-log/service';
 import type { LoggedResource } from '../domain/change-log/append';
 import type { RelationMany } from '../domain/common/declaration';
 import type { Services } from '../domain/services';
-import { RESOURCES, type ResourceModel } from '../domain/resources';
+import type { ResourceModel } from '../domain/resources';
 import type { GraphModel } from './models';
 import type { EffectivePrice } from '../domain/pricing/service';
 
@@ -42,7 +42,7 @@ export class Loaders {
 
   #records: { [M in ResourceModel]?: DataLoader<string, GraphModel<M> | null> } = {};
   /** Per target model, the loaders of each relation to its records. */
-  #children: { [M in ResourceModel]?: Map<RelationMany<M>, DataLoader<string, GraphModel<M>[]>> } = {};
+  #children: { [M in ResourceModel]?: Map<RelationMany, DataLoader<string, GraphModel<M>[]>> } = {};
   #priceAt?: DataLoader<PriceAtKey, EffectivePrice | null, string>;
   #history?: Map<LoggedResource, DataLoader<string, ChangeEntry[]>>;
 
@@ -57,7 +57,11 @@ export class Loaders {
 
   /** The records of a to-many relation per parent id, in the relation's declared order. */
   children<M extends ResourceModel>(relation: RelationMany<M>): DataLoader<string, GraphModel<M>[]> {
-    const loaders: Map<RelationMany<M>, DataLoader<string, GraphModel<M>[]>> = (this.#children[relation.target] ??= new Map());
+    let loaders: Map<RelationMany, DataLoader<string, GraphModel<M>[]>> | undefined = this.#children[relation.target];
+    if (!loaders) {
+      loaders = new Map<RelationMany, DataLoader<string, GraphModel<M>[]>>();
+      this.#children[relation.target] = loaders;
+    }
     let loader = loaders.get(relation);
     if (!loader) loaders.set(relation, (loader = byParent<GraphModel<M>>((ids) => this.s.readers[relation.target].byParents(relation, ids))));
     return loader;

@@ -6,7 +6,7 @@
 import Decimal from 'decimal.js';
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { exactNumber, type ExactNumber } from '../http/json';
-import { DECIMAL_PATTERN, GUID_PATTERN, parseInstant as parseInstantText, plainDecimal, isDecimal } from '../query/values';
+import { GUID_PATTERN, parseInstant as parseInstantText, plainDecimal, isDecimal } from '../query/values';
 
 /**
  * A scalar input that does not parse: VALIDATION_FAILED (src/graphql/errors.ts). A plain

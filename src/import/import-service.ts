@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import { appendStagedChanges, stageImportChanges } from '../domain/change-log/append';
 import { NIL_UUID } from '../domain/common/schemas';
 import type { Database } from '../db/database';
 import { fileSize, scanFile } from './read-file';
-import { dependsOn, IMPORT_SECTIONS, perFileSection, perSection, sectionDef, type FileSection, type ImportSection, type Raw, type RecordOf } from './registry';
+import { dependsOn, IMPORT_SECTIONS, isFileSection, perFileSection, perSection, sectionDef, type FileSection, type ImportSection, type Raw, type RecordOf } from './registry';
+import { propOf, stringProp } from '../lib/errors';
 import {
   ImportFileError,
   ImportValidationError,
@@ -46,7 +46,7 @@ class Writers {
     this.defaultSource = new TableWriter(SPEC_OF.paymentSources, now);
   }
 
-  add(section: FileSection, record: Raw, raw: Raw): void {
+  add(section: FileSection, record: Raw, raw: unknown): void {
     if (section === 'customers') {
       const { addresses, ...customer } = record as RecordOf<'customers'>;
       for (const a of addresses) (a.isDefault ? this.defaultAddresses : this.addresses).add({ record: { ...a, customerId: customer.id } });
@@ -125,24 +125,22 @@ export function writeRuns(sections: readonly FileSection[]): FileSection[][] {
   return runs;
 }
 
-interface DriverError {
-  meta?: { driverAdapterError?: { cause?: { message?: unknown; detail?: unknown; code?: unknown } } };
-  message?: unknown;
-}
+/** The driver's error under Prisma's (`meta.driverAdapterError.cause`): PostgreSQL's message, detail and code. */
+const driverCause = (e: unknown): unknown => propOf(propOf(propOf(e, 'meta'), 'driverAdapterError'), 'cause');
 
 /** PostgreSQL's "current transaction is aborted" (25P02): a consequence, not a cause. */
 function isAbortedTransaction(e: unknown): boolean {
-  return (e as DriverError | undefined)?.meta?.driverAdapterError?.cause?.code === '25P02';
+  return stringProp(driverCause(e), 'code') === '25P02';
 }
 
 function databaseMessage(e: unknown): string {
-  const err = e as DriverError;
-  const cause = err.meta?.driverAdapterError?.cause;
-  if (cause && typeof cause.message === 'string') {
-    const detail = typeof cause.detail === 'string' ? ` (${cause.detail})` : '';
-    return `${cause.message}${detail}`;
+  const cause = driverCause(e);
+  const message = stringProp(cause, 'message');
+  if (message !== undefined) {
+    const detail = stringProp(cause, 'detail');
+    return `${message}${detail === undefined ? '' : ` (${detail})`}`;
   }
-  const m = typeof err.message === 'string' ? err.message : String(e);
+  const m = stringProp(e, 'message') ?? String(e);
   return m.split('\n').filter((l) => l.trim() !== '').pop() ?? m;
 }
 
@@ -216,10 +214,10 @@ async function writeRun(pass: WritePass, run: readonly FileSection[]): Promise<v
     {
       wants: (s) => wanted.has(s),
       record(name, _index, value) {
-        queue.push({ section: name as FileSection, value });
+        if (isFileSection(name)) queue.push({ section: name, value });
       },
       sectionEnd(name) {
-        if (wanted.has(name)) queue.push({ section: name as FileSection, end: true });
+        if (wanted.has(name) && isFileSection(name)) queue.push({ section: name, end: true });
       },
     },
     async (bytes) => {
@@ -232,10 +230,9 @@ async function writeRun(pass: WritePass, run: readonly FileSection[]): Promise<v
           await pipeline.drain();
           continue;
         }
-        const raw = item.value as Raw;
-        const parsed = (sectionDef(item.section).schema as z.ZodType<Raw>).safeParse(raw);
+        const parsed = sectionDef(item.section).schema.safeParse(item.value);
         if (!parsed.success) throw new ImportFileError(`${file} changed while it was being imported`);
-        writers.add(item.section, parsed.data, raw);
+        writers.add(item.section, parsed.data, item.value);
         if (item.section !== current) {
           current = item.section;
           sectionRecords = 0;

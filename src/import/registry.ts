@@ -5,6 +5,7 @@ import type { Relation } from '../domain/common/declaration';
 import { RESOURCES, targetOf, type ResourceModel } from '../domain/resources';
 import type { ImportSpec } from '../domain/common/natural-key';
 import { uniqueKeyOf, type Raw, type UniqueKey } from './unique-keys';
+import { recordOf } from '../lib/collections';
 
 // The one registry of what an import file holds: its sections, in the order the import
 // writes them when it can, and for each the record schema, the table, the columns (the
@@ -29,7 +30,8 @@ export interface Reference {
 export interface SectionDef {
   readonly noun: string;
   readonly table: Prisma.ModelName;
-  readonly schema: z.ZodType;
+  /** Records are JSON objects: the schema's output is one too. */
+  readonly schema: z.ZodType<Raw>;
   /** The columns written: every field of the catalogue (audit fields handled apart). */
   readonly fields: FieldCatalog;
   /** Database enum types of enum columns stored as such (other enums are text with a CHECK). */
@@ -52,7 +54,10 @@ function section(r: (typeof IMPORTED)[number]): SectionDef {
   return { noun: r.label, table: r.model, schema: r.record, fields: r.fields, enumTypes, unique: unique && uniqueKeyOf(unique), references };
 }
 
-export const SECTIONS = Object.fromEntries(IMPORTED.map((r) => [r.plural, section(r)])) as Readonly<Record<FileSection, SectionDef>>;
+export const SECTIONS: Readonly<Record<FileSection, SectionDef>> = recordOf(
+  IMPORTED.map((r) => r.plural),
+  (plural) => section(IMPORTED.find((r) => r.plural === plural)!),
+);
 
 /**
  * The sections in the order the import writes them: each right after the sections it
@@ -89,20 +94,18 @@ export const sectionDef = (s: FileSection): SectionDef => SECTIONS[s];
 export const dependsOn = (s: FileSection): FileSection[] => [...new Set(sectionDef(s).references.map((r) => r.target))];
 
 /** Database tables per counted section. */
-export const TABLE = Object.fromEntries(
-  IMPORT_SECTIONS.map((s) => [s, s === 'addresses' ? ADDRESSES.table : SECTIONS[s].table]),
-) as Readonly<Record<ImportSection, Prisma.ModelName>>;
+export const TABLE: Readonly<Record<ImportSection, Prisma.ModelName>> = recordOf(IMPORT_SECTIONS, (s) => (s === 'addresses' ? ADDRESSES.table : SECTIONS[s].table));
 
 export const NOUN = (s: ImportSection): string => (s === 'addresses' ? ADDRESSES.noun : SECTIONS[s].noun);
 
 /** Per file section, a value made by `f`. */
 export function perFileSection<T>(f: (s: FileSection) => T): Record<FileSection, T> {
-  return Object.fromEntries(FILE_SECTIONS.map((s) => [s, f(s)])) as Record<FileSection, T>;
+  return recordOf(FILE_SECTIONS, f);
 }
 
 /** Per counted section, a value made by `f`. */
 export function perSection<T>(f: (s: ImportSection) => T): Record<ImportSection, T> {
-  return Object.fromEntries(IMPORT_SECTIONS.map((s) => [s, f(s)])) as Record<ImportSection, T>;
+  return recordOf(IMPORT_SECTIONS, f);
 }
 
 /** A section's record as its schema gives it. */

@@ -1,5 +1,6 @@
 import type { Prisma } from '../generated/prisma/client';
 import type { FieldCatalog, FieldType } from '../query/fields';
+import { propOf } from '../lib/errors';
 import { IMPORT_CHANGES, IMPORT_MOVED, type LoggedResource } from '../domain/change-log/append';
 import { NIL_UUID } from '../domain/common/schemas';
 import { resourceOf } from '../domain/resources';
@@ -56,10 +57,11 @@ export interface Row {
 }
 
 /** Which audit fields the raw record gives. Only these are kept of it: a batch holds parsed records only. */
-export const givenAudit = (raw: Raw): Row['given'] => ({
-  createdById: raw.createdById !== undefined,
-  updatedAt: raw.updatedAt !== undefined,
-  updatedById: raw.updatedById !== undefined,
+/** Which audit fields the file gave (its record as written, before the schema's defaults). */
+export const givenAudit = (raw: unknown): Row['given'] => ({
+  createdById: propOf(raw, 'createdById') !== undefined,
+  updatedAt: propOf(raw, 'updatedAt') !== undefined,
+  updatedById: propOf(raw, 'updatedById') !== undefined,
 });
 
 const iso = (d: unknown): string | null => (d instanceof Date ? d.toISOString() : null);

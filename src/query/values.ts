@@ -49,8 +49,10 @@ export interface DecimalValue {
  * The text must be plain decimal notation, so a toFixed of some other kind never passes.
  */
 export function isDecimal(value: unknown): value is DecimalValue {
-  if (typeof value !== 'object' || value === null || !('toFixed' in value) || typeof value.toFixed !== 'function') return false;
-  const text: unknown = value.toFixed();
+  if (typeof value !== 'object' || value === null || !('toFixed' in value)) return false;
+  const toFixed: unknown = value.toFixed;
+  if (typeof toFixed !== 'function') return false;
+  const text: unknown = Reflect.apply(toFixed, value, []);
   return typeof text === 'string' && DECIMAL_PATTERN.test(text);
 }
 

@@ -1,6 +1,6 @@
 import type { Prisma } from '../../generated/prisma/client';
 import type { FieldCatalog } from '../../query/fields';
-import { isDecimal, type DecimalValue } from '../../query/values';
+import { isDecimal } from '../../query/values';
 import type { RESOURCES, ResourceModel } from '../resources';
 
 // Here in common (not src/domain/change-log, which reads the log) because every writing

@@ -1,7 +1,6 @@
 import { countRecords, readRecords, readRelated, type ReadRecord, type RelationRead } from '../../db/read/compile';
 import { cursorFilter, encodeCursor } from '../../query/cursor';
 import { narrowByLexicons, type Lexicons } from '../../db/read/lexicon';
-import type { Row } from '../../db/read/row';
 import type { RowReader } from '../../db/row-reader';
 import { notFound } from '../../errors/catalogue';
 import { fieldNames, type FieldCatalog } from '../../query/fields';

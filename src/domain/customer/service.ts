@@ -1,7 +1,6 @@
 import type { Lexicons } from '../../db/read/lexicon';
 import { ReadService, relationOf, type RelationOf } from '../common/read-service';
 import type { ServiceDeps } from '../context';
-import type { Address } from '../address/fields';
 import type { customerFields } from './fields';
 import { customerResource } from './resource';
 

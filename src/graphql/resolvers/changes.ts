@@ -16,6 +16,7 @@ import type { ChangeConnectionModel } from '../models';
 import { graphqlWhereToFilter } from '../where';
 import { selects } from './selection';
 import type { GraphQLResolveInfo } from 'graphql';
+import { recordBy } from '../../lib/collections';
 
 export async function changes(args: QueryChangesArgs, ctx: GraphqlContext, info: GraphQLResolveInfo): Promise<ChangeConnectionModel> {
   requireScope(ctx.principal, SCOPES.audit);
@@ -52,5 +53,5 @@ export const changeResolvers: Resolvers = {
     pageInfo: (page) => ({ hasNextPage: page.hasMore, endCursor: page.cursor }),
   },
   // Every resource's records have their history.
-  ...(Object.fromEntries(ALL_RESOURCES.map((r) => [r.model, { history: history(r.name) }])) as Resolvers),
+  ...recordBy(ALL_RESOURCES, (r) => r.model, (r) => ({ history: history(r.name) })),
 };

@@ -59,16 +59,17 @@ export function listQuery(args: ListArgs, r: Resource, info: GraphQLResolveInfo)
 }
 
 /** The resolvers of every XConnection type over a Page. */
-export function connectionResolvers<T extends { id: string }>() {
+export function connectionResolvers() {
+  // Each resolver generic in the record type, so one object serves every resource's connection.
   return {
-    nodes: (page: Page<T>): T[] => page.items,
-    edges: (page: Page<T>): EdgeModel<T>[] => page.items.map((node) => ({ cursor: page.cursorOf(node), node })),
-    totalCount: (page: Page<T>): number => {
+    nodes: <T>(page: Page<T>): T[] => page.items,
+    edges: <T>(page: Page<T>): EdgeModel<T>[] => page.items.map((node) => ({ cursor: page.cursorOf(node), node })),
+    totalCount: <T>(page: Page<T>): number => {
       // listQuery asks for the count whenever totalCount is selected.
       if (page.totalCount === undefined) throw new Error('totalCount was not computed for this page');
       return page.totalCount;
     },
-    pageInfo: (page: Page<T>) => {
+    pageInfo: <T>(page: Page<T>) => {
       const last = page.items[page.items.length - 1];
       return { hasNextPage: page.hasMore, endCursor: last ? page.cursorOf(last) : null };
     },

@@ -9,11 +9,16 @@ import { Mutation } from './mutation';
 import { Query } from './query';
 import { computed, relations } from './relations';
 import { Subscription } from './subscription';
+import { recordBy } from '../../lib/collections';
 
 /** Resolver maps whose types overlap (a type's relation, computed and history fields), field by field. */
 function mergeTypes(...maps: Resolvers[]): Resolvers {
   const out: Record<string, unknown> = {};
-  for (const map of maps) for (const [type, fields] of Object.entries(map)) out[type] = { ...(out[type] as object | undefined), ...fields };
+  for (const map of maps)
+    for (const [type, fields] of Object.entries(map)) {
+      const before = out[type];
+      out[type] = { ...(typeof before === 'object' ? before : {}), ...fields };
+    }
   return out;
 }
 
@@ -27,5 +32,5 @@ export const resolvers: Resolvers = {
   Subscription,
   ...mergeTypes(relations, computed, changeResolvers),
   // Every resource's list field answers a `<Model>Connection` over the service's Page.
-  ...(Object.fromEntries(ALL_RESOURCES.map((r) => [`${r.model}Connection`, connectionResolvers()])) as Resolvers),
+  ...recordBy(ALL_RESOURCES, (r) => `${r.model}Connection` as const, () => connectionResolvers()),
 };

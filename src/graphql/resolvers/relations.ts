@@ -10,6 +10,7 @@ import type { GraphModel } from '../models';
 import type { GraphqlContext } from '../context';
 import type { ModelName, Relation } from '../../domain/common/declaration';
 import { ALL_RESOURCES, pointsAtResource, RESOURCES, targetOf } from '../../domain/resources';
+import { recordBy } from '../../lib/collections';
 
 /** A to-one relation that the database guarantees (a foreign key): missing means a concurrent delete. */
 function required<T>(value: T | null, what: string, id: string): T {
@@ -91,11 +92,12 @@ function relationField(name: string, relation: Relation): RelationField {
 /**
  * Every declared relation's field, on every resource's type: derived from the declarations
  * (src/domain/<resource>/resource.ts), so a new relation or resource needs no resolver here.
- * The generated types cannot follow field names computed from a declaration, hence the cast.
  */
-export const relations = Object.fromEntries(
-  ALL_RESOURCES.map((r) => [r.model, Object.fromEntries(Object.entries(r.relations).map(([name, rel]) => [name, relationField(name, rel)]))]),
-) as Resolvers;
+export const relations: Resolvers = recordBy(
+  ALL_RESOURCES,
+  (r) => r.model,
+  (r) => Object.fromEntries(Object.entries(r.relations).map(([name, rel]) => [name, relationField(name, rel)])),
+);
 
 /** The fields that are not declared relations (COMPUTED), and the quote's references. */
 export const computed: Resolvers = {

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { scanFile } from '../read-file';
 import { FILE_SECTIONS, isFileSection, perFileSection, perSection, SECTIONS, sectionDef, type FileSection, type ImportSection, type RecordOf } from '../registry';
 import type { ImportProblem, ImportProgress } from '../types';
@@ -65,7 +64,7 @@ class FileValidator {
     if (!isFileSection(name)) return; // reported once for the section
     this.records[name]++;
     const at = loc(name, index);
-    const parsed = (sectionDef(name).schema as z.ZodType<Record<string, unknown>>).safeParse(value);
+    const parsed = sectionDef(name).schema.safeParse(value);
     if (!parsed.success) {
       this.problems.addSchemaIssues(at, parsed.error.issues, value);
       this.keys.acceptInvalid(at, value);

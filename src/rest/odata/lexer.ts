@@ -9,11 +9,11 @@
 import { invalidQuery } from '../../errors/catalogue';
 import { COMPARISON_OPERATORS } from '../../query/filter-tree';
 import { GUID_PATTERN, parseDate, parseDateTime } from '../../query/values';
+import { isOneOf } from '../../lib/collections';
 
 /** Operators and literal words. OData 4.01 lets clients write them in any case (`EQ`, `Null`). */
 export const KEYWORDS = [...COMPARISON_OPERATORS, 'and', 'or', 'not', 'in', 'true', 'false', 'null'] as const;
 export type Keyword = (typeof KEYWORDS)[number];
-const KEYWORD_SET: ReadonlySet<string> = new Set(KEYWORDS);
 
 interface Span {
   /** Offset of the first character. */
@@ -141,7 +141,7 @@ export function tokenize(source: string, option = '$filter'): Token[] {
       const end = i + name.length;
       // Keywords are case-insensitive; field names are not, so the text is kept as written.
       const lower = name.toLowerCase();
-      if (KEYWORD_SET.has(lower)) tokens.push({ kind: 'keyword', keyword: lower as Keyword, text: name, pos, end });
+      if (isOneOf(KEYWORDS, lower)) tokens.push({ kind: 'keyword', keyword: lower, text: name, pos, end });
       else tokens.push({ kind: 'identifier', text: name, pos, end });
       i = end;
       continue;

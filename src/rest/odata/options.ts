@@ -23,6 +23,7 @@ import type { Expansion, FilterNode, SortKey } from '../../query/filter-tree';
 import { bindFilter } from './bind';
 import { describeToken, tokenize, type Token } from './lexer';
 import { MAX_FILTER_LENGTH, parseFilter } from './parser';
+import { isOneOf } from '../../lib/collections';
 
 export interface ODataOptions {
   readonly filter?: FilterNode;
@@ -108,10 +109,10 @@ function collect(query: QueryInput, allowed: readonly OptionName[]): Partial<Rec
   for (const [key, value] of pairsOf(query)) {
     const name = optionName(key);
     if (name === undefined || value === undefined) continue;
-    if (!(allowed as readonly string[]).includes(name)) {
+    if (!isOneOf(allowed, name)) {
       throw invalidQuery(key, `unsupported query option here (supported: ${allowed.join(', ')}; the $ is optional)`);
     }
-    const option = name as OptionName;
+    const option = name;
     // Already-split parameters may hold an array for a repeated name (and an object for `$top[x]=`).
     if (Array.isArray(value)) throw invalidQuery(key, 'given more than once');
     if (typeof value !== 'string') throw invalidQuery(key, 'must be a single text value');
@@ -258,7 +259,7 @@ export function parseExpand(text: string, relations: RelationCatalog, option = '
       const eq = part.text.indexOf('=');
       const key = eq < 0 ? part.text : part.text.slice(0, eq);
       const canonical = optionName(key);
-      if (canonical === undefined || !(nestedAllowed as readonly string[]).includes(canonical)) {
+      if (canonical === undefined || !isOneOf(nestedAllowed, canonical)) {
         throw invalidQuery(option, `'${key}' is not available inside the expansion of '${name}' (available: ${nestedAllowed.join(', ')})`, part.pos);
       }
       if (nested[canonical] !== undefined) throw invalidQuery(option, `${canonical} is given more than once for '${name}'`, part.pos);

@@ -34,13 +34,14 @@ import {
   type LiteralExpr,
 } from './ast';
 import { describeToken, tokenize, type Token } from './lexer';
+import { isOneOf } from '../../lib/collections';
 
 /** Longest $filter accepted, in characters. */
 export const MAX_FILTER_LENGTH = 8000;
 /** Deepest nesting of parentheses, `not` and function calls accepted. */
 export const MAX_NESTING_DEPTH = 50;
 
-const isComparisonOp = (k: string): k is ComparisonOp => (COMPARISON_OPS as readonly string[]).includes(k);
+const isComparisonOp = (k: string): k is ComparisonOp => isOneOf(COMPARISON_OPS, k);
 
 class Parser {
   private index = 0;
