@@ -63,7 +63,7 @@ export function createTokenVerifier(o: VerifierOptions): TokenVerifier {
     if (typeof payload.sub !== 'string' || !isUuid(payload.sub))
       throw unauthenticated('The token has no subject (sub) that is a UUID');
     if (payload.sub === NIL_UUID) throw unauthenticated('The token\'s subject is reserved for the system');
-    const scope = (payload as { scope?: unknown }).scope;
+    const scope: unknown = payload['scope'];
     const scopes = new Set(typeof scope === 'string' ? scope.split(' ').filter(Boolean) : []);
     const principal: Principal = { userId: payload.sub.toLowerCase(), scopes };
     if (passed.size >= MAX_REMEMBERED_TOKENS) passed.delete(passed.keys().next().value!);

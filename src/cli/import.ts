@@ -13,7 +13,7 @@ import {
   type ImportResult,
 } from '../import';
 import { fileSize } from '../import/read-file';
-import { messageOf } from '../lib/errors';
+import { messageOf } from '../lib/unknown';
 
 // `npm run import -- FILE.json`: imports a reference-data file (docs/service.md "Reference-data
 // import") into the configured database (DATABASE_URL, else the embedded one in DATA_DIR),
@@ -90,10 +90,11 @@ function printResult(file: string, kind: Database['kind'], r: ImportResult): voi
   const where = kind === 'postgres' ? 'PostgreSQL' : 'the embedded database';
   out(`Imported ${file} into ${where} in ${(r.durationMs / 1000).toFixed(1)} s (${num(r.records)} records).\n`);
   const rows = IMPORT_SECTIONS.map((s) => [s, r.counts[s].inserted, r.counts[s].updated, r.counts[s].unchanged] as const);
+  const counts = (i: 1 | 2 | 3) => rows.map((row) => num(row[i]).length);
   const head = ['section', 'inserted', 'updated', 'unchanged'];
   const w = [
     Math.max(head[0]!.length, ...rows.map((r) => r[0].length)),
-    ...[1, 2, 3].map((i) => Math.max(head[i]!.length, ...rows.map((r) => num(r[i] as number).length))),
+    ...([1, 2, 3] as const).map((i) => Math.max(head[i]!.length, ...counts(i))),
   ];
   const line = (cells: string[]) =>
     `  ${cells.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ')}\n`;

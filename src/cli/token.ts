@@ -3,7 +3,7 @@ import { decodeJwt } from 'jose';
 import { resolveSecret } from '../auth/keys';
 import { signToken } from '../auth/tokens';
 import { ConfigError, loadConfig, readEnvFile } from '../config/config';
-import { messageOf } from '../lib/errors';
+import { messageOf } from '../lib/unknown';
 
 // `npm run token` prints a development token with both scopes, signed with the same
 // secret the service uses (JWT_SECRET, or the one generated in the data folder).

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { errnoCode } from '../lib/errors';
+import { errnoCode, propOf, stringProp } from '../lib/unknown';
 
 // The embedded database belongs to one process at a time. PGlite keeps its own copy of the
 // database pages in memory and writes them back on its own schedule; a second process on
@@ -49,9 +49,9 @@ function readOwner(file: string): LockOwner | null | undefined {
     throw e;
   }
   try {
-    const o = JSON.parse(text) as Partial<LockOwner>;
-    if (typeof o.pid === 'number' && Number.isInteger(o.pid) && o.pid > 0)
-      return { pid: o.pid, role: String(o.role ?? 'unknown'), since: String(o.since ?? 'unknown') };
+    const o: unknown = JSON.parse(text);
+    const pid = propOf(o, 'pid');
+    if (typeof pid === 'number' && Number.isInteger(pid) && pid > 0) return { pid, role: stringProp(o, 'role') ?? 'unknown', since: stringProp(o, 'since') ?? 'unknown' };
   } catch {
     // a lock file cut short by a crash while it was written: nobody owns it
   }

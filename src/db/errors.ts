@@ -4,7 +4,7 @@
 // adapter as a DriverAdapterError carrying the PostgreSQL SQLSTATE in `cause.code`.
 
 import { serviceUnavailable, type AppError } from '../errors/catalogue';
-import { messageOf, propOf, stringProp } from '../lib/errors';
+import { messageOf, propOf, stringProp } from '../lib/unknown';
 
 /** Prisma's error code (P2002, ...), or node-postgres' and Node's (`ECONNREFUSED`, a SQLSTATE). */
 const prismaCode = (e: unknown): string | undefined => stringProp(e, 'code');

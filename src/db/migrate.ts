@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MIGRATIONS_DIR } from '../config/paths';
-import { messageOf } from '../lib/errors';
+import { messageOf } from '../lib/unknown';
 
 // Applies prisma/migrations/* at start, the way `prisma migrate deploy` does, and records
 // them in the same `_prisma_migrations` table with the same checksums, so the official CLI

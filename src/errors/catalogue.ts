@@ -27,6 +27,9 @@ export const ERRORS = {
 
 export type ErrorCode = keyof typeof ERRORS;
 
+/** Whether a code is one of the catalogue's. */
+export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERRORS, code);
+
 /** One offending value: `field` is its path (`code`, `lines[0].quantity`). */
 export interface FieldError {
   readonly field: string;

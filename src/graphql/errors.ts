@@ -20,13 +20,12 @@
 
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { AppError, ERRORS, isAppError, type ErrorCode } from '../errors/catalogue';
+import { AppError, isAppError, isErrorCode, type ErrorCode } from '../errors/catalogue';
 import { describeError, type Logger } from '../http/logger';
 import type { ErrorClassifier } from '../http/problem';
 import { hasSuggestion, isTokenLimitMessage, SUGGESTION } from './apollo-internals';
 import { ScalarInputError } from './scalars';
 
-const CATALOGUE_CODES = new Set<string>(Object.keys(ERRORS));
 /** Apollo's codes for faults of the request itself, kept as they are. */
 const PROTOCOL_CODES = new Set<string>([
   'GRAPHQL_PARSE_FAILED',
@@ -58,7 +57,7 @@ function appErrorExtensions(e: AppError): Record<string, unknown> {
 
 function catalogueCodeOf(error: unknown): ErrorCode | undefined {
   const code = error instanceof GraphQLError ? error.extensions?.code : undefined;
-  return typeof code === 'string' && CATALOGUE_CODES.has(code) ? (code as ErrorCode) : undefined;
+  return typeof code === 'string' && isErrorCode(code) ? code : undefined;
 }
 
 export interface FormatErrorOptions {

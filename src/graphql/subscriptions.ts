@@ -32,6 +32,7 @@ import { createFormatError, logInternalErrors } from './errors';
 import { checkLimits, checkVariables, LIMITS } from './limits';
 import { Loaders } from './loaders';
 import { variableFaults } from './variables';
+import { propOf } from '../lib/unknown';
 
 export interface SubscriptionDeps {
   readonly schema: GraphQLSchema;
@@ -66,7 +67,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 function expiresInMs(authorization: string): number | undefined {
   const payload = authorization.replace(/^Bearer\s+/i, '').split('.')[1];
   try {
-    const exp = (JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8')) as { exp?: unknown }).exp;
+    const claims: unknown = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8'));
+    const exp = propOf(claims, 'exp');
     return typeof exp === 'number' ? Math.min(Math.max(0, exp * 1000 - Date.now()), MAX_TIMER_MS) : undefined;
   } catch {
     return undefined;
@@ -92,7 +94,7 @@ export function subscriptionServer(deps: SubscriptionDeps): SubscriptionServer {
           const principal = requireScope(await deps.verify(typeof header === 'string' ? header : undefined), SCOPES.audit);
           principals.set(ctx, principal);
           // A connection lives no longer than its token: closed (4401) when the token expires.
-          const ms = expiresInMs(header as string);
+          const ms = typeof header === 'string' ? expiresInMs(header) : undefined;
           if (ms !== undefined) {
             const timer = setTimeout(() => ctx.extra.socket.close(CloseCode.Unauthorized, reason(new AppError('UNAUTHENTICATED', 'The token has expired'))), ms);
             timer.unref();

@@ -62,7 +62,8 @@ class WhereTranslator {
         parts.push(...this.fieldConditions(key, spec, value, at));
       }
     }
-    return parts.length === 1 ? (parts[0] as FilterNode) : { kind: 'and', nodes: parts };
+    const [only] = parts;
+    return parts.length === 1 && only ? only : { kind: 'and', nodes: parts };
   }
 
   private fieldConditions(name: string, spec: FieldSpec, ops: unknown, path: string): FilterNode[] {

@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { stringProp } from '../lib/unknown';
 
 // Structured JSON logs. Tokens and bodies are never logged; query strings are left out
 // because OData filters can hold personal data (names, e-mail addresses).
@@ -21,13 +22,13 @@ export type { Logger };
  */
 export function describeError(e: unknown): Record<string, unknown> {
   if (!(e instanceof Error)) return { kind: typeof e };
-  const x = e as Error & { code?: unknown; cause?: { code?: unknown; originalCode?: unknown } };
   const message = e.message.split(/\b(SELECT|INSERT|UPDATE|DELETE|WITH|Key \()/)[0]!.replace(/\s+/g, ' ').trim().slice(0, 300);
-  const sqlState = x.cause?.originalCode ?? x.cause?.code;
+  const code = stringProp(e, 'code');
+  const sqlState = stringProp(e.cause, 'originalCode') ?? stringProp(e.cause, 'code');
   return {
     name: e.name,
-    ...(typeof x.code === 'string' ? { code: x.code } : {}),
-    ...(typeof sqlState === 'string' ? { sqlState } : {}),
+    ...(code === undefined ? {} : { code }),
+    ...(sqlState === undefined ? {} : { sqlState }),
     message,
   };
 }

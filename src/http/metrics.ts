@@ -1,6 +1,7 @@
 import type { Express, Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { EventsState } from './health';
+import { propOf } from '../lib/unknown';
 
 // Prometheus metrics (GET /metrics, no token). Labels are bounded and never carry what a
 // client sent: routes are Express route templates (`/api/v1/payment-sources/:id`, never an
@@ -81,7 +82,7 @@ function recordRouteTemplates(requestPrototype: Request): void {
     },
     set(this: Tracked, value: unknown) {
       this[ROUTE] = value;
-      const p = (value as { path?: unknown } | undefined)?.path;
+      const p = propOf(value, 'path');
       const base = this.baseUrl.replace(ID_LIKE, (m) => (m.startsWith('(') ? '(:key)' : ':id'));
       this[TEMPLATE] = typeof p === 'string' ? `${base}${p === '/' ? '' : p}` || '/' : `${base}/(pattern)`;
     },

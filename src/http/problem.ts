@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import { AppError, isAppError } from '../errors/catalogue';
 import { describeError, type Logger } from './logger';
+import { propOf, stringProp } from '../lib/unknown';
 
 /**
  * Recognises failures of the infrastructure (the database down or timing out) and answers
@@ -16,16 +17,16 @@ export function toAppError(e: unknown, log?: Logger, classify?: ErrorClassifier)
     log?.warn({ code: known.code }, 'database unavailable');
     return known;
   }
-  const err = e as { type?: string; status?: number; expose?: boolean };
+  const err = { type: stringProp(e, 'type'), status: propOf(e, 'status'), expose: propOf(e, 'expose') };
   // body-parser's own refusals.
-  if (err?.type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 100 KiB');
-  if (err?.type === 'entity.parse.failed')
+  if (err.type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 100 KiB');
+  if (err.type === 'entity.parse.failed')
     return new AppError('VALIDATION_FAILED', 'The request body is not valid JSON', [{ field: '', message: 'not valid JSON' }]);
-  if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported')
+  if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported')
     return new AppError('VALIDATION_FAILED', 'The request body encoding is not supported');
   // Any other refusal of the body reader (a body that does not decompress, a stream cut
   // short): the client's fault, said without the decoder's own words.
-  if (err?.expose === true && typeof err.status === 'number' && err.status >= 400 && err.status < 500)
+  if (err.expose === true && typeof err.status === 'number' && err.status >= 400 && err.status < 500)
     return new AppError('VALIDATION_FAILED', 'The request body could not be read (it does not decompress, or it ended early)', [
       { field: '', message: 'unreadable body' },
     ]);

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { appendStagedChanges, stageImportChanges } from '../domain/change-log/append';
 import { NIL_UUID } from '../domain/common/schemas';
+import { RESOURCES } from '../domain/resources';
 import type { Database } from '../db/database';
 import { fileSize, scanFile } from './read-file';
 import { dependsOn, IMPORT_SECTIONS, isFileSection, perFileSection, perSection, sectionDef, type FileSection, type ImportSection, type Raw, type RecordOf } from './registry';
-import { propOf, stringProp } from '../lib/errors';
+import { propOf, stringProp } from '../lib/unknown';
 import {
   ImportFileError,
   ImportValidationError,
@@ -46,13 +47,14 @@ class Writers {
     this.defaultSource = new TableWriter(SPEC_OF.paymentSources, now);
   }
 
-  add(section: FileSection, record: Raw, raw: unknown): void {
-    if (section === 'customers') {
-      const { addresses, ...customer } = record as RecordOf<'customers'>;
-      for (const a of addresses) (a.isDefault ? this.defaultAddresses : this.addresses).add({ record: { ...a, customerId: customer.id } });
-      this.tables.customers.add({ record: customer });
-      return;
-    }
+  /** A customer: its row, and its addresses to their own table. */
+  addCustomer({ addresses, ...customer }: RecordOf<'customers'>): void {
+    for (const a of addresses) (a.isDefault ? this.defaultAddresses : this.addresses).add({ record: { ...a, customerId: customer.id } });
+    this.tables.customers.add({ record: customer });
+  }
+
+  /** A record of any other section (`raw`: as the file holds it, for the audit fields it gives). */
+  add(section: Exclude<FileSection, 'customers'>, record: Raw, raw: unknown): void {
     const writer = section === 'paymentSources' && record.isDefault === true ? this.defaultSource : this.tables[section];
     writer.add(SPEC_OF[section].audited ? { record, given: givenAudit(raw) } : { record });
   }
@@ -144,6 +146,9 @@ function databaseMessage(e: unknown): string {
   return m.split('\n').filter((l) => l.trim() !== '').pop() ?? m;
 }
 
+/** The second pass found a record the first pass had not checked. */
+const changedFile = (file: string): ImportFileError => new ImportFileError(`${file} changed while it was being imported`);
+
 /**
  * The write jobs in flight on the import's transaction, at most PIPELINE at once. Batches
  * are written while the next ones are read and parsed, two at a time: the connection runs
@@ -230,9 +235,15 @@ async function writeRun(pass: WritePass, run: readonly FileSection[]): Promise<v
           await pipeline.drain();
           continue;
         }
-        const parsed = sectionDef(item.section).schema.safeParse(item.value);
-        if (!parsed.success) throw new ImportFileError(`${file} changed while it was being imported`);
-        writers.add(item.section, parsed.data, item.value);
+        if (item.section === 'customers') {
+          const parsed = RESOURCES.Customer.record.safeParse(item.value);
+          if (!parsed.success) throw changedFile(file);
+          writers.addCustomer(parsed.data);
+        } else {
+          const parsed = sectionDef(item.section).schema.safeParse(item.value);
+          if (!parsed.success) throw changedFile(file);
+          writers.add(item.section, parsed.data, item.value);
+        }
         if (item.section !== current) {
           current = item.section;
           sectionRecords = 0;

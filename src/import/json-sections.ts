@@ -5,7 +5,7 @@
 // section the caller does not want are only scanned for their end, not parsed (the
 // import's second pass reads a file whose syntax the first pass has checked).
 
-import { messageOf } from '../lib/errors';
+import { messageOf } from '../lib/unknown';
 
 /** The file is not the JSON the import takes; the message says where. */
 export class JsonShapeError extends Error {
@@ -353,7 +353,9 @@ export class JsonSectionScanner {
     this.parts = [];
     switch (this.target) {
       case Target.Key: {
-        const name = this.parse(text) as string;
+        const name: unknown = this.parse(text);
+        // The scanner calls a key what it found before a colon, so it is a JSON string.
+        if (typeof name !== 'string') return this.fail('a section name must be a string', this.valueLine);
         if (this.seen.has(name)) this.fail(`the section "${name}" appears twice`, this.valueLine);
         this.seen.add(name);
         this.section = name;

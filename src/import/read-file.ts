@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { JsonSectionScanner, JsonShapeError, type SectionHandler } from './json-sections';
 import { ImportFileError } from './types';
-import { stringProp } from '../lib/errors';
+import { stringProp } from '../lib/unknown';
 
 const CHUNK = 1 << 20;
 

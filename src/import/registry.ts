@@ -17,6 +17,9 @@ import { recordOf } from '../lib/collections';
 
 export type { Raw, UniqueKey };
 
+/** A record as its section's schema gives it. */
+export type Identified = Raw & { readonly id: string };
+
 /** The imported resources, by model. */
 type Imported = { [M in ResourceModel]: (typeof RESOURCES)[M] extends { readonly import: object } ? M : never }[ResourceModel];
 export type FileSection = (typeof RESOURCES)[Imported]['plural'];
@@ -30,8 +33,8 @@ export interface Reference {
 export interface SectionDef {
   readonly noun: string;
   readonly table: Prisma.ModelName;
-  /** Records are JSON objects: the schema's output is one too. */
-  readonly schema: z.ZodType<Raw>;
+  /** Records are JSON objects with an id: the schema's output is one too. */
+  readonly schema: z.ZodType<Identified>;
   /** The columns written: every field of the catalogue (audit fields handled apart). */
   readonly fields: FieldCatalog;
   /** Database enum types of enum columns stored as such (other enums are text with a CHECK). */

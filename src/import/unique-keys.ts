@@ -1,4 +1,5 @@
 import { preview } from './validate/problems';
+import { propOf, stringProp } from '../lib/unknown';
 import type { NaturalKey } from '../domain/common/natural-key';
 
 // A resource's natural key (src/domain/common/natural-key.ts) as the import checks and
@@ -12,7 +13,7 @@ export interface UniqueKey {
   /** The field a clash is reported on. */
   readonly field: string;
   /** The key as written in the record (parsed, or raw when the record is invalid); undefined: none to claim. */
-  readonly text: (r: Raw) => string | undefined;
+  readonly text: (r: object) => string | undefined;
   /** What is compared: two records clash when their keys are equal. */
   readonly key: (text: string) => string;
   /** SQL: the table's row `t` holds the key `f.key` (from `key`). Built from our own names only. */
@@ -28,13 +29,12 @@ export interface UniqueKey {
   readonly show: (key: string) => string;
 }
 
-const str = (r: Raw, name: string): string | undefined => (typeof r[name] === 'string' ? r[name] : undefined);
 
 function columnKey(field: string, label: string, caseInsensitive: boolean): UniqueKey {
   const compared = caseInsensitive ? '; codes compare case-insensitively' : '';
   return {
     field,
-    text: (r) => str(r, field),
+    text: (r) => stringProp(r, field),
     key: caseInsensitive ? (t) => t.toLowerCase() : (t) => t,
     match: caseInsensitive ? `lower(t."${field}") = f.key` : `t."${field}" = f.key`,
     // A temporary key that cannot clash: '~' and 19 hex digits of the row's id hash (fits varchar(20)).
@@ -50,8 +50,8 @@ function perParentKey(parent: string, field: string, label: string): UniqueKey {
     field,
     // Only of a valid record: "<parent id> <instant in ISO form>".
     text: (r) => {
-      const at = r[field];
-      const ownerId = r[parent];
+      const at = propOf(r, field);
+      const ownerId = propOf(r, parent);
       return at instanceof Date && typeof ownerId === 'string' ? `${ownerId} ${at.toISOString()}` : undefined;
     },
     key: (t) => t,

@@ -1,7 +1,8 @@
 import type { Prisma } from '../generated/prisma/client';
 import type { FieldCatalog, FieldType } from '../query/fields';
-import { propOf } from '../lib/errors';
+import { propOf } from '../lib/unknown';
 import { IMPORT_CHANGES, IMPORT_MOVED, type LoggedResource } from '../domain/change-log/append';
+import { isLoggedResource } from '../domain/change-log/fields';
 import { NIL_UUID } from '../domain/common/schemas';
 import { resourceOf } from '../domain/resources';
 import { ADDRESSES, FILE_SECTIONS, perFileSection, sectionDef, type FileSection, type Raw } from './registry';
@@ -102,8 +103,8 @@ function toValue(v: unknown): Value {
 /** The table of a catalogue: every field but the audit ones as columns; audited when it has them. */
 function tableSpec(table: Prisma.ModelName, fields: FieldCatalog, enumTypes: Readonly<Record<string, string>> = {}): TableSpec {
   // The declaration's kebab name is the change log's (test/change-log/resources.test.ts).
-  const resource = resourceOf(table)?.name as LoggedResource | undefined;
-  if (!resource) throw new Error(`import: table ${table} has no resource declaration`);
+  const resource = resourceOf(table)?.name;
+  if (!resource || !isLoggedResource(resource)) throw new Error(`import: table ${table} has no resource declaration`);
   return {
     table,
     resource,

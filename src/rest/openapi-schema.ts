@@ -10,8 +10,7 @@ export type JsonSchema = Record<string, unknown>;
  * default (generated clients, e.g. openapi-typescript, must not demand them).
  */
 export function inputSchema(s: z.ZodType): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-  return withoutDefaults(rest);
+  return withoutDefaults(jsonSchema(s));
 }
 
 /**
@@ -19,21 +18,28 @@ export function inputSchema(s: z.ZodType): JsonSchema {
  * so every property is required, at every depth.
  */
 export function responseSchema(s: z.ZodType): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-  return allRequired(rest);
+  return allRequired(jsonSchema(s));
 }
+
+/** zod's JSON Schema of `s`, without the `$schema` line (the OpenAPI document names the dialect once). */
+function jsonSchema(s: z.ZodType): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
+  return rest;
+}
+
+const isObject = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // openapi-typescript types a property with a `default` as always present, even in a request
 // body; the default is kept in the description instead, where people read it.
 function withoutDefaults(schema: JsonSchema): JsonSchema {
   return mapObjects(schema, (o) => {
-    if (!o.properties) return o;
+    if (!isObject(o.properties)) return o;
     const properties = Object.fromEntries(
-      Object.entries(o.properties as Record<string, JsonSchema>).map(([k, p]) => {
-        if (!('default' in p)) return [k, p];
+      Object.entries(o.properties).map(([k, p]) => {
+        if (!isObject(p) || !('default' in p)) return [k, p];
         const { default: value, ...rest } = p;
         const note = `Default: ${JSON.stringify(value)}.`;
-        return [k, { ...rest, description: rest.description ? `${rest.description as string} ${note}` : note }];
+        return [k, { ...rest, description: typeof rest.description === 'string' ? `${rest.description} ${note}` : note }];
       }),
     );
     return { ...o, properties };
@@ -41,16 +47,12 @@ function withoutDefaults(schema: JsonSchema): JsonSchema {
 }
 
 function allRequired(schema: JsonSchema): JsonSchema {
-  return mapObjects(schema, (o) => (o.properties ? { ...o, required: Object.keys(o.properties) } : o));
+  return mapObjects(schema, (o) => (isObject(o.properties) ? { ...o, required: Object.keys(o.properties) } : o));
 }
 
 /** Applies f to every object schema, innermost first. */
 function mapObjects(value: JsonSchema, f: (o: JsonSchema) => JsonSchema): JsonSchema {
-  const walk = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(walk);
-    if (v === null || typeof v !== 'object') return v;
-    const o = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    return f(o);
-  };
-  return walk(value) as JsonSchema;
+  const inner = (o: JsonSchema): JsonSchema => f(Object.fromEntries(Object.entries(o).map(([k, x]) => [k, walk(x)])));
+  const walk = (v: unknown): unknown => (Array.isArray(v) ? v.map(walk) : isObject(v) ? inner(v) : v);
+  return inner(value);
 }

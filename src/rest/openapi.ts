@@ -72,7 +72,7 @@ const problemResponse = (status: number, description: string) => ({
 
 const errorResponses = (...codes: (keyof typeof ERRORS)[]) =>
   Object.fromEntries(
-    [...new Set(['UNAUTHENTICATED', 'FORBIDDEN', 'RATE_LIMITED', 'INTERNAL', ...codes] as (keyof typeof ERRORS)[])].map((c) => [
+    [...new Set<keyof typeof ERRORS>(['UNAUTHENTICATED', 'FORBIDDEN', 'RATE_LIMITED', 'INTERNAL', ...codes])].map((c) => [
       String(ERRORS[c].status),
       problemResponse(ERRORS[c].status, ERRORS[c].title),
     ]),

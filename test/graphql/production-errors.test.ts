@@ -22,7 +22,7 @@ beforeAll(async () => {
   // A service whose account list fails as a fault of the service would (the message holds SQL).
   const accounts = Object.create(t.services.accounts) as Services['accounts'];
   accounts.listSelected = () => Promise.reject(new Error('boom: SELECT * FROM "Account"'));
-  const services: Services = { ...t.services, accounts };
+  const services: Services = { ...t.services, accounts, readers: { ...t.services.readers, Account: accounts } };
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
       for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);

@@ -20,7 +20,7 @@ export function fieldErrors(error: z.ZodError, prefix = ''): FieldError[] {
       for (const key of issue.keys) out.push({ field: fieldPath([...issue.path, key], prefix), message: 'is not a known property' });
       continue;
     }
-    const missing = issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined;
+    const missing = issue.code === 'invalid_type' && issue.input === undefined;
     out.push({ field: fieldPath(issue.path, prefix), message: missing ? 'is required' : issue.message });
   }
   return out;

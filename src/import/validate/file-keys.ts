@@ -1,7 +1,8 @@
 import { isUuid } from '../../domain/common/schemas';
 import { UuidList, UuidMap } from '../compact';
-import { perFileSection, sectionDef, type FileSection, type Raw } from '../registry';
+import { perFileSection, sectionDef, type FileSection, type Identified } from '../registry';
 import { locText, type Loc, type Problems } from './problems';
+import { stringProp } from '../../lib/unknown';
 
 // What the first pass keeps of the file for the rules across records: each section's ids,
 // unique keys and the references not yet resolved in the file. Not the records: a file of
@@ -30,8 +31,8 @@ export class FileKeys {
   constructor(private readonly problems: Problems) {}
 
   /** A valid record: its id, its unique key, its references. */
-  accept(at: Loc, record: Raw): void {
-    this.claimId(at, record.id as string);
+  accept(at: Loc, record: Identified): void {
+    this.claimId(at, record.id);
     this.claimKey(at, record);
     for (const r of sectionDef(at.section).references) {
       const id = record[r.field];
@@ -45,9 +46,9 @@ export class FileKeys {
    */
   acceptInvalid(at: Loc, value: unknown): void {
     if (value === null || typeof value !== 'object') return;
-    const raw = value as Raw;
-    if (typeof raw.id === 'string' && isUuid(raw.id)) this.claimId(at, raw.id.toLowerCase());
-    this.claimKey(at, raw);
+    const id = stringProp(value, 'id');
+    if (id !== undefined && isUuid(id)) this.claimId(at, id.toLowerCase());
+    this.claimKey(at, value);
   }
 
   private claimId(at: Loc, id: string): void {
@@ -61,7 +62,7 @@ export class FileKeys {
     ids.byIndex.set(at.index, id);
   }
 
-  private claimKey(at: Loc, record: Raw): void {
+  private claimKey(at: Loc, record: object): void {
     const unique = sectionDef(at.section).unique;
     const text = unique?.text(record);
     if (!unique || text === undefined) return;

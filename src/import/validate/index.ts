@@ -1,12 +1,14 @@
 import { scanFile } from '../read-file';
-import { FILE_SECTIONS, isFileSection, perFileSection, perSection, SECTIONS, sectionDef, type FileSection, type ImportSection, type RecordOf } from '../registry';
+import type { z } from 'zod';
+import { RESOURCES } from '../../domain/resources';
+import { FILE_SECTIONS, isFileSection, perFileSection, perSection, SECTIONS, sectionDef, type FileSection, type Identified, type ImportSection } from '../registry';
 import type { ImportProblem, ImportProgress } from '../types';
 import { AccountRules } from './accounts';
 import { CustomerAddresses } from './customers';
 import { checkReferences, checkUniqueKeys, type Sql } from './database';
 import { FileKeys } from './file-keys';
 import { PaymentSourceRules } from './payment-sources';
-import { loc, preview, Problems } from './problems';
+import { loc, preview, Problems, type Loc } from './problems';
 
 export type { Sql } from './database';
 
@@ -64,23 +66,29 @@ class FileValidator {
     if (!isFileSection(name)) return; // reported once for the section
     this.records[name]++;
     const at = loc(name, index);
-    const parsed = sectionDef(name).schema.safeParse(value);
+    // The rules of a section beyond ids, keys and references, on the record its schema gives.
+    switch (name) {
+      case 'accounts':
+        return this.check(at, value, RESOURCES.Account.record, (r) => this.accounts.accept(at, r));
+      case 'customers':
+        return this.check(at, value, RESOURCES.Customer.record, (r) => this.addresses.accept(at, r));
+      case 'paymentSources':
+        return this.check(at, value, RESOURCES.PaymentSource.record, (r) => this.paymentSources.accept(at, r));
+      default:
+        return this.check(at, value, sectionDef(name).schema);
+    }
+  }
+
+  /** A record checked by its section's schema: its problems, or its ids and keys (and `rules`). */
+  private check<T extends Identified>(at: Loc, value: unknown, schema: z.ZodType<T>, rules?: (record: T) => void): void {
+    const parsed = schema.safeParse(value);
     if (!parsed.success) {
       this.problems.addSchemaIssues(at, parsed.error.issues, value);
       this.keys.acceptInvalid(at, value);
       return;
     }
     this.keys.accept(at, parsed.data);
-    // The rules of a section beyond ids, keys and references.
-    switch (name) {
-      case 'accounts':
-        return this.accounts.accept(at, parsed.data as RecordOf<'accounts'>);
-      case 'customers':
-        return this.addresses.accept(at, parsed.data as RecordOf<'customers'>);
-      case 'paymentSources':
-        return this.paymentSources.accept(at, parsed.data as RecordOf<'paymentSources'>);
-      default:
-    }
+    rules?.(parsed.data);
   }
 
   async checkDatabase(sql: Sql): Promise<ImportPlan> {

@@ -38,7 +38,7 @@ function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
   let v: unknown = raw;
   for (const p of path) {
     if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<PropertyKey, unknown>)[p];
+    v = Reflect.get(v, p);
   }
   return v;
 }

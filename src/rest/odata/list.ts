@@ -79,7 +79,7 @@ export async function sendODataRecord<T extends { id: string }>(
   id: string,
 ): Promise<void> {
   const o = parseODataOptions(rawQuery(req), set.fields, { allowed: RECORD_OPTIONS, relations: set.relations });
-  const record = (await service.get(id, o.expand)) as T & Record<string, unknown>;
+  const record = await service.get(id, o.expand);
   const expanded = (o.expand ?? []).map((e) => e.relation);
   const unexpanded = pick(record, Object.keys(record).filter((k) => !expanded.includes(k)));
   res.setHeader('ETag', etagOf(unexpanded));

@@ -4,8 +4,7 @@
 // the list itself is the resource declarations' (src/domain/resources.ts): a resource with
 // an entity set is a set here, its expandable relations its navigation properties.
 
-import { ALL_RESOURCES, expandableRelations, type ResourceModel } from '../../domain/resources';
-import type { Resource } from '../../domain/common/declaration';
+import { ALL_RESOURCES, expandableRelations, type DeclaredResource, type ResourceModel } from '../../domain/resources';
 import { changeLogFields } from '../../domain/change-log/fields';
 import type { FieldCatalog, RelationCatalog } from '../../query/fields';
 
@@ -29,8 +28,8 @@ export interface EntitySetModel {
 /** The entity set of a resource's REST collection. */
 export type ResourceSetModel = EntitySetModel & { readonly type: ResourceModel };
 
-const setOf = (r: Resource): ResourceSetModel[] =>
-  r.entitySet ? [{ name: r.entitySet.name, path: r.entitySet.path, type: r.model as ResourceModel, fields: r.fields, relations: expandableRelations(r) }] : [];
+const setOf = (r: DeclaredResource): ResourceSetModel[] =>
+  r.entitySet ? [{ name: r.entitySet.name, path: r.entitySet.path, type: r.model, fields: r.fields, relations: expandableRelations(r) }] : [];
 
 /** The resources' entity sets, in the order of the declarations. */
 export const RESOURCE_SETS: readonly ResourceSetModel[] = ALL_RESOURCES.flatMap(setOf);

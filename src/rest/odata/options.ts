@@ -144,16 +144,17 @@ function boolean(option: string, text: string): boolean {
  * Split a comma-separated list of `name [word]` items with positions, using the $filter
  * lexer (so names follow the same rules). Each item is its tokens up to the next comma.
  */
-function items(option: string, text: string): Token[][] {
+function items(option: string, text: string): Array<[Token, ...Token[]]> {
   const tokens = tokenize(text, option);
-  const out: Token[][] = [];
+  const out: Array<[Token, ...Token[]]> = [];
   let current: Token[] = [];
   for (const t of tokens) {
     if (t.kind === 'comma' || t.kind === 'eof') {
-      if (current.length === 0) {
+      const [head, ...rest] = current;
+      if (!head) {
         throw invalidQuery(option, t.kind === 'eof' && out.length === 0 ? 'empty value' : `expected a field name, found ${describeToken(t)}`, t.pos);
       }
-      out.push(current);
+      out.push([head, ...rest]);
       current = [];
     } else {
       current.push(t);
@@ -172,8 +173,8 @@ function fieldName(option: string, t: Token, fields: FieldCatalog): string {
 export function parseOrderBy(text: string, fields: FieldCatalog, option = '$orderby'): SortKey[] {
   const seen = new Set<string>();
   return items(option, text).map(([first, second, extra]) => {
-    const field = fieldName(option, first as Token, fields);
-    if (seen.has(field)) throw invalidQuery(option, `field '${field}' is listed more than once`, (first as Token).pos);
+    const field = fieldName(option, first, fields);
+    if (seen.has(field)) throw invalidQuery(option, `field '${field}' is listed more than once`, first.pos);
     seen.add(field);
     if (extra) throw invalidQuery(option, `expected ',' or the end, found ${describeToken(extra)}`, extra.pos);
     if (!second) return { field, direction: 'asc' };
@@ -188,7 +189,7 @@ export function parseSelect(text: string, fields: FieldCatalog, option = '$selec
   if (text.trim() === '*') return Object.keys(fields);
   const selected: string[] = [];
   for (const [first, extra] of items(option, text)) {
-    const field = fieldName(option, first as Token, fields);
+    const field = fieldName(option, first, fields);
     if (extra) throw invalidQuery(option, `expected ',' or the end, found ${describeToken(extra)}`, extra.pos);
     if (!selected.includes(field)) selected.push(field);
   }

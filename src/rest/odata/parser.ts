@@ -58,7 +58,7 @@ class Parser {
 
   private peek(): Token {
     // The token list always ends with `eof`, and the index never moves past it.
-    return this.tokens[this.index] ?? (this.tokens[this.tokens.length - 1] as Token);
+    return this.tokens[this.index] ?? this.tokens.at(-1)!;
   }
 
   private next(): Token {

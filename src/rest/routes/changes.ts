@@ -7,7 +7,7 @@ import type { Services } from '../../domain/services';
 import { invalidQuery } from '../../errors/catalogue';
 import { allOf, type FilterNode } from '../../query/filter-tree';
 import { context, linkWith, rawQuery } from '../odata/list';
-import { CHANGES_SET, RESOURCE_SETS, type EntitySetModel } from '../odata/model';
+import { CHANGES_SET, RESOURCE_SETS, type ResourceSetModel } from '../odata/model';
 import { RESOURCES } from '../../domain/resources';
 import { decodeComponent, optionName, parseODataOptions, type OptionName } from '../odata/options';
 import { sendJson } from '../respond';
@@ -27,10 +27,9 @@ const TOKENS = ['$skiptoken', '$deltatoken'];
 const LIST_OPTIONS: readonly OptionName[] = ['$filter', '$orderby', '$top', '$skip', '$count', '$select', '$format'];
 
 /** The entity sets with a history path, and the change log's name of their records. */
-const HISTORY: ReadonlyArray<readonly [EntitySetModel, LoggedResource, keyof Services]> = RESOURCE_SETS.map((set) => {
-  const r = RESOURCES[set.type];
+const HISTORY: ReadonlyArray<readonly [ResourceSetModel, LoggedResource]> = RESOURCE_SETS.map((set) => {
   // test/change-log/resources.test.ts holds the log's resource names to the declarations'.
-  return [set, r.name, r.plural] as const;
+  return [set, RESOURCES[set.type].name] as const;
 });
 
 /** The cursor the client sent ($skiptoken or $deltatoken, at most one of them, once), and the query without it. */
@@ -84,10 +83,10 @@ export function changeRoutes(s: Services): Router {
 /** GET /<set>/{id}/history for each set that has one (mounted at the REST root). */
 export function historyRoutes(s: Services): Router {
   const r = Router();
-  for (const [set, resource, service] of HISTORY) {
+  for (const [set, resource] of HISTORY) {
     r.get(`/${set.path}/:id/history`, async (req, res) => {
       requireScope(res.locals.principal, SCOPES.audit);
-      const reader = s[service] as { get(id: string): Promise<unknown> };
+      const reader = s.readers[set.type];
       const fixed = await s.changeLog.historyFilter(resource, req.params.id ?? '', (id) => reader.get(id));
       await sendChanges(req, res, s, fixed);
     });
