@@ -1,4 +1,5 @@
 import { Client, Pool, type PoolConfig, type QueryConfig } from 'pg';
+import { isAdapterStatement, isBareBegin, isQueryConfig, passOn, statementText } from './pg-internals';
 
 // The pool for a transaction-mode pooler (DB_POOLER=transaction: PgBouncer, a managed
 // database's pooler). Such a pooler lends a server connection for one transaction and may
@@ -17,10 +18,8 @@ export interface TransactionLimits {
 const beginWith = (l: TransactionLimits): string =>
   `BEGIN; SET LOCAL statement_timeout = ${Math.trunc(l.statementTimeoutMs)}; SET LOCAL idle_in_transaction_session_timeout = ${Math.trunc(l.idleInTransactionMs)}`;
 
-const textOf = (config: unknown): string | undefined =>
-  typeof config === 'string' ? config : typeof config === 'object' && config !== null && typeof (config as QueryConfig).text === 'string' ? (config as QueryConfig).text : undefined;
-
-// node-postgres' query() has a dozen overloads; the overrides below pass them through (their result as `any`).
+// node-postgres' query() has a dozen overloads; the overrides below pass them through (their
+// result as `any`). What they assume of pg and of Prisma's adapter: ./pg-internals.ts.
 
 /** A pg Client whose BEGIN (Prisma's interactive transactions send a bare one) also sets the limits. */
 function limitedClient(limits: TransactionLimits): typeof Client {
@@ -28,11 +27,12 @@ function limitedClient(limits: TransactionLimits): typeof Client {
   return class LimitedClient extends Client {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one signature over all of query()'s overloads must return what each of them does
     override query(...args: unknown[]): any {
-      const text = textOf(args[0]);
+      const [first] = args;
+      const text = statementText(first);
       // Unnamed and without values, so it goes as one simple-protocol message (a named or
       // parameterised statement cannot hold three commands).
-      if (text !== undefined && /^\s*BEGIN\s*;?\s*$/i.test(text)) args[0] = typeof args[0] === 'string' ? begin : { ...(args[0] as QueryConfig), text: begin, name: undefined, values: undefined };
-      return (super.query as (...a: unknown[]) => unknown)(...args);
+      if (text !== undefined && isBareBegin(text)) args[0] = isQueryConfig(first) ? { ...first, text: begin, name: undefined, values: undefined } : begin;
+      return passOn(super.query.bind(this), args);
     }
   };
 }
@@ -48,12 +48,10 @@ class LimitedPool extends Pool {
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one signature over all of query()'s overloads must return what each of them does
   override query(...args: unknown[]): any {
-    const [config, values, callback] = args;
     // The driver adapter's form: one QueryConfig, a promise back. Callback forms (pool
     // internals, health probes) pass through unchanged.
-    if (args.length === 1 && typeof config === 'object' && config !== null && typeof (config as { text?: unknown }).text === 'string' && typeof (config as { submit?: unknown }).submit !== 'function' && values === undefined && callback === undefined)
-      return this.inTransaction(config as QueryConfig);
-    return (super.query as (...a: unknown[]) => unknown)(...args);
+    if (isAdapterStatement(args)) return this.inTransaction(args[0]);
+    return passOn(super.query.bind(this), args);
   }
 
   private async inTransaction(config: QueryConfig): Promise<unknown> {
@@ -61,7 +59,7 @@ class LimitedPool extends Pool {
     try {
       await client.query(this.begin);
     } catch (e) {
-      client.release(e as Error);
+      client.release(e instanceof Error ? e : true);
       throw e;
     }
     let broken: Error | undefined;

@@ -2,6 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { Pool } from 'pg';
 import type { PrismaClient } from '../generated/prisma/client';
 import { isDatabaseUnavailable, isStatementTimeout } from './errors';
+import { callModel, READ_METHODS, routeStatements, type PgAdapter, type ResultSet, type SqlQuery } from './prisma-internals';
 
 // Reads on PostgreSQL streaming replicas, under the one Prisma client the services use.
 //
@@ -18,9 +19,6 @@ import { isDatabaseUnavailable, isStatementTimeout } from './errors';
 // A replica that fails to answer is marked down and the statement runs on the primary
 // instead, so a replica outage costs no request an error.
 
-type PgAdapter = Awaited<ReturnType<PrismaPg['connect']>>;
-type SqlQuery = Parameters<PgAdapter['queryRaw']>[0];
-type ResultSet = Awaited<ReturnType<PgAdapter['queryRaw']>>;
 
 export interface ReplicaHealth {
   readonly name: string;
@@ -179,13 +177,11 @@ export class ReplicaReadsPrismaPg extends PrismaPg {
 
   override async connect(): Promise<PgAdapter> {
     const adapter = await super.connect();
-    const onPrimary = adapter.queryRaw.bind(adapter);
-    adapter.queryRaw = (q: SqlQuery) => (isPlainRead(q.sql) ? this.replicas.read(q, onPrimary) : onPrimary(q));
+    routeStatements(adapter, (q, onPrimary) => (isPlainRead(q.sql) ? this.replicas.read(q, onPrimary) : onPrimary(q)));
     return adapter;
   }
 }
 
-const READ_METHODS = new Set<PropertyKey>(['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany', 'count', 'aggregate', 'groupBy']);
 
 /**
  * The one client the services get: model reads go to `reader` when the current request's
@@ -202,10 +198,7 @@ export function routeReads(primary: PrismaClient, reader: PrismaClient, replicaR
       get(target, method) {
         const value: unknown = Reflect.get(target, method);
         if (typeof value !== 'function' || !READ_METHODS.has(method)) return value;
-        return (...args: unknown[]) => {
-          const client = replicaReadsAllowed() ? reader : primary;
-          return Reflect.apply(Reflect.get(Reflect.get(client, model), method) as (...a: unknown[]) => unknown, Reflect.get(client, model), args);
-        };
+        return (...args: unknown[]) => callModel(replicaReadsAllowed() ? reader : primary, model, method, args);
       },
     });
   return new Proxy(primary, {

@@ -4,6 +4,7 @@
 // code depends on are pinned exactly in package.json.
 
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
+import type { Request } from 'express';
 import type { GraphQLError } from 'graphql';
 import type { GraphqlContext } from './context';
 
@@ -35,3 +36,13 @@ export const isTokenLimitMessage = (message: string): boolean => /Document conta
 /** 4. graphql-js's name suggestions in messages: `Did you mean "isActive"?`, `Did you mean the enum value "Cash"?`. */
 export const SUGGESTION = /\s*Did you mean [^?]*\?/g;
 export const hasSuggestion = (text: string): boolean => text.includes('Did you mean');
+
+/**
+ * 5. Apollo's Express integration (@as-integrations/express5) reads the request from
+ *    `req.body` and answers 500 when it is unset, as a body parser leaves it on a GET or when
+ *    the body is never read (the door reads the body itself, after the token: server.ts).
+ *    An empty object is what it expects then.
+ */
+export function ensureBody(req: Request): void {
+  if (req.body === undefined) req.body = {};
+}

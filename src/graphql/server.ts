@@ -48,6 +48,7 @@ import { createFormatError, httpGraphQLError, logInternalErrors } from './errors
 import { checkLimits, checkVariables, LIMITS } from './limits';
 import { variableFaults } from './variables';
 import { jitExecution } from './jit';
+import { ensureBody } from './apollo-internals';
 import { Loaders } from './loaders';
 import { resolvers } from './resolvers';
 import { sandboxLandingPage } from './sandbox';
@@ -226,8 +227,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
   const readBody = jsonBody();
   const readScope: RequestHandler = deps.readRouting ? deps.readRouting.scope() : (_req, _res, next) => next();
   const run: RequestHandler = (req, res, next) => {
-    // The body reader leaves req.body unset on a GET; Apollo's integration wants it present.
-    if (!('body' in req) || req.body === undefined) (req as { body?: unknown }).body = {};
+    ensureBody(req);
     return middleware(req, res, next);
   };
 
@@ -240,7 +240,6 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
       verified.set(req, await deps.verify(req.get('authorization')));
     } catch (e) {
       verified.set(req, isAppError(e) ? e : new AppError('UNAUTHENTICATED', 'The token is not valid'));
-      (req as { body?: unknown }).body = {};
       return run(req, res, next);
     }
     // The read scope (replicas) opens once the body is read: stream callbacks run outside it.

@@ -33,6 +33,7 @@ import { checkLimits, checkVariables, LIMITS } from './limits';
 import { Loaders } from './loaders';
 import { variableFaults } from './variables';
 import { propOf } from '../lib/unknown';
+import { interceptProtocolErrors } from './ws-internals';
 
 export interface SubscriptionDeps {
   readonly schema: GraphQLSchema;
@@ -171,16 +172,8 @@ export function subscriptionServer(deps: SubscriptionDeps): SubscriptionServer {
       }
       socket.on('error', () => socket.destroy());
       wss.handleUpgrade(req, socket, head, (ws) => {
-        // ws closes a socket that breaks the WebSocket protocol itself (1009 too large, 1007
-        // bad UTF-8, 1002) and then emits 'error': the client's fault, not ours, so it is
-        // noted here instead of reaching graphql-ws, which would print it to the console.
-        const emit = ws.emit.bind(ws) as (event: string | symbol, ...args: unknown[]) => boolean;
-        ws.emit = ((event: string | symbol, ...args: unknown[]) => {
-          if (event !== 'error') return emit(event, ...args);
-          const code = (args[0] as { code?: unknown } | undefined)?.code;
-          deps.logger.debug({ code: typeof code === 'string' ? code : undefined }, 'WebSocket closed: the client broke the protocol');
-          return true;
-        }) as typeof ws.emit;
+        // A client that breaks the WebSocket protocol is noted, not printed (./ws-internals.ts).
+        interceptProtocolErrors(ws, (code) => deps.logger.debug({ code }, 'WebSocket closed: the client broke the protocol'));
         wss.emit('connection', ws, req);
       });
     },
