@@ -11,6 +11,7 @@
 // and a `documentId` of either form name the same document.
 
 import fs from 'node:fs/promises';
+import { parse } from 'graphql';
 import { z } from 'zod';
 
 export type Manifest = ReadonlyMap<string, string>;
@@ -38,10 +39,18 @@ export function parseManifest(text: string): Manifest {
     throw new Error('is not JSON');
   }
   const a = apollo.safeParse(json);
-  if (a.success) return new Map(a.data.operations.map((o) => [documentKey(o.id), o.body]));
   const f = flat.safeParse(json);
-  if (f.success && !('format' in f.data)) return new Map(Object.entries(f.data).map(([id, body]) => [documentKey(id), body]));
-  throw new Error('is neither a map of id to document (graphql-codegen, Relay) nor an Apollo persisted-query manifest (version 1)');
+  const entries = a.success ? a.data.operations.map((o) => [o.id, o.body] as const) : f.success && !('format' in f.data) ? Object.entries(f.data) : undefined;
+  if (!entries) throw new Error('is neither a map of id to document (graphql-codegen, Relay) nor an Apollo persisted-query manifest (version 1)');
+  // A document that does not parse could never run: the manifest is not what the apps were built with.
+  for (const [id, body] of entries) {
+    try {
+      parse(body, { noLocation: true });
+    } catch {
+      throw new Error(`holds a document that is not GraphQL (id ${id})`);
+    }
+  }
+  return new Map(entries.map(([id, body]) => [documentKey(id), body]));
 }
 
 /** Where the manifest is, for messages: a URL without credentials or query, or the path. */
@@ -65,7 +74,9 @@ export async function loadManifest(source: string): Promise<Manifest> {
   try {
     return parseManifest(await readSource(source));
   } catch (e) {
-    const reason = e instanceof Error ? e.message.replace(/^ENOENT: .*/, 'does not exist') : String(e);
+    // Read by their members: errors of node:fs may come from another realm than this Error.
+    const err = (e ?? {}) as { code?: unknown; message?: unknown };
+    const reason = err.code === 'ENOENT' ? 'does not exist' : typeof err.message === 'string' ? err.message : String(e);
     throw new Error(`GRAPHQL_TRUSTED_DOCUMENTS ${describe(source)} ${reason}`, { cause: e });
   }
 }
