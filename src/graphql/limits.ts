@@ -201,19 +201,20 @@ export function measure(
   return shape;
 }
 
-/** Throws QUERY_TOO_COMPLEX (HTTP 400) when the operation is over any limit. */
+/** Throws QUERY_TOO_COMPLEX (HTTP 400) when the operation is over any limit; else its cost. */
 export function checkLimits(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Readonly<Record<string, unknown>> | undefined,
   max = LIMITS.cost,
-): void {
+): number {
   const { depth, fields, aliases, cost } = measure(schema, document, operation, variables);
   if (depth > LIMITS.depth) throw tooComplex(`The query is nested ${depth} levels deep; at most ${LIMITS.depth} are allowed`, operation);
   if (fields > LIMITS.rootFields) throw tooComplex(`The operation has ${fields} root fields; at most ${LIMITS.rootFields} are allowed`, operation);
   if (aliases > LIMITS.aliases) throw tooComplex(`The query uses ${aliases} aliases; at most ${LIMITS.aliases} are allowed`, operation);
   if (cost > max) throw tooComplex(`The query could return about ${cost} objects; at most ${max} are allowed (ask for smaller pages with first:)`);
+  return cost;
 }
 
 /** What the operations of one HTTP request have cost so far (a batch shares one cost limit). */
@@ -221,15 +222,8 @@ export interface CostBudget {
   spent: number;
 }
 
-/** Adds the operation's cost to the request's; QUERY_TOO_COMPLEX once the request's operations together are over `max`. */
-export function chargeCost(
-  budget: CostBudget,
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operation: OperationDefinitionNode,
-  variables: Readonly<Record<string, unknown>> | undefined,
-  max = LIMITS.cost,
-): void {
-  budget.spent += measure(schema, document, operation, variables).cost;
-  if (budget.spent > max) throw tooComplex(`The operations of this request could return about ${budget.spent} objects together; at most ${max} are allowed`, operation);
+/** Adds an operation's cost to its request's; QUERY_TOO_COMPLEX once the request's operations together are over `max`. */
+export function chargeCost(budget: CostBudget, cost: number, max = LIMITS.cost): void {
+  budget.spent += cost;
+  if (budget.spent > max) throw tooComplex(`The operations of this request could return about ${budget.spent} objects together; at most ${max} are allowed`);
 }

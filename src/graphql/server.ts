@@ -110,8 +110,8 @@ const guard: GraphQLRequestListener<GraphqlContext> = {
       throw isAppError(e) ? httpGraphQLError(e) : e;
     }
     checkVariables(request.variables);
-    checkLimits(schema, document, operation, request.variables);
-    if (contextValue.budget) chargeCost(contextValue.budget, schema, document, operation, request.variables);
+    const cost = checkLimits(schema, document, operation, request.variables);
+    if (contextValue.budget) chargeCost(contextValue.budget, cost);
     const faults = variableFaults(schema, operation, request.variables ?? {});
     if (faults) throw httpGraphQLError(faults);
   },

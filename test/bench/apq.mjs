@@ -8,22 +8,14 @@
 // runs CONNECTIONS (default 10) connections for SECONDS (default 10) seconds; printed are
 // requests/s, p50/p99 latency, the service's CPU per request (all its threads, from
 // /proc/<pid>/task/*/schedstat) and the bytes sent per request. Linux only (schedstat).
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { SignJWT } from 'jose';
+import { serviceDir, startBuiltService } from './service.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const serviceDir = path.resolve(process.env.SERVICE_DIR ?? root);
 const port = Number(process.env.BENCH_PORT ?? 4642);
 const seconds = Number(process.env.SECONDS ?? 10);
 const connections = Number(process.env.CONNECTIONS ?? 10);
-const secret = 'bench-secret-bench-secret-bench-secret-0123456789';
-const base = `http://127.0.0.1:${port}`;
 
 // An operation as an app writes it: a page of payment sources with their accounts, a
 // fragment, variables. Apollo Client sends the same shape (with __typename).
@@ -46,44 +38,11 @@ const variables = JSON.stringify({ first: 10, where: { isActive: { eq: true } } 
 const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(QUERY).digest('hex') } });
 const search = (params) => new URLSearchParams(params).toString();
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-apq-'));
-const child = spawn(process.execPath, [path.join(serviceDir, 'dist/src/main.js')], {
-  env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), JWT_SECRET: secret, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', REDIS_URL: '' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-const stop = async () => {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-  fs.rmSync(dataDir, { recursive: true, force: true });
-};
-
-/** CPU time of every thread of the service so far, in ns. */
-const cpuNs = () =>
-  fs.readdirSync(`/proc/${child.pid}/task`).reduce((sum, tid) => {
-    try {
-      return sum + Number(fs.readFileSync(`/proc/${child.pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      return sum; // a thread that ended meanwhile
-    }
-  }, 0);
+const service = await startBuiltService({ serviceDir, port, name: 'apq', env: { REDIS_URL: '' } });
+const base = service.base;
 
 try {
-  const t0 = performance.now();
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) break;
-    } catch {}
-    if (performance.now() - t0 > 120_000) throw new Error('the service was not ready within 120 s');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const token = await new SignJWT({ scope: 'billing.read' })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject('00000000-0000-4000-8000-000000000001')
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(new TextEncoder().encode(secret));
-  const auth = { authorization: `Bearer ${token}` };
+  const auth = { authorization: `Bearer ${await service.token('billing.read')}` };
 
   // Register the operation once (hash and text), as a client's first request after a miss does.
   const registered = await fetch(`${base}/graphql`, {
@@ -114,7 +73,7 @@ try {
     if (text !== expected) throw new Error(`${f.name}: another answer than the first form's`);
     const options = { url: `${base}${f.path}`, method: f.method, headers: f.headers, body: f.body, connections };
     await autocannon({ ...options, duration: Math.min(2, seconds) }); // warm-up
-    const before = cpuNs();
+    const before = service.cpuNs();
     const r = await autocannon({ ...options, duration: seconds });
     const n = Math.max(1, r.requests.total);
     rows.push({
@@ -122,7 +81,7 @@ try {
       'req/s': Math.round(r.requests.average),
       'p50 ms': r.latency.p50,
       'p99 ms': r.latency.p99,
-      'service CPU ms/req': Number(((cpuNs() - before) / 1e6 / n).toFixed(3)),
+      'service CPU ms/req': Number(((service.cpuNs() - before) / 1e6 / n).toFixed(3)),
       'request bytes': f.path.length + (f.body?.length ?? 0),
       non2xx: r.non2xx,
     });
@@ -130,5 +89,5 @@ try {
   console.log(`service: ${serviceDir}; node ${process.version}; ${connections} connections, ${seconds} s per form; load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
   console.table(rows);
 } finally {
-  await stop();
+  await service.stop();
 }

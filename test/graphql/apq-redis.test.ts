@@ -3,7 +3,6 @@
 // answers by its hash alone on another. With Redis unreachable a hash is a miss and the
 // client's text is answered, never an error of the service.
 
-import { randomBytes } from 'node:crypto';
 import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
 import { createPersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { sha256 } from 'crypto-hash';
@@ -14,11 +13,12 @@ import { createLogger } from '../../src/http/logger';
 import { APQ_LIMITS } from '../../src/graphql/persisted/store';
 import { createTestApp, createVariantApp, type TestApp } from '../support/app';
 import { fixture } from '../support/fixture';
+import { apqExtension, getGraphql, type Json } from '../support/graphql';
 import { listen } from '../support/live-app';
+import { deleteKeys, REDIS_URL, testKeyPrefix } from '../support/redis';
 import { until } from '../support/until';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const prefix = `billing-test-apq-${process.pid}-${randomBytes(4).toString('hex')}:`;
+const prefix = testKeyPrefix('apq');
 
 let t: TestApp;
 const clients: Redis[] = [];
@@ -32,10 +32,7 @@ afterAll(async () => {
     await r.close();
     await r.app.stop();
   }
-  const cleaner = new Redis(REDIS_URL);
-  const keys = await cleaner.keys(`${prefix}*`);
-  if (keys.length > 0) await cleaner.del(...keys);
-  cleaner.disconnect();
+  await deleteKeys(prefix);
   for (const c of clients) c.disconnect();
   await t.close();
 });
@@ -47,16 +44,13 @@ async function instance(redisUrl = REDIS_URL): Promise<string> {
   if (redisUrl === REDIS_URL) await new Promise((resolve) => client.once('ready', resolve));
   const app = await createVariantApp(t, { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix }, { redis: { client, keyPrefix: prefix } });
   const server = await listen(app);
-  running.push({ app, close: server.close });
+  running.push({ app, close: () => server.close() });
   return `${server.base}/graphql`;
 }
 
 const auth = () => ({ Authorization: `Bearer ${t.tokens.reader}` });
 
-async function byHash(url: string, hash: string): Promise<any> {
-  const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } });
-  return (await fetch(`${url}?extensions=${encodeURIComponent(extensions)}`, { headers: auth() })).json();
-}
+const byHash = async (url: string, hash: string): Promise<Json> => (await getGraphql(url, { extensions: apqExtension(hash) }, t.tokens.reader)).json;
 
 const QUERY = gql`
   query SharedTerms {
@@ -94,7 +88,8 @@ it('a query registered through one instance (Apollo Client) answers by hash alon
     const onB = await byHash(b, hash);
     expect(onB.errors).toBeUndefined();
     expect(onB.data.academicTerms.totalCount).toBe(fixture.academicTerms.length);
-    expect(onB.data.academicTerms.nodes.map((n: { code: string }) => n.code)).toEqual(first.data!.academicTerms.nodes.map((n: { code: string }) => n.code));
+    const codes = (page: Json): string[] => page.academicTerms.nodes.map((n: { code: string }) => n.code);
+    expect(codes(onB.data)).toEqual(codes(first.data));
 
     // A second Apollo Client, on the other instance: one GET with the hash, answered.
     const methods: string[] = [];

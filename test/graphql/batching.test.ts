@@ -4,34 +4,19 @@
 
 import { ApolloClient, InMemoryCache, gql } from '@apollo/client';
 import { BatchHttpLink } from '@apollo/client/link/batch-http';
-import { parse } from 'graphql';
-import { buildSchema } from 'graphql';
+import { buildSchema, Kind, parse } from 'graphql';
 import { LIMITS, measure } from '../../src/graphql/limits';
 import { readSchema } from '../../src/graphql/server';
-import { createTestApp, type TestApp } from '../support/app';
 import { fixture } from '../support/fixture';
-import { listen } from '../support/live-app';
+import { postGraphql, type Json } from '../support/graphql';
+import { listeningTestApp } from '../support/live-app';
 
-let t: TestApp;
-let server: Awaited<ReturnType<typeof listen>>;
-let base: string;
+const live = listeningTestApp();
+const reader = () => live.app().tokens.reader;
 
-beforeAll(async () => {
-  t = await createTestApp();
-  server = await listen(t.app);
-  base = `${server.base}/graphql`;
-});
-afterAll(async () => {
-  await server.close();
-  await t.close();
-});
+const auth = () => ({ Authorization: `Bearer ${reader()}` });
 
-const auth = () => ({ Authorization: `Bearer ${t.tokens.reader}` });
-
-async function post(body: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(base, { method: 'POST', headers: { ...auth(), 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, json: await res.json() };
-}
+const post = (body: unknown) => postGraphql(live.url(), body, reader());
 
 /** Apollo Client over BatchHttpLink, counting the HTTP requests it makes. */
 function batchingClient(): { client: ApolloClient; requests: () => number } {
@@ -40,7 +25,7 @@ function batchingClient(): { client: ApolloClient; requests: () => number } {
     requests += 1;
     return fetch(input, init);
   };
-  const link = new BatchHttpLink({ uri: base, fetch: counting, headers: auth(), batchMax: LIMITS.batchOperations, batchInterval: 20 });
+  const link = new BatchHttpLink({ uri: live.url(), fetch: counting, headers: auth(), batchMax: LIMITS.batchOperations, batchInterval: 20 });
   return { client: new ApolloClient({ link, cache: new InMemoryCache() }), requests: () => requests };
 }
 
@@ -93,7 +78,7 @@ it('a batch cannot multiply the cost limit: operations each within it, together 
   const document = parse(query);
   const schema = buildSchema(readSchema());
   const operation = document.definitions[0]!;
-  if (operation.kind !== 'OperationDefinition') throw new Error('an operation');
+  if (operation.kind !== Kind.OPERATION_DEFINITION) throw new Error('an operation');
   const { cost } = measure(schema, document, operation, undefined);
   expect(cost).toBeLessThanOrEqual(LIMITS.cost);
   expect(cost * 2).toBeGreaterThan(LIMITS.cost);
@@ -103,6 +88,6 @@ it('a batch cannot multiply the cost limit: operations each within it, together 
   const { json } = await post([{ query }, { query }]);
   const codes = (json as Array<{ data?: unknown; errors?: Array<{ extensions: { code: string } }> }>).map((r) => r.errors?.[0]?.extensions.code ?? 'ok');
   expect(codes.sort()).toEqual(['QUERY_TOO_COMPLEX', 'ok']);
-  const refused = json.find((r: { errors?: unknown }) => r.errors);
+  const refused = (json as Json[]).find((r: Json) => r.errors);
   expect(refused.errors[0].message).toMatch(/together/);
 });

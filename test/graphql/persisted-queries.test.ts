@@ -14,22 +14,17 @@ import { sha256 } from 'crypto-hash';
 import type { App } from '../../src/app';
 import { LIMITS } from '../../src/graphql/limits';
 import { APQ_LIMITS, apqEntrySize, memoryApqStore } from '../../src/graphql/persisted/store';
-import { createTestApp, createVariantApp, type TestApp } from '../support/app';
+import { createVariantApp, type TestApp } from '../support/app';
 import { fixture } from '../support/fixture';
-import { listen } from '../support/live-app';
+import { apqExtension, firstCode, getGraphql, postGraphql } from '../support/graphql';
+import { listen, listeningTestApp } from '../support/live-app';
 
+const live = listeningTestApp();
 let t: TestApp;
-let server: Awaited<ReturnType<typeof listen>>;
 let base: string;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  server = await listen(t.app);
-  base = `${server.base}/graphql`;
-});
-afterAll(async () => {
-  await server.close();
-  await t.close();
+beforeAll(() => {
+  t = live.app();
+  base = live.url();
 });
 
 /** What went over the wire: each request's method, whether it carried the text, and the answer's status and Cache-Control. */
@@ -46,7 +41,7 @@ function recording(): { fetch: typeof fetch; sent: Sent[] } {
   const wrapped: typeof fetch = async (input, init) => {
     const url = String(input instanceof Request ? input.url : input);
     const method = init?.method ?? 'GET';
-    const withText = method === 'GET' ? new URL(url).searchParams.has('query') : String(init?.body ?? '').includes('"query"');
+    const withText = method === 'GET' ? new URL(url).searchParams.has('query') : typeof init?.body === 'string' && init.body.includes('"query"');
     const res = await fetch(input, init);
     sent.push({ method, withText, status: res.status, cacheControl: res.headers.get('cache-control') });
     return res;
@@ -57,21 +52,10 @@ function recording(): { fetch: typeof fetch; sent: Sent[] } {
 const hex = (text: string): string => createHash('sha256').update(text).digest('hex');
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 
-/** A POST of one operation (or a batch) as JSON; the parsed answer and status. */
-async function post(body: unknown, token = t.tokens.reader): Promise<{ status: number; json: any }> {
-  const res = await fetch(base, { method: 'POST', headers: { ...auth(token), 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, json: await res.json() };
-}
-
-/** A GET with these parameters (objects as JSON). */
-async function get(params: Record<string, unknown>, token = t.tokens.reader): Promise<{ status: number; json: any; headers: Headers }> {
-  const search = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
-  const res = await fetch(`${base}?${search.toString()}`, { headers: auth(token) });
-  return { status: res.status, json: await res.json(), headers: res.headers };
-}
-
-const apq = (query: string) => ({ persistedQuery: { version: 1, sha256Hash: hex(query) } });
-const codeOf = (json: any): unknown => json.errors?.[0]?.extensions?.code;
+const post = (body: unknown, token = t.tokens.reader) => postGraphql(base, body, token);
+const get = (params: Record<string, unknown>, token = t.tokens.reader) => getGraphql(base, params, token);
+const apq = (query: string) => apqExtension(hex(query));
+const codeOf = firstCode;
 
 function apolloClient(f: typeof fetch): ApolloClient {
   const link = createPersistedQueryLink({ sha256, useGETForHashedQueries: true }).concat(new HttpLink({ uri: base, fetch: f, headers: auth(t.tokens.reader) }));

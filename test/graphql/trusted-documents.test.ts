@@ -20,6 +20,7 @@ import { PROJECT_ROOT } from '../../src/config/paths';
 import { createTestApp, createVariantApp, TEST_SECRET, type TestApp } from '../support/app';
 import { PRODUCTION_ENV } from '../support/browser-http';
 import { fixture } from '../support/fixture';
+import { firstCode, getGraphql, postGraphql } from '../support/graphql';
 import { listen } from '../support/live-app';
 
 let t: TestApp;
@@ -63,24 +64,15 @@ afterAll(async () => {
 async function serve(env: Readonly<Record<string, string>>): Promise<string> {
   const app = await createVariantApp(t, env);
   const server = await listen(app);
-  started.push({ app, close: server.close });
+  started.push({ app, close: () => server.close() });
   return `${server.base}/graphql`;
 }
 
 const TRUSTED_ONLY = () => ({ ...PRODUCTION_ENV, JWT_SECRET: TEST_SECRET, GRAPHQL_TRUSTED_DOCUMENTS: manifestFile, GRAPHQL_DOCUMENTS: 'trusted' });
 const auth = () => ({ Authorization: `Bearer ${t.tokens.reader}` });
-const codeOf = (json: any): unknown => json.errors?.[0]?.extensions?.code;
-
-async function post(url: string, body: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(url, { method: 'POST', headers: { ...auth(), 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, json: await res.json() };
-}
-
-async function get(url: string, params: Record<string, unknown>): Promise<{ status: number; json: any }> {
-  const search = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
-  const res = await fetch(`${url}?${search.toString()}`, { headers: auth() });
-  return { status: res.status, json: await res.json() };
-}
+const codeOf = firstCode;
+const post = (url: string, body: unknown) => postGraphql(url, body, t.tokens.reader);
+const get = (url: string, params: Record<string, unknown>) => getGraphql(url, params, t.tokens.reader);
 
 const SOURCES_DATA = () => {
   const sorted = [...fixture.paymentSources].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
