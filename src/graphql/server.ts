@@ -303,7 +303,17 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
   };
 
   const subscriptions = deps.live
-    ? subscriptionServer({ schema, services: deps.services, verify: deps.verify, live: deps.live, logger: deps.logger, production: deps.production, classifyError: deps.classifyError, path: '/graphql' })
+    ? subscriptionServer({
+        schema,
+        services: deps.services,
+        verify: deps.verify,
+        live: deps.live,
+        logger: deps.logger,
+        production: deps.production,
+        classifyError: deps.classifyError,
+        path: '/graphql',
+        documents: policy,
+      })
     : undefined;
 
   return {

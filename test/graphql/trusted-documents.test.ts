@@ -14,10 +14,14 @@ import path from 'node:path';
 import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
 import { createPersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { getOperationAST } from 'graphql';
-import type { App } from '../../src/app';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import type { App, AppDeps } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
+import { startEvents, type Events } from '../../src/events/events';
+import { createLogger } from '../../src/http/logger';
 import { PROJECT_ROOT } from '../../src/config/paths';
-import { createTestApp, createVariantApp, TEST_SECRET, type TestApp } from '../support/app';
+import { createTestApp, createVariantApp, TEST_SECRET, token, type TestApp } from '../support/app';
 import { PRODUCTION_ENV } from '../support/browser-http';
 import { fixture } from '../support/fixture';
 import { firstCode, getGraphql, postGraphql } from '../support/graphql';
@@ -32,7 +36,7 @@ const started: Array<{ app: App; close(): Promise<void> }> = [];
 
 /** Operation name → the manifest's id of its document. */
 const idOf = (name: string): string => {
-  const entry = Object.entries(manifest).find(([, body]) => body.startsWith(`query ${name}`));
+  const entry = Object.entries(manifest).find(([, body]) => new RegExp(`^(query|subscription) ${name}\\b`).test(body));
   if (!entry) throw new Error(`${name} is not in the manifest`);
   return entry[0];
 };
@@ -60,9 +64,9 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** A variant of the app with this environment on a real HTTP server; its /graphql URL. */
-async function serve(env: Readonly<Record<string, string>>): Promise<string> {
-  const app = await createVariantApp(t, env);
+/** A variant of the app with this environment (and other dependencies) on a real HTTP server; its /graphql URL. */
+async function serve(env: Readonly<Record<string, string>>, extra: Partial<AppDeps> = {}): Promise<string> {
+  const app = await createVariantApp(t, env, extra);
   const server = await listen(app);
   started.push({ app, close: () => server.close() });
   return `${server.base}/graphql`;
@@ -85,8 +89,8 @@ describe('production, only trusted documents', () => {
     url = await serve(TRUSTED_ONLY());
   });
 
-  it('the codegen manifest holds the app`s two operations, under sha256: ids', () => {
-    expect(Object.keys(manifest)).toHaveLength(2);
+  it('the codegen manifest holds the app`s three operations, under sha256: ids', () => {
+    expect(Object.keys(manifest)).toHaveLength(3);
     for (const id of Object.keys(manifest)) expect(id).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
@@ -153,6 +157,40 @@ describe('production, only trusted documents', () => {
   it('a trusted document`s variables are still checked', async () => {
     const res = await post(url, { documentId: idOf('TrustedAccount'), variables: { id: 'not-a-uuid' } });
     expect(codeOf(res.json)).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('production, only trusted documents, over WebSocket', () => {
+  let events: Events;
+  let wsUrl: string;
+  beforeAll(async () => {
+    events = await startEvents({ config: loadConfig({}).events, db: t.db, services: t.services, logger: createLogger('silent') });
+    wsUrl = (await serve(TRUSTED_ONLY(), { live: events })).replace(/^http/, 'ws');
+  });
+  afterAll(() => events.stop());
+
+  /** The first thing a subscription gets: its first event's data, or its error's code. */
+  async function firstOf(payload: { query: string; variables?: Record<string, unknown>; extensions?: Record<string, unknown> }): Promise<unknown> {
+    const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { Authorization: `Bearer ${await token('billing.read billing.audit')}` } });
+    try {
+      return await new Promise((resolve) => {
+        client.subscribe(payload, {
+          next: (r) => resolve(r.data ?? r.errors),
+          error: (e) => resolve((e as Array<{ extensions?: { code?: string } }>)[0]?.extensions?.code ?? e),
+          complete: () => resolve('complete'),
+        });
+      });
+    } finally {
+      await client.dispose();
+    }
+  }
+
+  it('a subscription named by its hash runs; one sent as text is refused with DOCUMENT_NOT_TRUSTED', async () => {
+    const hash = idOf('TrustedChanges').slice('sha256:'.length);
+    const named = await firstOf({ query: '', variables: { after: '0' }, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
+    expect(named).toEqual({ changes: { seq: expect.any(String), operation: expect.any(String) } });
+    const inline = await firstOf({ query: 'subscription { changes(after: "0") { seq } }' });
+    expect(inline).toBe('DOCUMENT_NOT_TRUSTED');
   });
 });
 

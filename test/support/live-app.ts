@@ -75,9 +75,10 @@ export async function startLiveApp(): Promise<LiveApp> {
   };
 }
 
-/** An app on a real HTTP server on 127.0.0.1, for clients that speak HTTP themselves (Apollo Client, urql). `close` stops the server, not the app. */
+/** An app on a real HTTP server on 127.0.0.1 (WebSocket subscriptions too, when it has them), for clients that speak HTTP themselves (Apollo Client, urql, graphql-ws). `close` stops the server, not the app. */
 export async function listen(app: App): Promise<{ readonly base: string; close(): Promise<void> }> {
   const server = http.createServer(app.express);
+  if (app.upgrade) server.on('upgrade', app.upgrade);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

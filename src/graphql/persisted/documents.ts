@@ -11,6 +11,8 @@
 //    ever registered in the APQ store in that mode.
 //  - Otherwise the request goes on as sent: Apollo runs the APQ protocol, its store consults
 //    the manifest first (./store.ts), and a query text is an ordinary operation.
+//  - Subscriptions over WebSocket (../subscriptions.ts) settle their payload's document the
+//    same way (`resolve`), before it is parsed.
 //  - A batch (a JSON array of operations) of more than LIMITS.batchOperations is refused
 //    whole with QUERY_TOO_COMPLEX; a batch with one refused operation is refused whole.
 
@@ -24,8 +26,8 @@ export interface DocumentPolicy {
   readonly trustedOnly: boolean;
 }
 
-/** The members of one operation this step reads or rewrites. */
-interface Wire {
+/** The members of one operation this step reads or rewrites (an HTTP body's, a subscription's payload). */
+export interface Wire {
   query?: unknown;
   documentId?: unknown;
   extensions?: unknown;
@@ -47,7 +49,7 @@ function withoutApq(extensions: unknown): Record<string, unknown> | undefined {
 }
 
 /** Rewrites one operation in place to the document it runs; an AppError when it may not run. Returns whether it changed. */
-function resolve(op: Wire, policy: DocumentPolicy): AppError | boolean {
+export function resolve(op: Wire, policy: DocumentPolicy): AppError | boolean {
   let document: string | undefined;
   if (op.documentId !== undefined) {
     if (typeof op.documentId !== 'string' || op.documentId === '') return new AppError('PERSISTED_DOCUMENT_NOT_FOUND', 'documentId must be a non-empty string');
