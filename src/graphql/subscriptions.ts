@@ -32,7 +32,7 @@ import type { GraphqlContext, LiveChanges } from './context';
 import { createFormatError, logInternalErrors } from './errors';
 import { checkLimits, checkVariables, LIMITS } from './limits';
 import { Loaders } from './loaders';
-import { resolve, type DocumentPolicy, type Wire } from './persisted/documents';
+import { resolveDocument, type DocumentPolicy, type Wire } from './persisted/documents';
 import { variableFaults } from './variables';
 
 export interface SubscriptionDeps {
@@ -117,7 +117,7 @@ export function subscriptionServer(deps: SubscriptionDeps): SubscriptionServer {
         // Errors returned here are formatted by onError below, like Apollo's over HTTP.
         // A documentId or, with only trusted documents, the persisted-query hash names the text.
         const wire: Wire = { ...payload };
-        const named = deps.documents ? resolve(wire, deps.documents) : false;
+        const named = deps.documents ? resolveDocument(wire, deps.documents) : false;
         if (named instanceof AppError) return refusal(named.code, named.detail);
         const query = named && typeof wire.query === 'string' ? wire.query : payload.query;
         let document;

@@ -12,7 +12,7 @@
 //  - Otherwise the request goes on as sent: Apollo runs the APQ protocol, its store consults
 //    the manifest first (./store.ts), and a query text is an ordinary operation.
 //  - Subscriptions over WebSocket (../subscriptions.ts) settle their payload's document the
-//    same way (`resolve`), before it is parsed.
+//    same way (`resolveDocument`), before it is parsed.
 //  - A batch (a JSON array of operations) of more than LIMITS.batchOperations is refused
 //    whole with QUERY_TOO_COMPLEX; a batch with one refused operation is refused whole.
 
@@ -49,7 +49,7 @@ function withoutApq(extensions: unknown): Record<string, unknown> | undefined {
 }
 
 /** Rewrites one operation in place to the document it runs; an AppError when it may not run. Returns whether it changed. */
-export function resolve(op: Wire, policy: DocumentPolicy): AppError | boolean {
+export function resolveDocument(op: Wire, policy: DocumentPolicy): AppError | boolean {
   let document: string | undefined;
   if (op.documentId !== undefined) {
     if (typeof op.documentId !== 'string' || op.documentId === '') return new AppError('PERSISTED_DOCUMENT_NOT_FOUND', 'documentId must be a non-empty string');
@@ -93,13 +93,13 @@ export function admitDocuments(
     if (body.length > LIMITS.batchOperations)
       return { error: new AppError('QUERY_TOO_COMPLEX', `The batch has ${body.length} operations; at most ${LIMITS.batchOperations} are allowed`) };
     for (const op of body) {
-      const outcome = isObject(op) ? resolve(op, policy) : false;
+      const outcome = isObject(op) ? resolveDocument(op, policy) : false;
       if (outcome instanceof AppError) return { error: outcome };
     }
     return {};
   }
   if (method !== 'GET') {
-    const outcome = isObject(body) ? resolve(body, policy) : false;
+    const outcome = isObject(body) ? resolveDocument(body, policy) : false;
     return outcome instanceof AppError ? { error: outcome } : {};
   }
   const parsed = new URL(url, 'http://service.invalid');
@@ -108,7 +108,7 @@ export function admitDocuments(
   if (documentId === null && !policy.trustedOnly) return {};
   const op: Wire = { query: params.get('query') ?? undefined, extensions: parseJson(params.get('extensions')) };
   if (documentId !== null) op.documentId = documentId;
-  const outcome = resolve(op, policy);
+  const outcome = resolveDocument(op, policy);
   if (outcome instanceof AppError) return { error: outcome };
   if (!outcome) return {};
   params.delete('documentId');
