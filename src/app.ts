@@ -20,6 +20,7 @@ import { createMetrics, type PoolStats } from './http/metrics';
 import { rateLimiter } from './http/rate-limit';
 import type { ReadRouting } from './http/read-routing';
 import type { Redis } from 'ioredis';
+import type { KeyValueCache } from '@apollo/utils.keyvaluecache';
 import { authenticate, requestContext } from './http/request-context';
 import type { LiveChanges } from './graphql/context';
 import type { SubscriptionServer } from './graphql/subscriptions';
@@ -39,7 +40,7 @@ export interface AppDeps {
   readonly classifyError?: ErrorClassifier;
   /** With read replicas: opens each request's read scope (read-your-writes). */
   readonly readRouting?: ReadRouting | undefined;
-  /** Shared state across instances (the rate-limit budget). */
+  /** Shared state across instances (the rate-limit budget, the persisted-query store). */
   readonly redis?: { readonly client: Redis; readonly keyPrefix: string } | undefined;
   /** The database's connection pools, for /metrics. */
   readonly poolStats?: () => readonly PoolStats[];
@@ -47,6 +48,8 @@ export interface AppDeps {
   readonly live?: LiveChanges | undefined;
   /** The change relay's state for /readyz and /metrics (with EVENTS_NATS_URL). */
   readonly events?: (() => Promise<EventsState>) | undefined;
+  /** The GraphQL persisted-query store instead of the one built from `redis` (tests look into it). */
+  readonly apqStore?: KeyValueCache;
 }
 
 export interface App {
@@ -123,6 +126,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
     readRouting: deps.readRouting,
     ...(metrics ? { observe: metrics.graphqlOperation } : {}),
     live: deps.live,
+    redis: deps.redis,
+    documents: deps.config.graphqlDocuments,
+    ...(deps.apqStore ? { apqStore: deps.apqStore } : {}),
   });
   // The GraphQL handler checks the token before it reads the body, then opens the read scope (./graphql/server.ts).
   app.use('/graphql', graphql.handler);

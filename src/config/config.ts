@@ -103,6 +103,8 @@ const schema = z
     EVENTS_NATS_DUPLICATE_WINDOW_S: z.coerce.number().int().min(1).max(86_400).default(600),
     EVENTS_SOURCE: z.string().trim().min(1).max(500).default('urn:billing-reference-data'),
     EVENTS_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+    GRAPHQL_TRUSTED_DOCUMENTS: optionalText,
+    GRAPHQL_DOCUMENTS: z.enum(['any', 'trusted']).default('any'),
   })
   .superRefine((env, ctx) => {
     if (!env.DATABASE_URL && env.DATABASE_REPLICA_URLS.length > 0)
@@ -117,6 +119,8 @@ const schema = z
         path: ['DATABASE_DIRECT_URL'],
         message: 'is required with DB_POOLER=transaction: migrations and advisory locks need a session of their own (a URL that bypasses the pooler)',
       });
+    if (env.GRAPHQL_DOCUMENTS === 'trusted' && !env.GRAPHQL_TRUSTED_DOCUMENTS)
+      ctx.addIssue({ code: 'custom', path: ['GRAPHQL_DOCUMENTS'], message: 'trusted needs GRAPHQL_TRUSTED_DOCUMENTS (the manifest of the documents to accept)' });
     if (!env.DATABASE_URL && env.WORKERS > 1)
       ctx.addIssue({ code: 'custom', path: ['WORKERS'], message: 'above 1 needs DATABASE_URL (the embedded database belongs to one process)' });
     if (env.NODE_ENV !== 'production') return;
@@ -192,6 +196,13 @@ export interface Config {
     /** Longest wait for a change notification before the log is read anyway. */
     readonly pollMs: number;
   };
+  /** GraphQL documents: the trusted-documents manifest and whether only its documents run (src/graphql/persisted). */
+  readonly graphqlDocuments: {
+    /** A path or http(s) URL, read at start. */
+    readonly manifest: string | undefined;
+    /** GRAPHQL_DOCUMENTS=trusted under NODE_ENV=production: any other document is refused; development accepts any. */
+    readonly trustedOnly: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -245,5 +256,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       source: e.EVENTS_SOURCE,
       pollMs: e.EVENTS_POLL_MS,
     },
+    graphqlDocuments: { manifest: e.GRAPHQL_TRUSTED_DOCUMENTS, trustedOnly: e.GRAPHQL_DOCUMENTS === 'trusted' && e.NODE_ENV === 'production' },
   };
 }

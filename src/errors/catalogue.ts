@@ -20,6 +20,8 @@ export const ERRORS = {
   NO_TAX_CODE: { status: 422, title: 'No tax code applies on the reference date' },
   QUERY_TOO_COMPLEX: { status: 400, title: 'The query is too deep or too costly' },
   WRONG_TRANSPORT: { status: 400, title: 'This kind of operation is served over the other transport' },
+  PERSISTED_DOCUMENT_NOT_FOUND: { status: 400, title: 'No trusted document has this id' },
+  DOCUMENT_NOT_TRUSTED: { status: 400, title: 'Only the trusted documents are accepted' },
   RATE_LIMITED: { status: 429, title: 'Too many requests' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'The service is temporarily unavailable' },
   INTERNAL: { status: 500, title: 'Internal error' },

@@ -38,7 +38,19 @@ export const SUGGESTION = /\s*Did you mean [^?]*\?/g;
 export const hasSuggestion = (text: string): boolean => text.includes('Did you mean');
 
 /**
- * 5. Apollo's Express integration (@as-integrations/express5) reads the request from
+ * 5. Apollo registers an automatic persisted query (hash and text) in its store only after
+ *    every plugin's didResolveOperation hook has returned: one that throws (server.ts's guard:
+ *    scope, limits, variables) leaves the store as it was, so nothing over a limit is ever
+ *    registered. A stored text is parsed and goes through the same hooks at each use.
+ *
+ * 6. The context function runs once per HTTP request, before any operation of its body is
+ *    parsed, and every operation of a batch (a JSON array) gets a shallow copy of that one
+ *    value, so an object in it (the cost budget of server.ts) is shared by the batch. A context function that
+ *    throws answers the request with that error alone (a bad token, a refused document).
+ */
+
+/**
+ * 7. Apollo's Express integration (@as-integrations/express5) reads the request from
  *    `req.body` and answers 500 when it is unset, as a body parser leaves it on a GET or when
  *    the body is never read (the door reads the body itself, after the token: server.ts).
  *    An empty object is what it expects then.

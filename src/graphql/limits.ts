@@ -20,6 +20,10 @@
 //        (Customer.addresses, Article.prices, ...) counts LIMITS.relationFanout; `nodes` and
 //        `edges` of a connection count once more per record. Scalars are free: their cost is
 //        in the rows already counted.
+//  - Batches: at most LIMITS.batchOperations operations in one request (refused whole before
+//    anything is parsed, ./persisted/documents.ts), each checked as above, and their costs
+//    added up as each is checked (chargeCost): the operations of one request together stay
+//    within LIMITS.cost, so a batch cannot multiply it.
 // Introspection fields (__schema, __type) are left out of depth and cost: introspection is
 // off in production, and an IDE's own introspection query (GraphiQL's) is deeper than any data
 // query needs to be.
@@ -54,6 +58,8 @@ export const LIMITS = {
   aliases: 50,
   /** Assumed size of a relation list that has no `first` argument. */
   relationFanout: 10,
+  /** Operations in one batched request (a JSON array, as Apollo's BatchHttpLink sends); their costs together stay within `cost`. */
+  batchOperations: 10,
 } as const;
 
 const tooComplex = (message: string, nodes?: FieldNode | OperationDefinitionNode): GraphQLError =>
@@ -195,17 +201,29 @@ export function measure(
   return shape;
 }
 
-/** Throws QUERY_TOO_COMPLEX (HTTP 400) when the operation is over any limit. */
+/** Throws QUERY_TOO_COMPLEX (HTTP 400) when the operation is over any limit; else its cost. */
 export function checkLimits(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Readonly<Record<string, unknown>> | undefined,
   max = LIMITS.cost,
-): void {
+): number {
   const { depth, fields, aliases, cost } = measure(schema, document, operation, variables);
   if (depth > LIMITS.depth) throw tooComplex(`The query is nested ${depth} levels deep; at most ${LIMITS.depth} are allowed`, operation);
   if (fields > LIMITS.rootFields) throw tooComplex(`The operation has ${fields} root fields; at most ${LIMITS.rootFields} are allowed`, operation);
   if (aliases > LIMITS.aliases) throw tooComplex(`The query uses ${aliases} aliases; at most ${LIMITS.aliases} are allowed`, operation);
   if (cost > max) throw tooComplex(`The query could return about ${cost} objects; at most ${max} are allowed (ask for smaller pages with first:)`);
+  return cost;
+}
+
+/** What the operations of one HTTP request have cost so far (a batch shares one cost limit). */
+export interface CostBudget {
+  spent: number;
+}
+
+/** Adds an operation's cost to its request's; QUERY_TOO_COMPLEX once the request's operations together are over `max`. */
+export function chargeCost(budget: CostBudget, cost: number, max = LIMITS.cost): void {
+  budget.spent += cost;
+  if (budget.spent > max) throw tooComplex(`The operations of this request could return about ${budget.spent} objects together; at most ${max} are allowed`);
 }

@@ -12,6 +12,13 @@
 //    nesting, depth, breadth and cost once the operation is known, before anything runs.
 //  - Decimal values leave as exact JSON numbers (the Decimal scalar gives an exactNumber, src/http/json.ts writes it),
 //    never through a binary float.
+//  - Persisted documents (./persisted): automatic persisted queries (Apollo's protocol, its
+//    store bounded in process or shared through Redis) and the trusted-documents manifest
+//    (`documentId`; with GRAPHQL_DOCUMENTS=trusted in production nothing else runs). A
+//    stored or named document is parsed and checked like one sent whole, every time.
+//  - Batches (a JSON array of operations, Apollo's BatchHttpLink): at most
+//    LIMITS.batchOperations, each answered on its own, their costs within one limit.
+//  - GET answers carry `Cache-Control: private, no-store`: they depend on the token.
 //  - Speed: operations run compiled by graphql-jit (./jit.ts); Apollo's cache-control,
 //    usage-reporting, inline-trace and schema-reporting plugins are off (they cost per field
 //    or per request and are of no use here); parsed and validated documents are cached by
@@ -28,8 +35,10 @@ import {
   ApolloServerPluginUsageReportingDisabled,
 } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
+import { PrefixingKeyValueCache, type KeyValueCache } from '@apollo/utils.keyvaluecache';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { Request, RequestHandler } from 'express';
+import type { Redis } from 'ioredis';
 import { OperationTypeNode } from 'graphql';
 import { requireScope, SCOPES, type Principal } from '../auth/principal';
 import type { TokenVerifier } from '../auth/tokens';
@@ -45,7 +54,10 @@ import type { ReadRouting } from '../http/read-routing';
 import type { GraphqlObservation } from '../http/metrics';
 import type { GraphqlContext, LiveChanges } from './context';
 import { createFormatError, httpGraphQLError, logInternalErrors } from './errors';
-import { checkLimits, checkVariables, LIMITS } from './limits';
+import { chargeCost, checkLimits, checkVariables, LIMITS } from './limits';
+import { admitDocuments, type DocumentPolicy } from './persisted/documents';
+import { loadManifest } from './persisted/manifest';
+import { APQ_LIMITS, apqStore, withManifest } from './persisted/store';
 import { variableFaults } from './variables';
 import { jitExecution } from './jit';
 import { ensureBody } from './apollo-internals';
@@ -69,6 +81,12 @@ export interface GraphqlDeps {
   readonly observe?: (o: GraphqlObservation) => void;
   /** The change log, live: enables subscriptions over WebSocket (./subscriptions.ts). */
   readonly live?: LiveChanges | undefined;
+  /** Shared state across instances: the persisted-query store lives there when given. */
+  readonly redis?: { readonly client: Redis; readonly keyPrefix: string } | undefined;
+  /** The trusted-documents manifest (a path or URL, read at start) and whether only its documents run. */
+  readonly documents?: { readonly manifest: string | undefined; readonly trustedOnly: boolean };
+  /** The persisted-query store to use instead of the one built from `redis` (tests look into it). */
+  readonly apqStore?: KeyValueCache;
 }
 
 /** Apollo's recommended CSRF-prevention headers (its default, which setting the option replaces). */
@@ -93,7 +111,8 @@ const guard: GraphQLRequestListener<GraphqlContext> = {
       throw isAppError(e) ? httpGraphQLError(e) : e;
     }
     checkVariables(request.variables);
-    checkLimits(schema, document, operation, request.variables);
+    const cost = checkLimits(schema, document, operation, request.variables);
+    if (contextValue.budget) chargeCost(contextValue.budget, cost);
     const faults = variableFaults(schema, operation, request.variables ?? {});
     if (faults) throw httpGraphQLError(faults);
   },
@@ -138,6 +157,19 @@ const unavailablePlugin: ApolloServerPlugin<GraphqlContext> = {
   },
 };
 
+const NO_STORE = 'private, no-store';
+
+/** A GET's answer depends on the token: no cache, shared or the browser's, may keep it (Apollo's own APQ answers included). */
+const noStorePlugin: ApolloServerPlugin<GraphqlContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ request, response }) {
+        if (request.http?.method === 'GET') response.http.headers.set('cache-control', NO_STORE);
+      },
+    };
+  },
+};
+
 /** A mutation writes: it and the caller's reads for a while go to the primary. */
 const readRoutingPlugin = (routing: ReadRouting): ApolloServerPlugin<GraphqlContext> => ({
   async requestDidStart() {
@@ -173,6 +205,9 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
   const schema = makeExecutableSchema<GraphqlContext>({ typeDefs, resolvers });
   const jit = deps.jit === false ? undefined : jitExecution(schema, typeDefs);
   const landing = deps.production ? undefined : sandboxLandingPage();
+  const manifest = deps.documents?.manifest === undefined ? undefined : await loadManifest(deps.documents.manifest);
+  const policy: DocumentPolicy = { manifest, trustedOnly: deps.documents?.trustedOnly === true };
+  const store = withManifest(deps.apqStore ?? apqStore(deps.redis, deps.logger), manifest);
   const server = new ApolloServer<GraphqlContext>({
     ...(jit ? { gateway: jit.gateway } : { schema }),
     introspection: !deps.production,
@@ -185,11 +220,13 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
     parseOptions: { maxTokens: LIMITS.tokens },
     // Apollo's own guard against documents whose fragments multiply into millions of selections.
     maxRecursiveSelections: true,
-    persistedQueries: false,
+    // Apollo's APQ protocol over ./persisted/store.ts; registration happens only after the
+    // guard's checks passed (./apollo-internals.ts, assumption 5).
+    persistedQueries: { cache: PrefixingKeyValueCache.cacheDangerouslyDoesNotNeedPrefixesForIsolation(store), ttl: APQ_LIMITS.ttlSeconds },
     csrfPrevention: { requestHeaders: [...APOLLO_CSRF_HEADERS, 'authorization'] },
     // main.ts owns SIGTERM/SIGINT: stop accepting, finish requests in flight, then stop this.
     stopOnTerminationSignals: false,
-    allowBatchedHttpRequests: false,
+    allowBatchedHttpRequests: true,
     logger: deps.logger,
     plugins: [
       ApolloServerPluginCacheControlDisabled(),
@@ -201,6 +238,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
       ...(deps.observe ? [observePlugin(deps.observe)] : []),
       logPlugin(deps.logger, deps.classifyError),
       unavailablePlugin,
+      noStorePlugin,
       ...(deps.readRouting ? [readRoutingPlugin(deps.readRouting)] : []),
       // Answers the operation: last, after every check (./apollo-internals.ts, assumption 1).
       ...(jit ? [jit.plugin] : []),
@@ -208,7 +246,8 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
   });
   await server.start();
 
-  // The outcome of the token check, made before the body is read (handler below).
+  // The outcome of the token check, made before the body is read (handler below), or the
+  // refusal of the request's documents (admit, before Apollo parses anything).
   const verified = new WeakMap<Request, Principal | AppError>();
 
   const middleware = expressMiddleware(server, {
@@ -220,7 +259,14 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
       // For the request log line (src/http/request-context.ts).
       res.locals.principal = principal;
       deps.readRouting?.caller(principal.userId);
-      return { principal, services: deps.services, loaders: new Loaders(deps.services), log: res.locals.log ?? deps.logger, requestId: res.locals.requestId };
+      return {
+        principal,
+        services: deps.services,
+        loaders: new Loaders(deps.services),
+        log: res.locals.log ?? deps.logger,
+        requestId: res.locals.requestId,
+        budget: { spent: 0 },
+      };
     },
   });
 
@@ -230,12 +276,21 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
     ensureBody(req);
     return middleware(req, res, next);
   };
+  // Which documents run (./persisted/documents.ts), settled before Apollo parses anything; a
+  // refusal is answered by the context function, as a bad token is.
+  const admit: RequestHandler = (req, res, next) => {
+    const admitted = admitDocuments(req.method, req.url, req.body, policy);
+    if (admitted.error) verified.set(req, admitted.error);
+    else if (admitted.url !== undefined) req.url = admitted.url;
+    return run(req, res, next);
+  };
 
   // The token is checked first; without a valid one the body is never read or parsed, and
   // Apollo answers 401 from the context function (the Sandbox page needs none: Apollo serves
   // it before the context exists).
   const handler: RequestHandler = async (req, res, next) => {
     if (landing && wantsHtml(req)) landing.headers(res);
+    else if (req.method === 'GET') res.setHeader('Cache-Control', NO_STORE);
     try {
       verified.set(req, await deps.verify(req.get('authorization')));
     } catch (e) {
@@ -243,11 +298,21 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
       return run(req, res, next);
     }
     // The read scope (replicas) opens once the body is read: stream callbacks run outside it.
-    return readBody(req, res, (err?: unknown) => (err ? next(err) : readScope(req, res, () => run(req, res, next))));
+    return readBody(req, res, (err?: unknown) => (err ? next(err) : readScope(req, res, () => admit(req, res, next))));
   };
 
   const subscriptions = deps.live
-    ? subscriptionServer({ schema, services: deps.services, verify: deps.verify, live: deps.live, logger: deps.logger, production: deps.production, classifyError: deps.classifyError, path: '/graphql' })
+    ? subscriptionServer({
+        schema,
+        services: deps.services,
+        verify: deps.verify,
+        live: deps.live,
+        logger: deps.logger,
+        production: deps.production,
+        classifyError: deps.classifyError,
+        path: '/graphql',
+        documents: policy,
+      })
     : undefined;
 
   return {

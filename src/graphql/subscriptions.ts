@@ -6,6 +6,7 @@
 //    "UNAUTHENTICATED: …"; valid but without billing.audit: 4403 "FORBIDDEN: …". Only
 //    subscriptions are served here (queries and mutations go over HTTP), and the only one is
 //    the change log's, so the scope is checked once, at connection time.
+//  - Documents are the trusted-documents manifest's only when HTTP's are (./persisted).
 //  - Every document passes the same limits as over HTTP (./limits.ts): tokens while parsing,
 //    variables' nesting, depth, breadth and cost; then graphql-js's validation. Refusals are
 //    `error` messages with catalogue codes, never a dropped connection.
@@ -31,6 +32,7 @@ import type { GraphqlContext, LiveChanges } from './context';
 import { createFormatError, logInternalErrors } from './errors';
 import { checkLimits, checkVariables, LIMITS } from './limits';
 import { Loaders } from './loaders';
+import { resolveDocument, type DocumentPolicy, type Wire } from './persisted/documents';
 import { variableFaults } from './variables';
 import { propOf } from '../lib/unknown';
 import { interceptProtocolErrors } from './ws-internals';
@@ -45,6 +47,8 @@ export interface SubscriptionDeps {
   readonly classifyError?: ErrorClassifier | undefined;
   /** The path WebSocket upgrades are accepted on. */
   readonly path: string;
+  /** Which documents may run (./persisted/documents.ts): the manifest, and whether only its documents. */
+  readonly documents?: DocumentPolicy;
 }
 
 export interface SubscriptionServer {
@@ -114,9 +118,14 @@ export function subscriptionServer(deps: SubscriptionDeps): SubscriptionServer {
         const running = open.get(ctx) ?? 0;
         if (running >= MAX_SUBSCRIPTIONS_PER_SOCKET) return refusal('QUERY_TOO_COMPLEX', `At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions may run on one connection`);
         // Errors returned here are formatted by onError below, like Apollo's over HTTP.
+        // A documentId or, with only trusted documents, the persisted-query hash names the text.
+        const wire: Wire = { ...payload };
+        const named = deps.documents ? resolveDocument(wire, deps.documents) : false;
+        if (named instanceof AppError) return refusal(named.code, named.detail);
+        const query = named && typeof wire.query === 'string' ? wire.query : payload.query;
         let document;
         try {
-          document = parse(payload.query, { maxTokens: LIMITS.tokens });
+          document = parse(query, { maxTokens: LIMITS.tokens });
         } catch (e) {
           return refusal('GRAPHQL_PARSE_FAILED', e instanceof Error ? e.message : 'The document does not parse');
         }

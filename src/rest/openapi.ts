@@ -99,6 +99,14 @@ const odataParameters = [
 const recordParameters = [odataParameters.find((p) => p.name === '$select')!, expandParameter, formatParameter];
 const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
 const ifMatch = { name: 'If-Match', in: 'header', required: false, schema: { type: 'string' } };
+const ifNoneMatch = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  schema: { type: 'string' },
+  description: 'The ETag of the copy you hold: 304 without a body while the record is unchanged (not with $expand)',
+};
+const notModified = { description: 'Not modified: the ETag sent in If-None-Match is current', headers: { ETag: { required: true, schema: { type: 'string' } } } };
 
 const listOf = (name: string) => ({
   description: 'A page of records',
@@ -140,8 +148,8 @@ function collection(path: string, name: string, tag: string) {
       get: {
         tags: [tag],
         summary: `One ${name} (also addressed OData-style as ${path}(<id>) or ${path}('<id>'))`,
-        parameters: [idParameter, ...recordParameters],
-        responses: { 200: one(name), ...errorResponses('VALIDATION_FAILED', 'INVALID_QUERY', 'NOT_FOUND') },
+        parameters: [idParameter, ...recordParameters, ifNoneMatch],
+        responses: { 200: one(name), 304: notModified, ...errorResponses('VALIDATION_FAILED', 'INVALID_QUERY', 'NOT_FOUND') },
       },
     },
   };

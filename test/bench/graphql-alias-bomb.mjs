@@ -14,51 +14,18 @@
 // and the attacker share one IP here). To compare with another commit, build it in another
 // folder (git archive <commit> | tar -x -C DIR; link node_modules; npx tsc -p tsconfig.build.json)
 // and run with SERVICE_DIR=DIR. Linux only (schedstat).
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { SignJWT } from 'jose';
+import { serviceDir, startBuiltService } from './service.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const serviceDir = path.resolve(process.env.SERVICE_DIR ?? root);
 const port = Number(process.env.BENCH_PORT ?? 4641);
 const bombRuns = Number(process.env.BOMB_RUNS ?? 20);
 const attackRps = Number(process.env.ATTACK_RPS ?? 17);
 const victimRps = Number(process.env.VICTIM_RPS ?? 20);
 const seconds = Number(process.env.SECONDS ?? 10);
-const secret = 'bench-secret-bench-secret-bench-secret-0123456789';
-const base = `http://127.0.0.1:${port}`;
-
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-alias-bomb-'));
-const child = spawn(process.execPath, [path.join(serviceDir, 'dist/src/main.js')], {
-  env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(port), JWT_SECRET: secret, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-const stop = async () => {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-  fs.rmSync(dataDir, { recursive: true, force: true });
-};
+const service = await startBuiltService({ serviceDir, port, name: 'alias-bomb' });
+const base = service.base;
 
 try {
-  const t0 = performance.now();
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) break;
-    } catch {}
-    if (performance.now() - t0 > 120_000) throw new Error('the service was not ready within 120 s');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-
-  const token = await new SignJWT({ scope: 'billing.read billing.write' })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject('00000000-0000-4000-8000-000000000001')
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(new TextEncoder().encode(secret));
+  const token = await service.token('billing.read billing.write');
   const post = (query) =>
     fetch(`${base}/graphql`, {
       method: 'POST',
@@ -69,11 +36,7 @@ try {
   const bomb = `query { ${Array.from({ length: 1000 }, (_, i) => `a${i}: accounts(first: 1) { nodes { id code name } }`).join(' ')} }`;
   const small = '{ accounts(first: 5) { nodes { id code name } } }';
 
-  /** CPU time of every thread of the service so far, in ns. */
-  const cpuNs = () =>
-    fs
-      .readdirSync(`/proc/${child.pid}/task`)
-      .reduce((sum, tid) => sum + Number(fs.readFileSync(`/proc/${child.pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]), 0);
+  const cpuNs = service.cpuNs;
 
   // Warm up both paths (JIT, caches), then measure the refusal.
   for (let i = 0; i < 5; i++) {
@@ -129,5 +92,5 @@ try {
   console.log(`victim, ${victimRps} small queries/s for ${seconds} s, no attack: ${await victimLatencies(false)}`);
   console.log(`victim, same, under ${attackRps} alias-bomb documents/s: ${await victimLatencies(true)}`);
 } finally {
-  await stop();
+  await service.stop();
 }

@@ -1,7 +1,9 @@
 // The assumptions of src/graphql/apollo-internals.ts, held to the installed @apollo/server
 // and graphql-js: a failure here after an upgrade names the assumption that no longer holds.
 
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { createHash } from 'node:crypto';
+import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
+import { InMemoryLRUCache, PrefixingKeyValueCache } from '@apollo/utils.keyvaluecache';
 import { buildSchema, GraphQLError } from 'graphql';
 import { hasSuggestion, isTokenLimitMessage, isVariableFault, SUGGESTION, type Executor, type Gateway } from '../../src/graphql/apollo-internals';
 import type { GraphqlContext } from '../../src/graphql/context';
@@ -85,5 +87,76 @@ describe('graphql-js messages, through Apollo', () => {
     const [error] = errorsOf(await server.executeOperation({ query: '{ isActiv }' }, { contextValue }));
     expect(hasSuggestion(error!.message)).toBe(true);
     expect(error!.message.replace(SUGGESTION, '')).toBe('Cannot query field "isActiv" on type "Query".');
+  });
+});
+
+describe('persisted queries and batches', () => {
+  const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+  const refuseIsActive: ApolloServerPlugin<GraphqlContext> = {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ request }) {
+          if (request.query?.includes('isActive')) throw new GraphQLError('refused by a check');
+        },
+      };
+    },
+  };
+
+  it('5. a persisted query is registered only once every didResolveOperation hook has passed', async () => {
+    const cache = new InMemoryLRUCache();
+    const server = new ApolloServer<GraphqlContext>({
+      typeDefs: SDL,
+      resolvers: { Query: { hello: () => 'hi', isActive: () => true } },
+      persistedQueries: { cache: PrefixingKeyValueCache.cacheDangerouslyDoesNotNeedPrefixesForIsolation(cache) },
+      plugins: [refuseIsActive],
+    });
+    await server.start();
+    try {
+      for (const query of ['{ isActive }', '{ hello }']) {
+        await server.executeOperation({ query, extensions: { persistedQuery: { version: 1, sha256Hash: sha256(query) } } }, { contextValue });
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(cache.keys()).toEqual([sha256('{ hello }')]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('6. one context per HTTP request, made before parsing, its members shared by every operation of a batch; its error answers alone', async () => {
+    const seen: unknown[] = [];
+    const server = new ApolloServer<GraphqlContext>({
+      typeDefs: SDL,
+      resolvers: { Query: { hello: () => 'hi' } },
+      allowBatchedHttpRequests: true,
+      plugins: [{ async requestDidStart({ contextValue: c }) { seen.push(c); } }],
+    });
+    await server.start();
+    try {
+      const headers = new HeaderMap([['content-type', 'application/json']]);
+      let made = 0;
+      const context = async () => {
+        made += 1;
+        return { ...contextValue, budget: { spent: 0 } };
+      };
+      const body = [{ query: '{ hello }' }, { query: '{ hello }' }];
+      await server.executeHTTPGraphQLRequest({ httpGraphQLRequest: { method: 'POST', headers, search: '', body }, context });
+      expect(made).toBe(1);
+      expect(seen).toHaveLength(2);
+      // Each operation gets a shallow copy: the objects inside are the same.
+      const budgets = seen.map((c) => (c as GraphqlContext).budget);
+      expect(budgets[0]).toEqual({ spent: 0 });
+      expect(budgets[0]).toBe(budgets[1]);
+      const refused = await server.executeHTTPGraphQLRequest({
+        httpGraphQLRequest: { method: 'POST', headers, search: '', body: [{ query: '{ not graphql' }] },
+        context: async () => {
+          throw new GraphQLError('refused before parsing', { extensions: { code: 'REFUSED', http: { status: 400 } } });
+        },
+      });
+      expect(refused.status).toBe(400);
+      const text = refused.body.kind === 'complete' ? refused.body.string : '';
+      expect(JSON.parse(text)).toEqual({ errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'REFUSED' }) })] });
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import request from 'supertest';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { createApp, type App } from '../../src/app';
 import { createTokenVerifier } from '../../src/auth/tokens';
 import { loadConfig } from '../../src/config/config';
@@ -11,14 +10,14 @@ import { connectRedis } from '../../src/http/redis';
 import type { Logger } from '../../src/http/logger';
 import { TEST_SECRET, token } from '../support/app';
 import { createTestDatabase, type TestDatabase, servicesOf } from '../support/database';
+import { deleteKeys, REDIS_URL, testKeyPrefix } from '../support/redis';
 
 // Identical instances behind a load balancer share one rate-limit budget per client through
 // Redis (127.0.0.1:6379 on every machine here; a key prefix of this run's own, never a
 // flush). With Redis unreachable an instance keeps serving with its own count and says so.
 
 const LIMIT = 10;
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const prefix = `billing-test-${process.pid}-${randomBytes(4).toString('hex')}:`;
+const prefix = testKeyPrefix('rate');
 
 let db: TestDatabase;
 let auth: string;
@@ -63,10 +62,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const a of apps) await a.stop();
-  const cleaner = new Redis(REDIS_URL);
-  const keys = await cleaner.keys(`${prefix}*`);
-  if (keys.length > 0) await cleaner.del(...keys);
-  cleaner.disconnect();
+  await deleteKeys(prefix);
   for (const c of clients) c.disconnect();
   await db.close();
 });

@@ -4,7 +4,7 @@ import { createTokenVerifier } from '../../src/auth/tokens';
 import { loadConfig } from '../../src/config/config';
 import { importReferenceData } from '../../src/import/import-service';
 import type { Services } from '../../src/domain/services';
-import { createApp, type App } from '../../src/app';
+import { createApp, type App, type AppDeps } from '../../src/app';
 import { createLogger } from '../../src/http/logger';
 import { DEMO_DATA_FILE } from '../../src/config/paths';
 import { databaseFailure } from '../../src/db/errors';
@@ -65,7 +65,7 @@ export async function createTestApp(o: TestAppOptions = {}): Promise<TestApp> {
   };
 }
 
-function appOn(db: TestDatabase, services: Services, env: Readonly<Record<string, string>>): Promise<App> {
+function appOn(db: TestDatabase, services: Services, env: Readonly<Record<string, string>>, extra: Partial<AppDeps> = {}): Promise<App> {
   const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_SECRET, RATE_LIMIT_PER_MINUTE: '0', DATA_DIR: '/nonexistent', ...env });
   return createApp({
     config,
@@ -76,15 +76,17 @@ function appOn(db: TestDatabase, services: Services, env: Readonly<Record<string
     databases: () => db.health(),
     classifyError: databaseFailure,
     poolStats: () => db.poolStats(),
+    ...extra,
   });
 }
 
 /**
  * A second app over the same database with other configuration (e.g. NODE_ENV=production,
- * CORS_ORIGINS), as the environment would give it. The caller stops it.
+ * CORS_ORIGINS), as the environment would give it, and other dependencies (`extra`: a Redis
+ * connection, a persisted-query store). The caller stops it.
  */
-export function createVariantApp(t: TestApp, env: Readonly<Record<string, string>>): Promise<App> {
-  return appOn(t.db, t.services, env);
+export function createVariantApp(t: TestApp, env: Readonly<Record<string, string>>, extra: Partial<AppDeps> = {}): Promise<App> {
+  return appOn(t.db, t.services, env, extra);
 }
 
 export const newId = (): string => randomUUID();

@@ -66,3 +66,29 @@ export const IDE_INTROSPECTION = {
   query: getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true }),
   operationName: 'IntrospectionQuery',
 } as const;
+
+/** An answer over real HTTP (an app listening on a port, as front-end clients reach it). */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly json: Json;
+  readonly headers: Headers;
+}
+
+/** POST of one operation, or a batch (an array), to a GraphQL URL with a token. */
+export async function postGraphql(url: string, body: unknown, token: string): Promise<HttpAnswer> {
+  const res = await fetch(url, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, json: await res.json(), headers: res.headers };
+}
+
+/** GET of a GraphQL URL with these parameters (objects as JSON) and a token. */
+export async function getGraphql(url: string, params: Readonly<Record<string, unknown>>, token: string): Promise<HttpAnswer> {
+  const search = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+  const res = await fetch(`${url}?${search.toString()}`, { headers: { Authorization: `Bearer ${token}` } });
+  return { status: res.status, json: await res.json(), headers: res.headers };
+}
+
+/** The automatic-persisted-query extension naming a document by its SHA-256 (hex). */
+export const apqExtension = (sha256Hash: string) => ({ persistedQuery: { version: 1, sha256Hash } });
+
+/** The first error's code of a parsed answer. */
+export const firstCode = (json: Json): unknown => json?.errors?.[0]?.extensions?.code;

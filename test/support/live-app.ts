@@ -9,7 +9,7 @@ import { startEvents, type Events } from '../../src/events/events';
 import { createLogger } from '../../src/http/logger';
 import { importReferenceData } from '../../src/import/import-service';
 import { createApp, type App } from '../../src/app';
-import { TEST_SECRET } from './app';
+import { createTestApp, TEST_SECRET, type TestApp } from './app';
 import { createTestDatabase, type TestDatabase, servicesOf } from './database';
 
 // The app on a real HTTP server with the change events of src/events (no broker): what
@@ -73,4 +73,38 @@ export async function startLiveApp(): Promise<LiveApp> {
       await db.close();
     },
   };
+}
+
+/** An app on a real HTTP server on 127.0.0.1 (WebSocket subscriptions too, when it has them), for clients that speak HTTP themselves (Apollo Client, urql, graphql-ws). `close` stops the server, not the app. */
+export async function listen(app: App): Promise<{ readonly base: string; close(): Promise<void> }> {
+  const server = http.createServer(app.express);
+  if (app.upgrade) server.on('upgrade', app.upgrade);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * A test app (createTestApp, demo data) on a real HTTP server for the calling file: started in
+ * beforeAll, stopped after the file. `url()` is its /graphql address.
+ */
+export function listeningTestApp(): { app: () => TestApp; url: () => string } {
+  let t: TestApp | undefined;
+  let server: Awaited<ReturnType<typeof listen>> | undefined;
+  beforeAll(async () => {
+    t = await createTestApp();
+    server = await listen(t.app);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await t?.close();
+  });
+  const started = <T>(v: T | undefined): T => {
+    if (v === undefined) throw new Error('the app starts in beforeAll');
+    return v;
+  };
+  return { app: () => started(t), url: () => `${started(server).base}/graphql` };
 }

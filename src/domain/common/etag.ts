@@ -8,10 +8,15 @@ export function etagOf(record: object): string {
   return `"${h.digest('base64url').slice(0, 27)}"`;
 }
 
+/** Whether an `If-Match` or `If-None-Match` list names this ETag, or is `*` (a `W/` prefix is ignored). */
+export function etagListed(header: string, etag: string): boolean {
+  const listed = header.split(',').map((t) => t.trim().replace(/^W\//, ''));
+  return listed.includes('*') || listed.includes(etag);
+}
+
 /** `If-Match` is optional; when given it must name the current version (or be `*`). */
 export function checkIfMatch(ifMatch: string | undefined, record: object): void {
   if (ifMatch === undefined) return;
-  const wanted = ifMatch.split(',').map((t) => t.trim().replace(/^W\//, ''));
-  if (wanted.includes('*') || wanted.includes(etagOf(record))) return;
+  if (etagListed(ifMatch, etagOf(record))) return;
   throw new AppError('PRECONDITION_FAILED', 'If-Match does not match the current ETag of the record');
 }

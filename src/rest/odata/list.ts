@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { etagOf } from '../../domain/common/etag';
+import { etagListed, etagOf } from '../../domain/common/etag';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pick, type ListQuery, type Page } from '../../domain/common/list';
 import type { Expansion } from '../../query/filter-tree';
 import type { EntitySetModel } from './model';
@@ -69,7 +69,8 @@ export async function sendODataCount<T extends object>(req: Request, res: Respon
 /**
  * GET one record, with `$select` and `$expand`. The ETag is that of the record without the
  * expansions and before `$select`, so it is the one PUT, PATCH and DELETE compare with,
- * whatever the client chose to see.
+ * whatever the client chose to see; `If-None-Match` naming it is answered 304 (without
+ * `$expand`).
  */
 export async function sendODataRecord<T extends { id: string }>(
   req: Request,
@@ -82,7 +83,18 @@ export async function sendODataRecord<T extends { id: string }>(
   const record = await service.get(id, o.expand);
   const expanded = (o.expand ?? []).map((e) => e.relation);
   const unexpanded = pick(record, Object.keys(record).filter((k) => !expanded.includes(k)));
-  res.setHeader('ETag', etagOf(unexpanded));
+  const etag = etagOf(unexpanded);
+  res.setHeader('ETag', etag);
+  // A browser may keep the record but asks again each time; If-None-Match makes that a 304
+  // without a body. Not with $expand: the ETag covers the record, not the records expanded into it.
+  res.setHeader('Cache-Control', 'private, no-cache');
+  const ifNoneMatch = req.get('if-none-match');
+  if (ifNoneMatch !== undefined && expanded.length === 0 && etagListed(ifNoneMatch, etag)) {
+    res.status(304).end();
+    return;
+  }
+  // Express's res.send answers 304 by itself when If-None-Match names the response's ETag.
+  if (expanded.length > 0) delete req.headers['if-none-match'];
   const shown = o.select ? pick(record, [...o.select, ...expanded]) : record;
   sendJson(res, 200, shown);
 }
