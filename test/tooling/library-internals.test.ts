@@ -1,0 +1,155 @@
+// The assumptions of the inventory modules src/db/prisma-internals.ts, src/db/pg-internals.ts,
+// src/graphql/ws-internals.ts and src/graphql/apollo-internals.ts (7.), held to the installed
+// packages: a failure here after an upgrade names the assumption that no longer holds.
+// (src/graphql/apollo-internals.ts 1.-6. are held by test/graphql/apollo-internals.test.ts.)
+// Prisma's and pg's run against a real PostgreSQL: DATABASE_URL's server, or this machine's.
+
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApolloServer } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import { PrismaPg } from '@prisma/adapter-pg';
+import express from 'express';
+import { buildSchema } from 'graphql';
+import pg from 'pg';
+import request from 'supertest';
+import { WebSocket, WebSocketServer } from 'ws';
+import { PrismaClient } from '../../src/generated/prisma/client';
+import { ensureBody } from '../../src/graphql/apollo-internals';
+import { interceptProtocolErrors } from '../../src/graphql/ws-internals';
+import { isAdapterStatement, isBareBegin, statementText } from '../../src/db/pg-internals';
+import { READ_METHODS, routeStatements, type PgAdapter } from '../../src/db/prisma-internals';
+import { until } from '../support/until';
+
+const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+describe('Prisma Client and @prisma/adapter-pg (src/db/prisma-internals.ts)', () => {
+  const pool = new pg.Pool({ connectionString: SERVER_URL, max: 2 });
+  afterAll(() => pool.end());
+
+  it('1. statements outside a transaction go through the connected adapter\'s own queryRaw, looked up at each call', async () => {
+    const seen: string[] = [];
+    class Watching extends PrismaPg {
+      override async connect(): Promise<PgAdapter> {
+        const adapter = await super.connect();
+        routeStatements(adapter, (q, here) => {
+          seen.push(q.sql);
+          return here(q);
+        });
+        return adapter;
+      }
+    }
+    const client = new PrismaClient({ adapter: new Watching(pool) });
+    try {
+      await client.$queryRawUnsafe('SELECT 41 + 1 AS answer');
+      expect(seen.some((s) => /SELECT 41 \+ 1/.test(s))).toBe(true);
+      // A transaction's statements do not (they go through the transaction's own object).
+      seen.length = 0;
+      await client.$transaction(async (tx) => tx.$queryRawUnsafe('SELECT 40 + 2 AS answer'));
+      expect(seen.some((s) => /SELECT 40 \+ 2/.test(s))).toBe(false);
+    } finally {
+      await client.$disconnect();
+    }
+  });
+
+  it('2. models are camelCase properties whose methods are READ_METHODS and writes, nothing else', () => {
+    const client = new PrismaClient({ adapter: new PrismaPg(pool) });
+    const WRITES = new Set(['create', 'createMany', 'createManyAndReturn', 'update', 'updateMany', 'updateManyAndReturn', 'upsert', 'delete', 'deleteMany']);
+    // MongoDB's raw reads: on every model, answered by no SQL database.
+    const MONGODB_ONLY = new Set(['findRaw', 'aggregateRaw']);
+    const delegate: unknown = Reflect.get(client, 'paymentSource');
+    expect(typeof delegate).toBe('object');
+    const methods = Object.keys(delegate as object).filter((k) => typeof Reflect.get(delegate as object, k) === 'function' && !k.startsWith('$') && !k.startsWith('_'));
+    for (const m of READ_METHODS) expect(methods).toContain(m);
+    // A method neither reading nor writing as listed would escape the replica routing's choice.
+    expect(methods.filter((m) => !READ_METHODS.has(m) && !WRITES.has(m) && !MONGODB_ONLY.has(m))).toEqual([]);
+  });
+});
+
+describe('node-postgres as @prisma/adapter-pg calls it (src/db/pg-internals.ts)', () => {
+  it('1. an interactive transaction opens with a bare BEGIN through the client\'s query(); 2. single statements are pool.query(one QueryConfig); 3. the pool makes clients of config.Client', async () => {
+    const clientTexts: string[] = [];
+    const poolCalls: unknown[][] = [];
+    class RecordingClient extends pg.Client {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one signature over all of query()'s overloads
+      override query(...args: unknown[]): any {
+        const text = statementText(args[0]);
+        if (text !== undefined) clientTexts.push(text);
+        return Reflect.apply(super.query.bind(this), undefined, args);
+      }
+    }
+    class RecordingPool extends pg.Pool {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+      override query(...args: unknown[]): any {
+        poolCalls.push(args);
+        return Reflect.apply(super.query.bind(this), undefined, args);
+      }
+    }
+    const pool = new RecordingPool({ connectionString: SERVER_URL, max: 2, Client: RecordingClient });
+    const client = new PrismaClient({ adapter: new PrismaPg(pool) });
+    try {
+      await client.$transaction(async (tx) => tx.$queryRawUnsafe('SELECT 1'));
+      expect(clientTexts.some(isBareBegin)).toBe(true);
+      await client.$queryRawUnsafe('SELECT 2');
+      expect(poolCalls.some((args) => isAdapterStatement(args) && /SELECT 2/.test(args[0].text))).toBe(true);
+    } finally {
+      await client.$disconnect();
+      await pool.end();
+    }
+  });
+});
+
+describe('ws (src/graphql/ws-internals.ts)', () => {
+  it('1. a client breaking the protocol gets the socket closed, then an "error" with a code that only the interceptor hears', async () => {
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', maxPayload: 16 });
+    const codes: (string | undefined)[] = [];
+    let otherListenerHeard = false;
+    wss.on('connection', (ws) => {
+      interceptProtocolErrors(ws, (code) => codes.push(code));
+      ws.on('error', () => (otherListenerHeard = true));
+    });
+    try {
+      await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+      const { port } = wss.address() as AddressInfo;
+      const client = new WebSocket(`ws://127.0.0.1:${port}`);
+      const closed = new Promise<number>((resolve) => client.on('close', (code) => resolve(code)));
+      await new Promise<void>((resolve) => client.on('open', () => resolve()));
+      client.send('x'.repeat(64));
+      expect(await closed).toBe(1009);
+      await until('the interceptor heard the error', () => codes.length > 0);
+      expect(codes).toEqual(['WS_ERR_UNSUPPORTED_MESSAGE_LENGTH']);
+      expect(otherListenerHeard).toBe(false);
+    } finally {
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    }
+  });
+});
+
+describe("Apollo's Express integration (src/graphql/apollo-internals.ts 7.)", () => {
+  const schema = buildSchema('type Query { hello: String }');
+  let server: ApolloServer;
+  beforeAll(async () => {
+    server = new ApolloServer({ schema, rootValue: { hello: 'world' } });
+    await server.start();
+  });
+  afterAll(() => server.stop());
+
+  const appWith = (prepare: (req: express.Request) => void): http.Server => {
+    const app = express();
+    const middleware = expressMiddleware(server);
+    app.use('/graphql', (req, res, next) => {
+      prepare(req);
+      return middleware(req, res, next);
+    });
+    return http.createServer(app);
+  };
+
+  it('answers 500 when req.body is unset, and the query when ensureBody set it', async () => {
+    const headers = { 'apollo-require-preflight': 'true' };
+    const unset = await request(appWith(() => undefined)).get('/graphql?query=%7Bhello%7D').set(headers);
+    expect(unset.status).toBe(500);
+    const ensured = await request(appWith(ensureBody)).get('/graphql?query=%7Bhello%7D').set(headers);
+    expect(ensured.status).toBe(200);
+    expect(ensured.body).toEqual({ data: { hello: 'world' } });
+  });
+});
