@@ -216,34 +216,38 @@ async function waitForServer(url: string, opts: DatabaseOptions): Promise<void> 
   }
 }
 
-async function openPostgres(url: string, opts: DatabaseOptions): Promise<Database> {
-  await waitForServer(url, opts);
-  const max = opts.poolMax ?? 10;
+/** A database's close(): once, whoever calls it first (main.ts and App.stop() both do). */
+function once(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= close());
+}
+
+/** The pools of the primary and the replicas, with the guards that give up on a stalled server. */
+function openPools(url: string, opts: DatabaseOptions) {
   const pool = newPool(url, opts);
   const replicaPools = (opts.replicaUrls ?? []).map((u) => newPool(u, opts));
   // A stalled server never cancels anything: the client gives up a little later.
   const timeout = opts.statementTimeoutMs;
   const stopGuards = timeout ? [pool, ...replicaPools].map((p) => guardCheckouts(p, timeout)) : [];
   const replicas = replicaPools.length > 0 ? new ReplicaSet(replicaPools, { maxLagMs: opts.replicaMaxLagMs ?? 2_000, onStateChange: opts.onReplicaChange }) : undefined;
-  const session: SqlSession = {
-    async exec(sql) {
-      await pool.query(sql);
-    },
-    async query<T>(sql: string, params?: unknown[]) {
-      return (await pool.query<T & QueryResultRow>(sql, params)).rows;
-    },
-  };
-  const direct = sessionUrl(url, opts.directUrl, opts.tlsRootCertFile);
-  const lockSession = () => openLockSession(direct, opts.connectTimeoutMs);
-  if (opts.migrate !== false) {
-    // Advisory locks are per session: migrate on one connection of its own, past any pooler.
-    const migrating = await lockSession();
-    try {
-      await applyMigrations(migrating);
-    } finally {
-      await migrating.close();
-    }
+  return { pool, replicaPools, replicas, stopGuards };
+}
+
+/** Applies pending migrations on a session of its own (advisory locks are per session), past any pooler. */
+async function migrateOn(open: () => Promise<LockSession>): Promise<void> {
+  const migrating = await open();
+  try {
+    await applyMigrations(migrating);
+  } finally {
+    await migrating.close();
   }
+}
+
+/**
+ * Prisma Client and the row reader over the pool: the primary's, and with replicas a read
+ * client whose adapter sends plain reads to them, both behind the one client the services use.
+ */
+async function postgresClients(pool: Pool, replicas: ReplicaSet | undefined, opts: DatabaseOptions) {
   // Named statements belong to one server connection; a transaction-mode pooler hands the
   // next transaction another one ("prepared statement already exists", 42P05), unless it
   // tracks them itself (PgBouncer 1.21+ with max_prepared_statements).
@@ -255,25 +259,45 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
   const allowed = opts.replicaReadsAllowed ?? (() => false);
   const primaryRows = adapterReader(await primaryAdapter.connect(), opts.onQuery);
   const rows = readerAdapter ? routedReader(primaryRows, adapterReader(await readerAdapter.connect(), opts.onQuery), allowed) : primaryRows;
-  await replicas?.start();
-  let closed = false;
   return {
-    kind: 'postgres',
     prisma: reader ? routeReads(primary, reader, allowed) : primary,
     rows,
+    async disconnect() {
+      await primary.$disconnect();
+      await reader?.$disconnect();
+    },
+  };
+}
+
+async function openPostgres(url: string, opts: DatabaseOptions): Promise<Database> {
+  await waitForServer(url, opts);
+  const max = opts.poolMax ?? 10;
+  const { pool, replicaPools, replicas, stopGuards } = openPools(url, opts);
+  const session: SqlSession = {
+    async exec(sql) {
+      await pool.query(sql);
+    },
+    async query<T>(sql: string, params?: unknown[]) {
+      return (await pool.query<T & QueryResultRow>(sql, params)).rows;
+    },
+  };
+  const direct = sessionUrl(url, opts.directUrl, opts.tlsRootCertFile);
+  const lockSession = () => openLockSession(direct, opts.connectTimeoutMs);
+  if (opts.migrate !== false) await migrateOn(lockSession);
+  const clients = await postgresClients(pool, replicas, opts);
+  await replicas?.start();
+  const up = () => pool.query('SELECT 1').then(() => 'up' as const, () => 'down' as const);
+  return {
+    kind: 'postgres',
+    prisma: clients.prisma,
+    rows: clients.rows,
     session,
     lockSession,
     async ping() {
       await pool.query('SELECT 1');
     },
     async health() {
-      let state: 'up' | 'down' = 'up';
-      try {
-        await pool.query('SELECT 1');
-      } catch {
-        state = 'down';
-      }
-      return [{ name: 'primary', role: 'primary', state }, ...(replicas?.health() ?? [])];
+      return [{ name: 'primary', role: 'primary', state: await up() }, ...(replicas?.health() ?? [])];
     },
     poolStats() {
       return [poolFigures('primary', pool, max), ...replicaPools.map((p, i) => poolFigures(`replica ${i + 1}`, p, max))];
@@ -281,36 +305,33 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     // Sessions of their own, past a transaction-mode pooler like the lock session above.
     listen: (channel, onNotify) => listenPostgres(direct, channel, onNotify),
     tryLock: postgresLocks(direct),
-    async close() {
-      if (closed) return;
-      closed = true;
+    close: once(async () => {
       replicas?.stop();
       for (const stop of stopGuards) stop();
-      await primary.$disconnect();
-      await reader?.$disconnect();
+      await clients.disconnect();
       await Promise.all([pool.end(), ...replicaPools.map((p) => p.end())]);
-    },
+    }),
   };
 }
 
-async function openPGlite(opts: DatabaseOptions): Promise<Database> {
+/** The embedded database: in memory, or in its folder, which one process holds at a time. */
+async function startPGlite(opts: DatabaseOptions): Promise<{ pg: PGlite; lock: DataDirLock | undefined }> {
   const dir = opts.dataDir ?? './data';
-  let pg: PGlite;
-  let lock: DataDirLock | undefined;
-  if (dir === 'memory') {
-    pg = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
-  } else {
-    // Before anything in the folder is touched: refused at once when another process holds it.
-    lock = lockDataDir(dir, opts.role ?? 'service');
-    try {
-      const target = path.resolve(dir, 'pglite');
-      fs.mkdirSync(target, { recursive: true });
-      pg = await PGlite.create(target, { extensions: PGLITE_EXTENSIONS });
-    } catch (e) {
-      lock.release();
-      throw e;
-    }
+  if (dir === 'memory') return { pg: await PGlite.create({ extensions: PGLITE_EXTENSIONS }), lock: undefined };
+  // Before anything in the folder is touched: refused at once when another process holds it.
+  const lock = lockDataDir(dir, opts.role ?? 'service');
+  try {
+    const target = path.resolve(dir, 'pglite');
+    fs.mkdirSync(target, { recursive: true });
+    return { pg: await PGlite.create(target, { extensions: PGLITE_EXTENSIONS }), lock };
+  } catch (e) {
+    lock.release();
+    throw e;
   }
+}
+
+async function openPGlite(opts: DatabaseOptions): Promise<Database> {
+  const { pg, lock } = await startPGlite(opts);
   const session: SqlSession = {
     async exec(sql) {
       await pg.exec(sql);
@@ -319,12 +340,16 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
       return (await pg.query<T>(sql, params)).rows;
     },
   };
+  // PGlite keeps the process alive until it is closed.
+  const shut = async () => {
+    await pg.close();
+    lock?.release();
+  };
   if (opts.migrate !== false) {
     try {
       await applyMigrations(session);
     } catch (e) {
-      await pg.close();
-      lock?.release();
+      await shut();
       throw e;
     }
   }
@@ -332,7 +357,7 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
   const adapter = new PrismaPGlite(pg);
   const prisma = prismaClient(adapter, opts.onQuery);
   const rows = adapterReader(await adapter.connect(), opts.onQuery);
-  let closed = false;
+  const up = async () => !pg.closed && (await pg.query('SELECT 1').then(() => true, () => false));
   return {
     kind: 'pglite',
     prisma,
@@ -345,29 +370,20 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
       await pg.query('SELECT 1');
     },
     async health() {
-      const up = !pg.closed && (await pg.query('SELECT 1').then(() => true, () => false));
-      return [{ name: 'primary', role: 'primary', state: up ? 'up' : 'down' }];
+      return [{ name: 'primary', role: 'primary', state: (await up()) ? 'up' : 'down' }];
     },
-    poolStats() {
-      return [];
-    },
+    poolStats: () => [],
     async listen(channel, onNotify) {
       const stop = await pg.listen(channel, onNotify);
       return async () => {
         if (!pg.closed) await stop();
       };
     },
-    tryLock() {
-      return Promise.resolve({ lost: new Promise<void>(() => undefined), release: () => Promise.resolve() });
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
+    tryLock: () => Promise.resolve({ lost: new Promise<void>(() => undefined), release: () => Promise.resolve() }),
+    close: once(async () => {
       await prisma.$disconnect();
-      // PGlite keeps the process alive until it is closed.
-      await pg.close();
-      lock?.release();
-    },
+      await shut();
+    }),
   };
 }
 

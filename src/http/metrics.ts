@@ -89,20 +89,57 @@ function recordRouteTemplates(requestPrototype: Request): void {
   });
 }
 
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** The door a request path belongs to: rest, graphql or other. */
+const doorFinder =
+  (doors: MetricsOptions['doors']) =>
+  (path: string): string =>
+    path === doors.rest || path.startsWith(`${doors.rest}/`) ? 'rest' : path === doors.graphql || path.startsWith(`${doors.graphql}/`) ? 'graphql' : 'other';
+
+/** The database pools' gauges, read at each scrape. */
+function poolGauges(registry: Registry, poolStats: () => readonly PoolStats[]): void {
+  const gauge = (name: string, help: string, pick: (s: PoolStats) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['pool'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const s of poolStats()) this.set({ pool: s.name }, pick(s));
+      },
+    });
+  gauge('db_pool_connections_in_use', 'Database connections lent out to a query or transaction', (s) => s.inUse);
+  gauge('db_pool_connections_idle', 'Open database connections waiting for work', (s) => s.idle);
+  gauge('db_pool_waiting_requests', 'Queries waiting for a free database connection', (s) => s.waiting);
+  gauge('db_pool_connections_max', 'Most connections the pool opens', (s) => s.max);
+}
+
+/** GET /metrics: the registry in Prometheus' text format. */
+const metricsEndpoint =
+  (registry: Registry): RequestHandler =>
+  async (_req, res, next) => {
+    try {
+      const text = await registry.metrics();
+      res.type(registry.contentType).send(text);
+    } catch (e) {
+      next(e);
+    }
+  };
+
 export function createMetrics(o: MetricsOptions): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const routes = new BoundedLabel();
   const operations = new BoundedLabel();
-
-  const doorOf = (path: string): string =>
-    path === o.doors.rest || path.startsWith(`${o.doors.rest}/`) ? 'rest' : path === o.doors.graphql || path.startsWith(`${o.doors.graphql}/`) ? 'graphql' : 'other';
+  const doorOf = doorFinder(o.doors);
 
   const requests = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP requests by door (rest, graphql, other), method, route template and status',
     labelNames: ['door', 'method', 'route', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: DURATION_BUCKETS,
     registers: [registry],
   });
   const refused = new Counter({
@@ -115,28 +152,10 @@ export function createMetrics(o: MetricsOptions): Metrics {
     name: 'graphql_operation_duration_seconds',
     help: 'GraphQL operations by operation name, type and outcome (ok, error)',
     labelNames: ['operation', 'type', 'outcome'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: DURATION_BUCKETS,
     registers: [registry],
   });
-  if (o.poolStats) {
-    const poolStats = o.poolStats;
-    const gauge = (name: string, help: string, pick: (s: PoolStats) => number) =>
-      new Gauge({
-        name,
-        help,
-        labelNames: ['pool'] as const,
-        registers: [registry],
-        collect() {
-          this.reset();
-          for (const s of poolStats()) this.set({ pool: s.name }, pick(s));
-        },
-      });
-    gauge('db_pool_connections_in_use', 'Database connections lent out to a query or transaction', (s) => s.inUse);
-    gauge('db_pool_connections_idle', 'Open database connections waiting for work', (s) => s.idle);
-    gauge('db_pool_waiting_requests', 'Queries waiting for a free database connection', (s) => s.waiting);
-    gauge('db_pool_connections_max', 'Most connections the pool opens', (s) => s.max);
-  }
-
+  if (o.poolStats) poolGauges(registry, o.poolStats);
   if (o.events) relayGauges(registry, o.events);
 
   const track: RequestHandler = (req: Tracked, res: Response, next) => {
@@ -149,21 +168,12 @@ export function createMetrics(o: MetricsOptions): Metrics {
     next();
   };
 
-  const endpoint: RequestHandler = async (_req, res, next) => {
-    try {
-      const text = await registry.metrics();
-      res.type(registry.contentType).send(text);
-    } catch (e) {
-      next(e);
-    }
-  };
-
   return {
     attach(app) {
       recordRouteTemplates(app.request);
       app.use(track);
     },
-    endpoint,
+    endpoint: metricsEndpoint(registry),
     rateLimited(req) {
       refused.inc({ door: doorOf(req.originalUrl.split('?')[0]!) });
     },

@@ -123,85 +123,102 @@ export const SPEC_OF: Readonly<Record<FileSection, TableSpec>> = perFileSection(
 export const ADDRESS: TableSpec = tableSpec(ADDRESSES.table, ADDRESSES.fields);
 
 const q = (name: string) => `"${name}"`;
-/**
- * The write statement of a table. Parameters: one array per column, then (audited tables)
- * the audit arrays and the import time. Each row's current version is looked up by id
- * (once): new rows are INSERTed, rows with a different value UPDATEd, unchanged rows left
- * alone (not even locked). Answers { inserted, updated }.
- */
-function upsertSql(spec: TableSpec): string {
+/** The SQL fragments every table's write statement is made of (see upsertSql). */
+function fragments(spec: TableSpec) {
   const table = q(spec.table);
   const data = spec.columns.map((c) => c.name);
   const rest = data.slice(1); // without id
   const tuple = (alias: string, names: readonly string[]) => `(${names.map((n) => `${alias}.${q(n)}`).join(', ')})`;
-  const params = spec.columns.map((c, i) => arrayParam(i + 1, c.type));
-  // The current row of each id, through the primary key. OFFSET 0 keeps the planner from
-  // turning this into a hash join over the whole table (its statistics are stale while the
-  // import fills the table).
-  const current = `LEFT JOIN LATERAL (SELECT * FROM ${table} x WHERE x."id" = s."id" OFFSET 0) c ON true`;
-  const dataChanged = `${tuple('c', rest)} IS DISTINCT FROM ${tuple('s', rest)}`;
   // The change log's view of each column: its API type (audit columns are date-times and uuids).
-  const typeOf = (name: string): FieldType =>
-    spec.types[name] ?? (name === 'createdAt' || name === 'updatedAt' ? 'datetime' : 'uuid');
+  const typeOf = (name: string): FieldType => spec.types[name] ?? (name === 'createdAt' || name === 'updatedAt' ? 'datetime' : 'uuid');
   const logged = (alias: string, names: readonly string[]) =>
     `jsonb_build_object(${names.map((n) => `'${n}', ${loggedValueSql(`${alias}.${q(n)}`, typeOf(n))}`).join(', ')})`;
-  // The row before this import: its current values, except a key prepareKeys moved aside
-  // (or a default it cleared) earlier in this transaction, whose value before is in IMPORT_MOVED.
-  const moved = `LEFT JOIN ${IMPORT_MOVED} m ON m."id" = s."id"`;
-  const oldValues = (names: readonly string[]) =>
-    `CASE WHEN c."id" IS NULL THEN NULL ELSE ${logged('c', names)} || CASE WHEN m."id" IS NULL THEN '{}'::jsonb ELSE jsonb_build_object(m."field", m."old") END END AS old_values`;
-  let source: string;
-  let columns: readonly string[];
-  if (!spec.audited) {
-    columns = data;
-    source = `SELECT s.*, c."id" IS NOT NULL AS present, c."id" IS NOT NULL AND ${dataChanged} AS changed, ${oldValues(rest)}
-    FROM unnest(${params.join(', ')}) AS s(${data.map(q).join(', ')})
-    ${current} ${moved}`;
-  } else {
-    columns = [...data, ...AUDIT];
-    const n = spec.columns.length;
-    const audit = [
-      arrayParam(n + 1, 'timestamptz'), // createdAt, null when absent
-      arrayParam(n + 2, 'uuid'), // createdById, null when absent
-      arrayParam(n + 3, 'timestamptz'), // updatedAt as given
-      arrayParam(n + 4, 'uuid'), // updatedById as given
-      arrayParam(n + 5, 'boolean'), // updatedAt given?
-      arrayParam(n + 6, 'boolean'), // updatedById given?
-    ];
-    const now = `$${n + 7}::timestamptz`;
-    const nil = `'${NIL_UUID}'::uuid`;
-    const names = [...data.map(q), 'created_at', 'created_by', 'updated_at', 'updated_by', 'ua_given', 'ub_given'];
-    // An existing row changes when a value differs, or an audit field the file gives does.
-    const changed = `c."id" IS NOT NULL AND (${dataChanged}
+  return {
+    table,
+    data,
+    rest,
+    logged,
+    params: spec.columns.map((c, i) => arrayParam(i + 1, c.type)),
+    // The current row of each id, through the primary key. OFFSET 0 keeps the planner from
+    // turning this into a hash join over the whole table (its statistics are stale while the
+    // import fills the table); then the value before this import of a key prepareKeys moved
+    // aside (or a default it cleared) earlier in this transaction, kept in IMPORT_MOVED.
+    joins: `LEFT JOIN LATERAL (SELECT * FROM ${table} x WHERE x."id" = s."id" OFFSET 0) c ON true LEFT JOIN ${IMPORT_MOVED} m ON m."id" = s."id"`,
+    dataChanged: `${tuple('c', rest)} IS DISTINCT FROM ${tuple('s', rest)}`,
+    /** The row before this import: its current values, with a moved key's value before. */
+    oldValues: (names: readonly string[]) =>
+      `CASE WHEN c."id" IS NULL THEN NULL ELSE ${logged('c', names)} || CASE WHEN m."id" IS NULL THEN '{}'::jsonb ELSE jsonb_build_object(m."field", m."old") END END AS old_values`,
+  };
+}
+type Fragments = ReturnType<typeof fragments>;
+
+/** The rows to write of a table without audit fields, each with whether it exists and changes. */
+function plainSource(f: Fragments): { source: string; columns: readonly string[] } {
+  const source = `SELECT s.*, c."id" IS NOT NULL AS present, c."id" IS NOT NULL AND ${f.dataChanged} AS changed, ${f.oldValues(f.rest)}
+    FROM unnest(${f.params.join(', ')}) AS s(${f.data.map(q).join(', ')})
+    ${f.joins}`;
+  return { source, columns: f.data };
+}
+
+/**
+ * The rows to write of an audited table: the audit fields the file gives, the current ones
+ * otherwise, the import's time and the system's id for what changes now.
+ */
+function auditedSource(f: Fragments, n: number): { source: string; columns: readonly string[] } {
+  const audit = [
+    arrayParam(n + 1, 'timestamptz'), // createdAt, null when absent
+    arrayParam(n + 2, 'uuid'), // createdById, null when absent
+    arrayParam(n + 3, 'timestamptz'), // updatedAt as given
+    arrayParam(n + 4, 'uuid'), // updatedById as given
+    arrayParam(n + 5, 'boolean'), // updatedAt given?
+    arrayParam(n + 6, 'boolean'), // updatedById given?
+  ];
+  const now = `$${n + 7}::timestamptz`;
+  const nil = `'${NIL_UUID}'::uuid`;
+  const names = [...f.data.map(q), 'created_at', 'created_by', 'updated_at', 'updated_by', 'ua_given', 'ub_given'];
+  // An existing row changes when a value differs, or an audit field the file gives does.
+  const changed = `c."id" IS NOT NULL AND (${f.dataChanged}
         OR (s.created_at IS NOT NULL AND s.created_at IS DISTINCT FROM c."createdAt")
         OR (s.created_by IS NOT NULL AND s.created_by IS DISTINCT FROM c."createdById")
         OR (s.ua_given AND s.updated_at IS DISTINCT FROM c."updatedAt")
         OR (s.ub_given AND s.updated_by IS DISTINCT FROM c."updatedById"))`;
-    source = `SELECT ${data.map((d) => `s.${q(d)}`).join(', ')},
+  const source = `SELECT ${f.data.map((d) => `s.${q(d)}`).join(', ')},
       COALESCE(s.created_at, c."createdAt", ${now}) AS "createdAt",
       COALESCE(s.created_by, c."createdById", ${nil}) AS "createdById",
       CASE WHEN s.ua_given THEN s.updated_at WHEN c."id" IS NULL THEN NULL
-           WHEN ${dataChanged} THEN ${now} ELSE c."updatedAt" END AS "updatedAt",
+           WHEN ${f.dataChanged} THEN ${now} ELSE c."updatedAt" END AS "updatedAt",
       CASE WHEN s.ub_given THEN s.updated_by WHEN c."id" IS NULL THEN NULL
-           WHEN ${dataChanged} THEN ${nil} ELSE c."updatedById" END AS "updatedById",
+           WHEN ${f.dataChanged} THEN ${nil} ELSE c."updatedById" END AS "updatedById",
       c."id" IS NOT NULL AS present,
       ${changed} AS changed,
-      ${oldValues([...rest, ...AUDIT])}
-    FROM unnest(${[...params, ...audit].join(', ')}) AS s(${names.join(', ')})
-    ${current} ${moved}`;
-  }
+      ${f.oldValues([...f.rest, ...AUDIT])}
+    FROM unnest(${[...f.params, ...audit].join(', ')}) AS s(${names.join(', ')})
+    ${f.joins}`;
+  return { source, columns: [...f.data, ...AUDIT] };
+}
+
+/**
+ * The write statement of a table. Parameters: one array per column, then (audited tables)
+ * the audit arrays and the import time. Each row's current version is looked up by id
+ * (once): new rows are INSERTed, rows with a different value UPDATEd, unchanged rows left
+ * alone (not even locked), and the change of each staged for the change log. Answers
+ * { inserted, updated }.
+ */
+function upsertSql(spec: TableSpec): string {
+  const f = fragments(spec);
+  const { source, columns } = spec.audited ? auditedSource(f, spec.columns.length) : plainSource(f);
   const set = columns.slice(1).map((c) => `${q(c)} = p.${q(c)}`);
   return `WITH p AS (
   ${source}
 ), ins AS (
-  INSERT INTO ${table} (${columns.map(q).join(', ')})
+  INSERT INTO ${f.table} (${columns.map(q).join(', ')})
   SELECT ${columns.map((c) => `p.${q(c)}`).join(', ')} FROM p WHERE NOT p.present
   RETURNING 1
 ), upd AS (
-  UPDATE ${table} t SET ${set.join(', ')} FROM p WHERE p.changed AND t."id" = p."id"
+  UPDATE ${f.table} t SET ${set.join(', ')} FROM p WHERE p.changed AND t."id" = p."id"
   RETURNING 1
 ), new_values AS (
-  SELECT p."id", p.present, p.old_values, ${logged('p', columns.slice(1))} AS v FROM p WHERE p.changed OR NOT p.present
+  SELECT p."id", p.present, p.old_values, ${f.logged('p', columns.slice(1))} AS v FROM p WHERE p.changed OR NOT p.present
 ), staged AS (
   INSERT INTO ${IMPORT_CHANGES} ("resource", "recordId", "operation", "changes")
   SELECT '${spec.resource}', n."id", CASE WHEN n.present THEN 'updated' ELSE 'created' END::"ChangeOperation", d.changes
