@@ -85,6 +85,7 @@ function writer() {
         const body = (await res.json()) as { id?: string };
         if (res.status === 201 && body.id) acknowledged.push(body.id);
       }
+      // A rate, not a wait: about 50 writes a second, so the outage meets many of them.
       await new Promise((r) => setTimeout(r, 20));
     }
   })();
@@ -118,7 +119,7 @@ describe('database outages answer 503 and heal without a restart', () => {
       DB_CONNECT_TIMEOUT_MS: '1000',
       DB_STARTUP_TIMEOUT_MS: '60000',
     });
-    for (let i = 0; i < 300 && !svc.output().includes('database not reachable yet; waiting'); i++) await new Promise((r) => setTimeout(r, 100));
+    await until('the service to wait for the database', () => svc.output().includes('database not reachable yet; waiting'), { timeoutMs: 30_000 });
     pg.start();
     const ready = await svc.ready(60_000);
     if (!ready) throw new Error(`service did not become ready:\n${svc.output()}`);
@@ -145,7 +146,7 @@ describe('database outages answer 503 and heal without a restart', () => {
     it(`PostgreSQL ${mode === 'frozen' ? 'frozen (SIGSTOP)' : `stopped (${mode})`}: 503 with Retry-After in both doors, 200 again after it is back, no acknowledged write lost`, async () => {
       expect(healthy(await probe())).toBe(true);
       const w = writer();
-      await new Promise((r) => setTimeout(r, 500));
+      await until('writes acknowledged before the outage', () => w.acknowledged.length >= 3, { timeoutMs: 20_000 });
       const stoppedAt = Date.now();
       if (mode === 'frozen') pg.freeze();
       else pg.stop(mode);
@@ -154,12 +155,13 @@ describe('database outages answer 503 and heal without a restart', () => {
       expect(down.probe.graphqlRetryAfter).toMatch(/^[1-9][0-9]*$/);
       const ready = await fetch(`${svc.base}/readyz`);
       expect(ready.status).toBe(503);
-      await new Promise((r) => setTimeout(r, 1000));
+      await until('a write refused during the outage', () => (w.statuses.get(503) ?? 0) >= 3, { timeoutMs: 20_000 });
       const startedAt = Date.now();
       if (mode === 'frozen') pg.thaw();
       else pg.start();
       const up = await probeUntil('200 in both doors', healthy, 30_000);
-      await new Promise((r) => setTimeout(r, 300));
+      const before = w.acknowledged.length;
+      await until('writes acknowledged after the outage', () => w.acknowledged.length >= before + 3, { timeoutMs: 20_000 });
       await w.stop();
       console.log(
         `fault timeline (${mode}): 503 in both doors ${down.ms} ms after the stop returned; PostgreSQL away for ${startedAt - stoppedAt} ms; ` +
