@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendChanges } from '../../src/domain/change-log/append';
 import type { ChangeEntry } from '../../src/domain/change-log/service';
-import type { Services } from '../../src/domain/services';
-import { createTestDatabase, usingPostgres, type TestDatabase, servicesOf } from '../support/database';
+import { usingPostgres, useTestServices } from '../support/database';
 import { until } from '../support/until';
 
 // The outbox ordering trap: a transaction that takes its seq and commits late must not land
@@ -12,14 +11,7 @@ import { until } from '../support/until';
 // in seq order. On PostgreSQL the writers run in parallel transactions; the embedded
 // database has one connection, so there they run one after the other.
 
-let db: TestDatabase;
-let s: Services;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  s = servicesOf(db);
-});
-afterAll(() => db.close());
+const t = useTestServices();
 
 /** Every few milliseconds: writers and the reader step in turn, many times over. */
 const STEP = { timeoutMs: 30_000, everyMs: 5 };
@@ -37,7 +29,7 @@ it('a reader following the cursor sees every committed entry once, in seq order,
   const reader = (async () => {
     for (;;) {
       const finished = done;
-      const batch = await s.changeLog.changesAfter(cursor, 3);
+      const batch = await t.s.changeLog.changesAfter(cursor, 3);
       polls++;
       seen.push(...batch);
       if (batch.length > 0) cursor = batch.at(-1)!.seq;
@@ -47,7 +39,7 @@ it('a reader following the cursor sees every committed entry once, in seq order,
   })();
 
   const writer = (i: number) =>
-    db.prisma.$transaction(
+    t.db.prisma.$transaction(
       async (tx) => {
         const changes = { name: { old: `w${i}`, new: `w${i}'` } };
         await appendChanges(tx, [{ resource: 'payment-source', recordId: recordIds[i]!, operation: 'updated', changes }], {
@@ -60,7 +52,7 @@ it('a reader following the cursor sees every committed entry once, in seq order,
       { timeout: 60_000, maxWait: 60_000 },
     );
   // One rolls back after taking its seq: its entry must never appear.
-  const rolledBack = db.prisma
+  const rolledBack = t.db.prisma
     .$transaction(async (tx) => {
       await appendChanges(tx, [{ resource: 'payment-source', recordId: randomUUID(), operation: 'created', changes: {} }], {
         userId: randomUUID(),
@@ -92,7 +84,7 @@ it('a reader following the cursor sees every committed entry once, in seq order,
   done = true;
   await reader;
 
-  const committed = await s.changeLog.changesAfter(0n, 1000);
+  const committed = await t.s.changeLog.changesAfter(0n, 1000);
   expect(committed.map((e) => e.recordId).sort()).toEqual([...recordIds].sort());
   expect(seen.map((e) => e.id)).toEqual(committed.map((e) => e.id));
   const seqs = seen.map((e) => BigInt(e.seq));

@@ -1,29 +1,21 @@
 import { NIL_UUID } from '../../src/domain/common/schemas';
-import type { Services } from '../../src/domain/services';
 import { stringifyJson } from '../../src/http/json';
 import { importReferenceData } from '../../src/import';
 import { IMPORT_SECTIONS } from '../../src/import/registry';
-import { createTestDatabase, type TestDatabase, servicesOf } from '../support/database';
+import { useTestServices } from '../support/database';
 import { demo, writeFile } from '../import/helpers';
 
 // The import appends one entry per record it inserts or updates, none for unchanged rows,
 // all with the nil UUID as user and the run's id, field-level old and new values as the API
 // writes them (decimals exact, instants ISO with Z).
 
-let db: TestDatabase;
-let s: Services;
+const t = useTestServices();
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  s = servicesOf(db);
-});
-afterAll(() => db.close());
-
-const all = () => s.changeLog.changesAfter(0n, 100_000);
+const all = () => t.s.changeLog.changesAfter(0n, 100_000);
 
 it('writes a created entry per inserted record, nothing for an unchanged one, an updated entry with the changed fields', async () => {
   const data = demo();
-  const first = await importReferenceData(db, writeFile(data));
+  const first = await importReferenceData(t.db, writeFile(data));
   const inserted = IMPORT_SECTIONS.reduce((n, sec) => n + first.counts[sec].inserted, 0);
   const created = await all();
   expect(created).toHaveLength(inserted);
@@ -42,7 +34,7 @@ it('writes a created entry per inserted record, nothing for an unchanged one, an
   expect(priceEntry.changes).not.toHaveProperty('id');
 
   // The same file again: nothing changes, nothing is logged.
-  await importReferenceData(db, writeFile(data));
+  await importReferenceData(t.db, writeFile(data));
   expect(await all()).toHaveLength(inserted);
 
   // One customer's e-mail, one address's city and one price's amount change.
@@ -54,7 +46,7 @@ it('writes a created entry per inserted record, nothing for an unchanged one, an
   address.city = 'Neustadt';
   const oldAmount = String(price.amount);
   price.amount = 12345678901.2345;
-  const third = await importReferenceData(db, writeFile(data));
+  const third = await importReferenceData(t.db, writeFile(data));
   const updates = (await all()).slice(inserted);
   expect(updates.map((e) => [e.resource, e.recordId, e.operation]).sort()).toEqual(
     [

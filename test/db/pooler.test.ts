@@ -1,10 +1,8 @@
 import { Client } from 'pg';
-import { DEMO_DATA_FILE } from '../../src/config/paths';
 import { openDatabase } from '../../src/db/database';
-import { importReferenceData } from '../../src/import/import-service';
 import { READER_ID, token, WRITER_ID } from '../support/app';
 import { activeAssetAccount, defaultSource, fixture } from '../support/fixture';
-import { freePort, requirePrivateClusters, startPrimary, type PgCluster } from '../support/pg-cluster';
+import { demoDatabase, freePort, requirePrivateClusters, startPrimary, type PgCluster } from '../support/pg-cluster';
 import { startPgBouncer, type PgBouncer } from '../support/pgbouncer';
 import { startService, type RunningService } from '../support/service';
 
@@ -59,13 +57,7 @@ describe('behind PgBouncer in transaction mode', () => {
     writer = await token('billing.read billing.write', WRITER_ID);
     reader = await token('billing.read', READER_ID);
     primary = startPrimary(await freePort());
-    await primary.query(`CREATE DATABASE ${DB}`);
-    const db = await openDatabase({ url: primary.url(DB) });
-    try {
-      await importReferenceData(db, DEMO_DATA_FILE);
-    } finally {
-      await db.close();
-    }
+    await demoDatabase(primary, DB);
     bouncer = await startPgBouncer(await freePort(), { serverPort: primary.port, poolMode: 'transaction', defaultPoolSize: 2 });
     svc = startService(await freePort(), {
       DATABASE_URL: bouncer.url(DB),

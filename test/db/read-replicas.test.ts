@@ -1,9 +1,6 @@
-import { openDatabase } from '../../src/db/database';
-import { DEMO_DATA_FILE } from '../../src/config/paths';
-import { importReferenceData } from '../../src/import/import-service';
 import { READER_ID, token, WRITER_ID } from '../support/app';
 import { fixture } from '../support/fixture';
-import { freePort, requirePrivateClusters, startPrimary, startReplica, type PgCluster } from '../support/pg-cluster';
+import { demoDatabase, freePort, requirePrivateClusters, startPrimary, startReplica, type PgCluster } from '../support/pg-cluster';
 import { startService, type RunningService } from '../support/service';
 import { until } from '../support/until';
 
@@ -71,13 +68,7 @@ describe('reads on a streaming replica', () => {
     writer = await token('billing.read billing.write', WRITER_ID);
     reader = await token('billing.read', READER_ID);
     primary = startPrimary(PRIMARY_PORT);
-    await primary.query(`CREATE DATABASE ${DB}`);
-    const db = await openDatabase({ url: primary.url(DB) });
-    try {
-      await importReferenceData(db, DEMO_DATA_FILE);
-    } finally {
-      await db.close();
-    }
+    await demoDatabase(primary, DB);
     replica = startReplica(primary, REPLICA_PORT, { applyDelayMs: 2000 });
     svc = startService(HTTP_PORT, {
       DATABASE_URL: primary.url(DB),

@@ -1,10 +1,7 @@
 import { Client } from 'pg';
-import { openDatabase } from '../../src/db/database';
-import { DEMO_DATA_FILE } from '../../src/config/paths';
-import { importReferenceData } from '../../src/import/import-service';
 import { token } from '../support/app';
 import { fixture } from '../support/fixture';
-import { freePort, requirePrivateClusters, startPrimary, type PgCluster } from '../support/pg-cluster';
+import { demoDatabase, freePort, requirePrivateClusters, startPrimary, type PgCluster } from '../support/pg-cluster';
 import { startService, type RunningService } from '../support/service';
 import { until } from '../support/until';
 
@@ -123,12 +120,7 @@ describe('database outages answer 503 and heal without a restart', () => {
     pg.start();
     const ready = await svc.ready(60_000);
     if (!ready) throw new Error(`service did not become ready:\n${svc.output()}`);
-    const db = await openDatabase({ url: pg.url('fault'), migrate: false });
-    try {
-      await importReferenceData(db, DEMO_DATA_FILE);
-    } finally {
-      await db.close();
-    }
+    await demoDatabase(pg, 'fault', { created: false });
   }, 180_000);
 
   afterAll(async () => {

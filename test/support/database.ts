@@ -55,3 +55,29 @@ export async function createTestDatabase(opts: { onQuery?: OnQuery | undefined }
     },
   });
 }
+
+/**
+ * A test database and its services for the file's tests (made before them, closed after),
+ * for files that need nothing else: `const t = useTestServices();` then `t.db`, `t.s`.
+ */
+export function useTestServices(): { readonly db: TestDatabase; readonly s: Services } {
+  let db: TestDatabase | undefined;
+  let s: Services | undefined;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    s = servicesOf(db);
+  });
+  afterAll(() => db?.close());
+  const made = <T>(v: T | undefined): T => {
+    if (v === undefined) throw new Error('useTestServices: used before its beforeAll ran');
+    return v;
+  };
+  return {
+    get db() {
+      return made(db);
+    },
+    get s() {
+      return made(s);
+    },
+  };
+}

@@ -184,3 +184,20 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * Database `name` on the cluster, migrated and filled with the demo dataset (through the
+ * service's own migration runner and import). `created: false` when the database exists already.
+ */
+export async function demoDatabase(cluster: PgCluster, name: string, { created = true } = {}): Promise<void> {
+  if (created) await cluster.query(`CREATE DATABASE "${name}"`);
+  const { openDatabase } = await import('../../src/db/database');
+  const { importReferenceData } = await import('../../src/import/import-service');
+  const { DEMO_DATA_FILE } = await import('../../src/config/paths');
+  const db = await openDatabase({ url: cluster.url(name), migrate: created });
+  try {
+    await importReferenceData(db, DEMO_DATA_FILE);
+  } finally {
+    await db.close();
+  }
+}
