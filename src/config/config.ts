@@ -103,6 +103,7 @@ const schema = z
     EVENTS_NATS_DUPLICATE_WINDOW_S: z.coerce.number().int().min(1).max(86_400).default(600),
     EVENTS_SOURCE: z.string().trim().min(1).max(500).default('urn:billing-reference-data'),
     EVENTS_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+    EVENTS_PERSONAL_DATA: z.enum(['full', 'redacted']).default('full'),
   })
   .superRefine((env, ctx) => {
     if (!env.DATABASE_URL && env.DATABASE_REPLICA_URLS.length > 0)
@@ -191,6 +192,8 @@ export interface Config {
     readonly source: string;
     /** Longest wait for a change notification before the log is read anyway. */
     readonly pollMs: number;
+    /** Events carry personal values (the broker is the operator's), unless redacted as for a reader without billing.pii. */
+    readonly redactPersonalData: boolean;
   };
 }
 
@@ -244,6 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       duplicateWindowSeconds: e.EVENTS_NATS_DUPLICATE_WINDOW_S,
       source: e.EVENTS_SOURCE,
       pollMs: e.EVENTS_POLL_MS,
+      redactPersonalData: e.EVENTS_PERSONAL_DATA === 'redacted',
     },
   };
 }

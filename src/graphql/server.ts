@@ -31,7 +31,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { Request, RequestHandler } from 'express';
 import { OperationTypeNode } from 'graphql';
-import { requireScope, SCOPES, type Principal } from '../auth/principal';
+import { requireScope, SCOPES, seesPersonalData, type Principal } from '../auth/principal';
 import type { TokenVerifier } from '../auth/tokens';
 import { PROJECT_ROOT } from '../config/paths';
 import type { Services } from '../domain/services';
@@ -48,6 +48,7 @@ import { createFormatError, httpGraphQLError, logInternalErrors } from './errors
 import { checkLimits, checkVariables, LIMITS } from './limits';
 import { variableFaults } from './variables';
 import { jitExecution } from './jit';
+import { checkPersonalFields } from './personal';
 import { Loaders } from './loaders';
 import { resolvers } from './resolvers';
 import { sandboxLandingPage } from './sandbox';
@@ -95,6 +96,7 @@ const guard: GraphQLRequestListener<GraphqlContext> = {
     checkLimits(schema, document, operation, request.variables);
     const faults = variableFaults(schema, operation, request.variables ?? {});
     if (faults) throw httpGraphQLError(faults);
+    if (!seesPersonalData(contextValue.principal)) checkPersonalFields(schema, document, operation, request.variables);
   },
 };
 

@@ -4,7 +4,8 @@ import { narrowByLexicons, type Lexicons } from '../../db/read/lexicon';
 import type { Row } from '../../db/read/row';
 import type { RowReader } from '../../db/row-reader';
 import { notFound } from '../../errors/catalogue';
-import type { FieldCatalog } from '../../query/fields';
+import { readableFields, type FieldCatalog } from '../../query/fields';
+import { personalDataForbidden, personalFieldsNamed, type NamedFields } from '../../query/personal';
 import { allOf, compare, isIn, uuid, type Expansion, type FilterNode } from '../../query/filter-tree';
 import { resourceOf } from '../resources';
 import type { ServiceDeps } from '../context';
@@ -38,11 +39,12 @@ function targetOf(resource: Resource, name: string): Resource {
   return target;
 }
 
-/** How a relation is read inside records: declared order and fields unless an $expand says otherwise. */
-function relationRead(resource: Resource, e: Expansion): RelationRead {
+/** How a relation is read inside records: declared order and fields unless an $expand says otherwise (without personal fields unless `personalData`). */
+function relationRead(resource: Resource, e: Expansion, personalData: boolean): RelationRead {
   const relation = resource.relations[e.relation]!;
   const target = targetOf(resource, e.relation);
-  return { name: e.relation, relation, fields: target.fields, select: e.select, orderBy: e.orderBy, top: e.top };
+  const select = e.select ?? (personalData ? undefined : readableFields(target.fields, false));
+  return { name: e.relation, relation, fields: target.fields, select, orderBy: e.orderBy, top: e.top };
 }
 
 export class ReadService<F extends FieldCatalog, Inline extends object = object> {
@@ -67,14 +69,31 @@ export class ReadService<F extends FieldCatalog, Inline extends object = object>
     return values as RecordOf<F, Inline>;
   }
 
-  private relations(expand: readonly Expansion[] | undefined, include: readonly Expansion[] = []): RelationRead[] {
+  private relations(expand: readonly Expansion[] | undefined, include: readonly Expansion[] = [], personalData = true): RelationRead[] {
     const named = new Map<string, Expansion>();
     for (const name of this.options.inline ?? []) named.set(name, { relation: name });
     for (const e of [...include, ...(expand ?? [])]) named.set(e.relation, e);
-    return [...named.values()].map((e) => relationRead(this.resource, e));
+    return [...named.values()].map((e) => relationRead(this.resource, e, personalData));
+  }
+
+  /**
+   * FORBIDDEN when a caller without the personal-data scope names a personal field (filter,
+   * order, selection, expansions), before anything is read: the answer is the same whether or
+   * not a record matches. Once per read, on the query, never per record.
+   */
+  private checkPersonal(q: NamedFields & { readonly include?: readonly Expansion[] | undefined }, personalData: boolean | undefined): void {
+    if (personalData !== false) return;
+    const named = personalFieldsNamed(this.fields, { ...q, expand: [...(q.expand ?? []), ...(q.include ?? [])] }, (r) => targetOf(this.resource, r).fields);
+    if (named.length > 0) throw personalDataForbidden(named);
+  }
+
+  /** The fields a read returns when the caller names none: every field, or the non-personal ones (ListQuery.personalData). */
+  private defaultSelect(personalData: boolean | undefined): readonly string[] {
+    return readableFields(this.fields, personalData !== false);
   }
 
   private async page(q: ListQuery, select: readonly string[]): Promise<{ rows: Values[]; totalCount: number | undefined; hasMore: boolean }> {
+    this.checkPersonal(q, q.personalData);
     const sortKeys = q.orderBy ?? [];
     const filter = this.options.lexicons ? await narrowByLexicons(this.rows, this.options.lexicons, q.filter) : q.filter;
     const after = q.after ? cursorFilter(q.after, sortKeys, this.fields) : undefined;
@@ -87,7 +106,7 @@ export class ReadService<F extends FieldCatalog, Inline extends object = object>
         filter: pageFilter,
         orderBy: sortKeys,
         window: { take: q.limit + 1, skip: q.offset ?? 0 },
-        relations: this.relations(q.expand, q.include),
+        relations: this.relations(q.expand, q.include, q.personalData !== false),
       }),
       q.count ? countRecords(this.rows, this.resource.model, this.fields, filter) : undefined,
     ]);
@@ -104,24 +123,30 @@ export class ReadService<F extends FieldCatalog, Inline extends object = object>
     };
   }
 
-  /** A page of records with every field (`q.select` is not looked at: see listSelected). */
+  /** A page of records with every field the caller may read (`q.select` is checked, not applied: see listSelected). */
   async list(q: ListQuery): Promise<Page<RecordOf<F, Inline>>> {
-    const found = await this.page(q, Object.keys(this.fields));
+    const found = await this.page(q, this.defaultSelect(q.personalData));
     return this.pageOf(q, { ...found, rows: found.rows.map((v) => this.typed(v)) });
   }
 
   /** A page of records holding the fields `q.select` names (all when absent), the id and the sort keys. */
   async listSelected(q: ListQuery): Promise<Page<Selected<RecordOf<F, Inline>>>> {
-    const select = q.select ? [...new Set(['id', ...(q.orderBy ?? []).map((k) => k.field), ...q.select])] : Object.keys(this.fields);
+    const select = q.select ? [...new Set(['id', ...(q.orderBy ?? []).map((k) => k.field), ...q.select])] : this.defaultSelect(q.personalData);
     const found = await this.page(q, select);
     // What the statement read: the id and the selected fields, revived by type (as in typed()).
     return this.pageOf(q, { ...found, rows: found.rows.map((v) => v as Selected<RecordOf<F, Inline>>) });
   }
 
-  /** One record by id; `expand` adds relations inside it (REST $expand). */
-  async get(rawId: string, expand?: readonly Expansion[]): Promise<RecordOf<F, Inline>> {
+  /**
+   * One record by id; `expand` adds relations inside it (REST $expand). `access` says what the
+   * caller may see (ListQuery.personalData) and what it names (`select`, checked, not applied);
+   * without it, every field.
+   */
+  async get(rawId: string, expand?: readonly Expansion[], access?: { readonly personalData: boolean; readonly select?: readonly string[] | undefined }): Promise<RecordOf<F, Inline>> {
+    if (access) this.checkPersonal({ expand, select: access.select }, access.personalData);
     const id = parseId(rawId);
-    const [found] = await this.read(compare('id', 'eq', uuid(id)), expand);
+    const personalData = access?.personalData ?? true;
+    const [found] = (await this.readValues(compare('id', 'eq', uuid(id)), expand, this.defaultSelect(personalData), personalData)).map((v) => this.typed(v));
     if (!found) throw notFound(this.resource.label, id);
     return found;
   }
@@ -143,8 +168,8 @@ export class ReadService<F extends FieldCatalog, Inline extends object = object>
     return (await this.readValues(filter, expand)).map((v) => this.typed(v));
   }
 
-  private readValues(filter: FilterNode, expand?: readonly Expansion[], select: readonly string[] = Object.keys(this.fields)): Promise<Values[]> {
-    return readRecords(this.rows, { table: this.resource.model, fields: this.fields, select, filter, orderBy: [], window: 'all', relations: this.relations(expand) });
+  private readValues(filter: FilterNode, expand?: readonly Expansion[], select: readonly string[] = Object.keys(this.fields), personalData = true): Promise<Values[]> {
+    return readRecords(this.rows, { table: this.resource.model, fields: this.fields, select, filter, orderBy: [], window: 'all', relations: this.relations(expand, [], personalData) });
   }
 
   /**

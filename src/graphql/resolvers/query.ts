@@ -5,6 +5,7 @@
 // `paymentSources` the service of that name (the resource's `plural`); test/doors.test.ts holds every resource to both.
 
 import type { GraphQLResolveInfo } from 'graphql';
+import { seesPersonalData } from '../../auth/principal';
 import type { ListQuery } from '../../domain/common/list';
 import { singleFieldOf } from '../../domain/common/declaration';
 import type { Expansion } from '../../query/filter-tree';
@@ -44,8 +45,8 @@ function resourceFields(r: DeclaredResource): QueryResolvers {
     [single]: (_p: unknown, { id }: { id: string }, { loaders, services }: GraphqlContext, info: GraphQLResolveInfo) =>
       one(loaders.record(r.model), services[r.plural as ResourcePlural], id, r.model, info),
     // Only the fields and relations the query selects are read.
-    [r.plural]: (_p: unknown, args: ListArgs, { services }: GraphqlContext, info: GraphQLResolveInfo) =>
-      (services[r.plural as ResourcePlural] as Reads).listSelected(listQuery(args, r, info)),
+    [r.plural]: (_p: unknown, args: ListArgs, { services, principal }: GraphqlContext, info: GraphQLResolveInfo) =>
+      (services[r.plural as ResourcePlural] as Reads).listSelected({ ...listQuery(args, r, info), personalData: seesPersonalData(principal) }),
   };
   return fields;
 }

@@ -1,0 +1,285 @@
+import { createClient } from 'graphql-ws';
+import request from 'supertest';
+import { bearer, createTestApp, token, type TestApp } from './support/app';
+import { gqlRequest, type Json } from './support/graphql';
+import { startLiveApp } from './support/live-app';
+
+// Personal data (docs/personal-data.md): every case through both doors, with and without the
+// scope billing.pii. Without it the personal fields are absent from every record, naming one
+// anywhere in a query is 403 FORBIDDEN before the database is asked (the same body whether
+// or not a record matches), and the change log's entries come with those values removed.
+
+const PERSONAL = { Customer: ['firstName', 'lastName', 'email', 'matriculationId', 'cmsStudentId'], Address: ['street', 'city', 'postalCode'] } as const;
+const ROOT = '/api/v1';
+
+let t: TestApp;
+/** Statements the app sent since the last reset. */
+let statements = 0;
+let full: string;
+let plain: string;
+let auditorPlain: string;
+/** A customer (with an e-mail and an address) and a payment of theirs, as a full-scope caller reads them. */
+let customer: Json;
+let payment: Json;
+
+beforeAll(async () => {
+  t = await createTestApp({ onQuery: () => void statements++ });
+  full = t.tokens.reader;
+  plain = await token('billing.read');
+  auditorPlain = await token('billing.read billing.audit');
+  const customers = await request(t.http).get(`${ROOT}/customers?$filter=email%20ne%20null&$top=50`).set(bearer(full)).expect(200);
+  customer = (customers.body.value as Json[]).find((c: Json) => c.addresses.length > 0);
+  expect(customer).toBeDefined();
+  const created = await request(t.http)
+    .post(`${ROOT}/payments`)
+    .set(bearer(t.tokens.writer))
+    .send({ customerId: customer.id, amount: 12.5 })
+    .expect(201);
+  payment = created.body;
+});
+afterAll(() => t.close());
+
+const get = (path: string, tok: string) => request(t.http).get(path).set(bearer(tok));
+const enc = (s: string) => encodeURIComponent(s).replace(/'/g, '%27');
+
+/** Whether a record (or any nested record) holds a personal key of the type. */
+function personalKeys(record: Json, type: keyof typeof PERSONAL): string[] {
+  return PERSONAL[type].filter((f) => Object.hasOwn(record, f));
+}
+
+/** A problem body without what differs per request. */
+const stable = (body: Json) => ({ ...body, instance: undefined, requestId: undefined });
+
+interface RefusalCase {
+  readonly name: string;
+  readonly rest?: () => string;
+  readonly graphql?: () => { query: string; variables?: Record<string, unknown> };
+  /** The field the refusal names. */
+  readonly field: string;
+  /** The scopes besides billing.pii; default billing.read. */
+  readonly scopes?: string;
+}
+
+const REFUSALS: RefusalCase[] = [
+  { name: '$select of a customer field', field: 'email', rest: () => `${ROOT}/customers?$select=id,email` },
+  { name: 'a single record\'s $select', field: 'firstName', rest: () => `${ROOT}/customers/${customer.id}?$select=firstName` },
+  { name: '$filter on email (an address that exists)', field: 'email', rest: () => `${ROOT}/customers?$filter=${enc(`email eq '${customer.email}'`)}` },
+  { name: '$filter on email (an address that does not)', field: 'email', rest: () => `${ROOT}/customers?$filter=${enc("email eq 'nobody@example.invalid'")}` },
+  { name: '$filter deep in and/or/not', field: 'lastName', rest: () => `${ROOT}/customers?$filter=${enc("debtorNumber ne null and (not (contains(tolower(lastName),'er')) or id eq null)")}` },
+  { name: '$count with a filter', field: 'lastName', rest: () => `${ROOT}/customers?$count=true&$top=0&$filter=${enc("startswith(lastName,'M')")}` },
+  { name: '/$count', field: 'email', rest: () => `${ROOT}/customers/$count?$filter=${enc(`email eq '${customer.email}'`)}` },
+  { name: '$orderby', field: 'lastName', rest: () => `${ROOT}/customers?$orderby=lastName%20desc` },
+  { name: '$expand options of inline addresses', field: 'addresses/street', rest: () => `${ROOT}/customers?$expand=addresses($select=street)` },
+  { name: '$expand order of addresses', field: 'addresses/city', rest: () => `${ROOT}/customers/${customer.id}?$expand=addresses($orderby=city)` },
+  { name: '$expand=customer($select=email) from payments', field: 'customer/email', rest: () => `${ROOT}/payments?$expand=customer($select=email)` },
+  { name: 'one payment\'s $expand=customer($select=lastName)', field: 'customer/lastName', rest: () => `${ROOT}/payments/${payment.id}?$expand=customer($select=lastName)` },
+  { name: 'a GraphQL selection', field: 'customers.nodes.lastName', graphql: () => ({ query: '{ customers(first: 5) { nodes { id lastName } } }' }) },
+  { name: 'an alias', field: 'customers.nodes.mail', graphql: () => ({ query: '{ customers(first: 5) { nodes { id mail: email } } }' }) },
+  {
+    name: 'a fragment selecting lastName inside payments { customer }',
+    field: 'payments.nodes.customer.lastName',
+    graphql: () => ({ query: 'query { payments(first: 3) { nodes { id customer { ...Who } } } } fragment Who on Customer { id lastName }' }),
+  },
+  { name: 'inline addresses', field: 'customer.addresses.street', graphql: () => ({ query: `{ customer(id: "${customer.id}") { id addresses { street } } }` }) },
+  { name: 'the addresses list', field: 'addresses.nodes.city', graphql: () => ({ query: '{ addresses(first: 3) { nodes { ... on Address { city } } } }' }) },
+  { name: 'where on email (exists)', field: 'customers.where.email', graphql: () => ({ query: `{ customers(where: { email: { eq: "${customer.email}" } }) { totalCount } }` }) },
+  { name: 'where on email (does not)', field: 'customers.where.email', graphql: () => ({ query: '{ customers(where: { email: { eq: "nobody@example.invalid" } }) { totalCount } }' }) },
+  {
+    name: 'where in a variable, inside AND',
+    field: 'customers.where.AND.0.lastName',
+    graphql: () => ({ query: 'query($w: CustomerWhere) { customers(where: $w) { totalCount } }', variables: { w: { AND: [{ lastName: { startsWith: 'M' } }] } } }),
+  },
+  { name: 'orderBy: [{ lastName: ASC }]', field: 'customers.orderBy.0.lastName', graphql: () => ({ query: '{ customers(orderBy: [{ lastName: ASC }]) { nodes { id } } }' }) },
+  {
+    name: 'a hand-made cursor keyed on lastName',
+    field: 'customers.orderBy.0.lastName',
+    graphql: () => ({ query: 'query($after: String) { customers(orderBy: [{ lastName: ASC }], after: $after) { nodes { id } } }', variables: { after: handMadeCursor() } }),
+  },
+  {
+    name: 'a mutation\'s answer selecting the customer\'s e-mail',
+    field: 'createPayment.customer.email',
+    scopes: 'billing.read billing.write',
+    graphql: () => ({ query: `mutation { createPayment(input: { customerId: "${customer.id}", amount: 1 }) { id customer { email } } }` }),
+  },
+];
+
+/** The cursor format of a page keyed on lastName, written by hand with a guessed name. */
+const handMadeCursor = () => Buffer.from(JSON.stringify({ k: ['lastName:asc'], p: ['M'], id: customer.id }), 'utf8').toString('base64url');
+
+describe.each([
+  ['REST', 'rest'],
+  ['GraphQL', 'graphql'],
+] as const)('naming a personal field through %s', (_door, door) => {
+  const cases = REFUSALS.filter((c) => c[door] !== undefined);
+
+  it.each(cases.map((c) => [c.name, c] as const))('%s: 403 without billing.pii, before any statement; 200 with it', async (_n, c) => {
+    const payments = await t.services.payments.list({ limit: 0, count: true });
+    const [without, withScope] = c.scopes ? [await token(c.scopes), await token(`${c.scopes} billing.pii`)] : [plain, full];
+    statements = 0;
+    const denied = door === 'rest' ? await get(c.rest!(), without) : await gqlRequest(t.http, c.graphql!(), without);
+    expect(denied.status).toBe(403);
+    expect(statements).toBe(0);
+    const text = JSON.stringify(denied.body);
+    expect(text).toContain('billing.pii');
+    // Never a value: not the e-mail the filter named, nor the record's names.
+    for (const v of [customer.email, customer.lastName, customer.firstName]) expect(text).not.toContain(v);
+    if (door === 'rest') {
+      expect(denied.body.code).toBe('FORBIDDEN');
+      expect(denied.body.errors.map((e: Json) => e.field)).toContain(c.field);
+    } else {
+      const [error] = denied.body.errors;
+      expect(denied.body.data).toBeUndefined();
+      expect(error.extensions.code).toBe('FORBIDDEN');
+      expect(error.extensions.errors.map((e: Json) => e.field)).toContain(c.field);
+      expect(error.path).toEqual(error.extensions.errors[0].field.split('.'));
+    }
+    // Nothing written by a refused mutation.
+    expect((await t.services.payments.list({ limit: 0, count: true })).totalCount).toBe(payments.totalCount);
+
+    const allowed = door === 'rest' ? await get(c.rest!(), withScope) : await gqlRequest(t.http, c.graphql!(), withScope);
+    if (c.name.startsWith('a hand-made cursor')) {
+      // A cursor not made by the service is never an oracle: 400 even with the scope.
+      expect(allowed.status).toBe(400);
+    } else {
+      expect(allowed.status).toBe(200);
+      if (door === 'graphql') expect(allowed.body.errors).toBeUndefined();
+    }
+  });
+
+  it('answers the same 403 body whether or not a record matches', async () => {
+    const pairs: Array<[RefusalCase | undefined, RefusalCase | undefined]> = [
+      [REFUSALS.find((c) => c.name === '$filter on email (an address that exists)'), REFUSALS.find((c) => c.name === '$filter on email (an address that does not)')],
+      [REFUSALS.find((c) => c.name === 'where on email (exists)'), REFUSALS.find((c) => c.name === 'where on email (does not)')],
+    ];
+    for (const [a, b] of pairs.filter(([x]) => x?.[door])) {
+      const send = (c: RefusalCase) => (door === 'rest' ? get(c.rest!(), plain) : gqlRequest(t.http, c.graphql!(), plain));
+      const [ra, rb] = [await send(a!), await send(b!)];
+      expect(ra.status).toBe(403);
+      expect(stable(ra.body)).toEqual(stable(rb.body));
+    }
+  });
+});
+
+describe('REST: records without billing.pii have no personal keys', () => {
+  const READS: Array<[string, () => string, (body: Json) => Array<[Json, keyof typeof PERSONAL]>]> = [
+    ['a customer list with inline addresses', () => `${ROOT}/customers?$top=20`, (b) => b.value.flatMap((c: Json) => [[c, 'Customer'], ...c.addresses.map((a: Json) => [a, 'Address'])])],
+    ['one customer', () => `${ROOT}/customers/${customer.id}`, (c) => [[c, 'Customer'], ...c.addresses.map((a: Json) => [a, 'Address'])]],
+    ['customers with $expand=addresses', () => `${ROOT}/customers?$top=5&$expand=addresses`, (b) => b.value.flatMap((c: Json) => [[c, 'Customer'], ...c.addresses.map((a: Json) => [a, 'Address'])])],
+    ['payments with $expand=customer', () => `${ROOT}/payments?$expand=customer`, (b) => b.value.map((p: Json) => [p.customer, 'Customer'])],
+    ['one payment with $expand=customer', () => `${ROOT}/payments/${payment.id}?$expand=customer`, (p) => [[p.customer, 'Customer']]],
+  ];
+
+  it.each(READS)('%s', async (_n, path, records) => {
+    const without = await get(path(), plain).expect(200);
+    const shown = records(without.body);
+    expect(shown.length).toBeGreaterThan(0);
+    for (const [record, type] of shown) {
+      expect(personalKeys(record, type)).toEqual([]);
+      expect(record.id).toEqual(expect.any(String));
+    }
+    expect(shown.some(([r, type]) => type === 'Customer' && typeof r.debtorNumber === 'string')).toBe(true);
+    const withScope = records((await get(path(), full).expect(200)).body);
+    for (const [record, type] of withScope) expect(personalKeys(record, type)).toEqual([...PERSONAL[type]]);
+  });
+
+  it('non-personal fields stay readable, filterable and sortable', async () => {
+    const res = await get(`${ROOT}/customers?$select=id,debtorNumber&$orderby=debtorNumber&$filter=${enc(`debtorNumber eq '${customer.debtorNumber}'`)}`, plain).expect(200);
+    expect(res.body.value).toEqual([{ id: customer.id, debtorNumber: customer.debtorNumber }]);
+  });
+});
+
+describe('GraphQL without billing.pii', () => {
+  it('reads the fields that are not personal, through relations too', async () => {
+    const res = await gqlRequest(
+      t.http,
+      { query: `{ customer(id: "${customer.id}") { id debtorNumber addresses { id country isDefault } } payments(first: 2) { nodes { customer { debtorNumber } } } }` },
+      plain,
+    ).expect(200);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.customer.debtorNumber).toBe(customer.debtorNumber);
+  });
+
+  it('names every offending field, each with its path', async () => {
+    const res = await gqlRequest(t.http, { query: '{ customers(first: 1) { nodes { firstName n: lastName addresses { postalCode } } } }' }, plain).expect(403);
+    expect(res.body.errors[0].extensions.errors.map((e: Json) => e.field)).toEqual(['customers.nodes.firstName', 'customers.nodes.n', 'customers.nodes.addresses.postalCode']);
+  });
+});
+
+describe('the change log without billing.pii', () => {
+  /** The first customer entry of the log (the import's create), as a reader with both scopes sees it. */
+  async function customerEntry(tok: string): Promise<Json> {
+    const res = await get(`${ROOT}/changes?$filter=${enc(`resource eq 'customer' and recordId eq ${customer.id}`)}&$top=1`, tok).expect(200);
+    return res.body.value[0];
+  }
+
+  it('the feed, one entry and a history: values removed, names listed; whole with both scopes', async () => {
+    const whole = await customerEntry(t.tokens.auditor);
+    expect(whole.changes.email.new).toBe(customer.email);
+    expect(whole.redacted).toBeUndefined();
+
+    const redacted = await customerEntry(auditorPlain);
+    const names = [...PERSONAL.Customer].sort();
+    expect([...redacted.redacted].sort()).toEqual(names);
+    for (const f of PERSONAL.Customer) expect(Object.hasOwn(redacted.changes, f)).toBe(false);
+    expect(redacted.changes.debtorNumber.new).toBe(customer.debtorNumber);
+    expect(JSON.stringify(redacted)).not.toContain(customer.email);
+
+    const one = await get(`${ROOT}/changes/${whole.id}`, auditorPlain).expect(200);
+    expect([...one.body.redacted].sort()).toEqual(names);
+    const history = await get(`${ROOT}/customers/${customer.id}/history`, auditorPlain).expect(200);
+    expect(JSON.stringify(history.body)).not.toContain(customer.email);
+    expect([...history.body.value[0].redacted].sort()).toEqual(names);
+    const ordered = await get(`${ROOT}/changes?$orderby=occurredAt&$filter=${enc(`recordId eq ${customer.id}`)}`, auditorPlain).expect(200);
+    expect(JSON.stringify(ordered.body)).not.toContain(customer.email);
+  });
+
+  it('GraphQL changes and history: the same', async () => {
+    const query = `{ changes(where: { recordId: { eq: "${customer.id}" } }) { nodes { changes { field new } redacted } } customer(id: "${customer.id}") { history { changes { field } redacted } } }`;
+    const without = await gqlRequest(t.http, { query }, auditorPlain).expect(200);
+    expect(without.body.errors).toBeUndefined();
+    const entry = without.body.data.changes.nodes[0];
+    expect([...entry.redacted].sort()).toEqual([...PERSONAL.Customer].sort());
+    expect(entry.changes.map((c: Json) => c.field)).not.toContain('email');
+    expect(without.body.data.customer.history[0].redacted.length).toBe(PERSONAL.Customer.length);
+    const withBoth = await gqlRequest(t.http, { query }, t.tokens.auditor).expect(200);
+    expect(withBoth.body.data.changes.nodes[0].redacted).toEqual([]);
+    expect(withBoth.body.data.changes.nodes[0].changes.find((c: Json) => c.field === 'email').new).toBe(customer.email);
+  });
+});
+
+describe('the changes subscription', () => {
+  it('redacts for a subscriber without billing.pii, not for one with it', async () => {
+    const live = await startLiveApp();
+    try {
+      const first = async (scope: string): Promise<Json> => {
+        const client = createClient({ url: live.wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true, connectionParams: { Authorization: `Bearer ${await token(scope)}` } });
+        try {
+          return await new Promise<Json>((resolve, reject) => {
+            const stop = client.subscribe(
+              { query: 'subscription { changes(resource: "customer", after: "0") { recordId changes { field new } redacted } }' },
+              {
+                next: (r) => {
+                  stop();
+                  resolve(r);
+                },
+                error: reject,
+                complete: () => reject(new Error('completed without an event')),
+              },
+            );
+          });
+        } finally {
+          await client.dispose();
+        }
+      };
+      const without = await first('billing.read billing.audit');
+      expect(without.errors).toBeUndefined();
+      expect([...without.data.changes.redacted].sort()).toEqual([...PERSONAL.Customer].sort());
+      expect(without.data.changes.changes.map((c: Json) => c.field)).not.toContain('lastName');
+      const withBoth = await first('billing.read billing.audit billing.pii');
+      expect(withBoth.data.changes.redacted).toEqual([]);
+      expect(withBoth.data.changes.changes.map((c: Json) => c.field)).toContain('lastName');
+    } finally {
+      await live.close();
+    }
+  });
+});
