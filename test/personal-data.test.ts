@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createClient } from 'graphql-ws';
 import request from 'supertest';
 import { bearer, createTestApp, token, type TestApp } from './support/app';
@@ -138,8 +139,8 @@ describe.each([
 
     const allowed = door === 'rest' ? await get(c.rest!(), withScope) : await gqlRequest(t.http, c.graphql!(), withScope);
     if (c.name.startsWith('a hand-made cursor')) {
-      // A cursor not made by the service is never an oracle: 400 even with the scope.
-      expect(allowed.status).toBe(400);
+      // A cursor not made by the service is never an oracle: INVALID_QUERY even with the scope.
+      expect(allowed.body.errors[0].extensions.code).toBe('INVALID_QUERY');
     } else {
       expect(allowed.status).toBe(200);
       if (door === 'graphql') expect(allowed.body.errors).toBeUndefined();
@@ -280,6 +281,47 @@ describe('the changes subscription', () => {
       expect(withBoth.data.changes.changes.map((c: Json) => c.field)).toContain('lastName');
     } finally {
       await live.close();
+    }
+  });
+});
+
+describe('no side channels', () => {
+  it('the ETag is not a plain hash of the record: a guessed e-mail cannot be tested against it', async () => {
+    const res = await get(`${ROOT}/customers/${customer.id}`, plain).expect(200);
+    const plainHash = (record: Json) => `"${createHash('sha256').update(JSON.stringify(record)).digest('base64url').slice(0, 27)}"`;
+    const { addresses: _shown, ...shown } = res.body;
+    const { addresses: _all, ...whole } = customer;
+    expect(res.headers.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect([plainHash(shown), plainHash(whole), plainHash(res.body), plainHash(customer)]).not.toContain(res.headers.etag);
+  });
+
+  it('cursors hold no readable value, work for the caller they were made for, and a forged one is 400', async () => {
+    const byName = '{ customers(first: 2, orderBy: [{ lastName: ASC }]) { edges { cursor node { lastName } } } }';
+    const edges = (await gqlRequest(t.http, { query: byName }, full).expect(200)).body.data.customers.edges;
+    for (const e of edges) {
+      expect(Buffer.from(e.cursor, 'base64url').toString('latin1')).not.toContain(e.node.lastName);
+      expect(e.cursor).not.toContain(Buffer.from(e.node.lastName).toString('base64url').slice(0, 4 * Math.floor(e.node.lastName.length / 3)));
+    }
+    const next = 'query($after: String) { customers(first: 1, orderBy: [{ lastName: ASC }], after: $after) { nodes { id } } }';
+    const page2 = await gqlRequest(t.http, { query: next, variables: { after: edges[0].cursor } }, full).expect(200);
+    expect(page2.body.data.customers.nodes).toHaveLength(1);
+    // The same cursor without the scope: the order it names is personal.
+    expect((await gqlRequest(t.http, { query: next, variables: { after: edges[0].cursor } }, plain)).status).toBe(403);
+    // A cursor of an order that is not personal, from and for a caller without the scope.
+    const byDebtor = '{ customers(first: 1, orderBy: [{ debtorNumber: ASC }]) { edges { cursor } } }';
+    const cursor = (await gqlRequest(t.http, { query: byDebtor }, plain).expect(200)).body.data.customers.edges[0].cursor;
+    const after = await gqlRequest(t.http, { query: 'query($a: String) { customers(first: 1, orderBy: [{ debtorNumber: ASC }], after: $a) { nodes { debtorNumber } } }', variables: { a: cursor } }, plain);
+    expect(after.body.errors).toBeUndefined();
+    // Hand-made cursors keyed on lastName, without an order and with one of debtorNumber: 400 for both scopes, the same body.
+    for (const order of ['', ', orderBy: [{ debtorNumber: ASC }]']) {
+      const q = `query($a: String) { customers(first: 1${order}, after: $a) { nodes { id } } }`;
+      const bodies = [];
+      for (const tok of [plain, full]) {
+        const r = await gqlRequest(t.http, { query: q, variables: { a: handMadeCursor() } }, tok);
+        expect(r.body.errors[0].extensions.code).toBe('INVALID_QUERY');
+        bodies.push(r.body);
+      }
+      expect(bodies[0]).toEqual(bodies[1]);
     }
   });
 });

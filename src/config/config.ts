@@ -73,6 +73,9 @@ const schema = z
     JWT_SECRET: optionalText.refine((v) => v === undefined || Buffer.byteLength(v, 'utf8') >= 32, {
       message: 'must be at least 32 bytes',
     }),
+    SEAL_KEY: optionalText.refine((v) => v === undefined || Buffer.byteLength(v, 'utf8') >= 32, {
+      message: 'must be at least 32 bytes',
+    }),
     JWT_ISSUER: optionalText,
     JWT_MAX_TTL: z.coerce.number().int().min(1).default(86_400),
     JWT_AUDIENCE: optionalText,
@@ -133,6 +136,12 @@ const schema = z
         path: ['DATABASE_URL'],
         message: 'is required when NODE_ENV=production; the embedded database is for development only',
       });
+    if (env.JWT_JWKS_URL && !env.JWT_SECRET && !env.SEAL_KEY)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SEAL_KEY'],
+        message: 'is required when NODE_ENV=production with JWT_JWKS_URL: every instance keys ETags and seals cursors with it',
+      });
   });
 
 /** Browser origins allowed by CORS: `*`, or exact origins and patterns (empty: no CORS). */
@@ -176,6 +185,8 @@ export interface Config {
     /** Longest accepted token lifetime, seconds. */
     readonly maxTtlSeconds: number;
   };
+  /** Keys ETags and seals cursors (src/domain/common/sealing.ts); unset: derived from the HS256 secret. */
+  readonly sealKey: string | undefined;
   readonly logLevel: string;
   readonly loadDemoData: boolean;
   readonly trustProxy: string | undefined;
@@ -235,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redis: { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX },
     workers: e.WORKERS,
     auth: { secret: e.JWT_SECRET, issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE, jwksUrl: e.JWT_JWKS_URL, maxTtlSeconds: e.JWT_MAX_TTL },
+    sealKey: e.SEAL_KEY,
     logLevel: e.LOG_LEVEL,
     loadDemoData: e.DEMO_DATA === 'auto',
     trustProxy: e.TRUST_PROXY,

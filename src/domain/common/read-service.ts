@@ -12,6 +12,7 @@ import type { ServiceDeps } from '../context';
 import type { ListQuery, Page } from './list';
 import type { RelationMany, Resource } from './declaration';
 import { parseId } from './validate';
+import { openCursor, sealCursor } from './cursor-seal';
 
 // Every read of every resource, for both doors, through the one compiled path
 // (src/db/read/compile.ts): list pages, one record, many by id, relations of either
@@ -96,7 +97,7 @@ export class ReadService<F extends FieldCatalog, Inline extends object = object>
     this.checkPersonal(q, q.personalData);
     const sortKeys = q.orderBy ?? [];
     const filter = this.options.lexicons ? await narrowByLexicons(this.rows, this.options.lexicons, q.filter) : q.filter;
-    const after = q.after ? cursorFilter(q.after, sortKeys, this.fields) : undefined;
+    const after = q.after ? cursorFilter(openCursor(q.after), sortKeys, this.fields) : undefined;
     const pageFilter = allOf(filter, after);
     const [rows, totalCount] = await Promise.all([
       readRecords(this.rows, {
@@ -119,7 +120,7 @@ export class ReadService<F extends FieldCatalog, Inline extends object = object>
       items: found.hasMore ? found.rows.slice(0, q.limit) : found.rows,
       totalCount: found.totalCount,
       hasMore: found.hasMore,
-      cursorOf: (item) => encodeCursor(sortKeys, item),
+      cursorOf: (item) => sealCursor(encodeCursor(sortKeys, item)),
     };
   }
 
