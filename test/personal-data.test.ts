@@ -325,3 +325,32 @@ describe('no side channels', () => {
     }
   });
 });
+
+describe('discoverable', () => {
+  it('$metadata marks exactly the personal fields with PersonalData.IsPotentiallyPersonal, in XML and JSON', async () => {
+    const xml = (await get(`${ROOT}/$metadata`, plain).expect(200)).text;
+    const marked = [...xml.matchAll(/<Annotations Target="[^"]*\.(\w+)\/(\w+)"><Annotation Term="PersonalData\.IsPotentiallyPersonal" Bool="true"\/><\/Annotations>/g)].map((m) => `${m[1]}.${m[2]}`);
+    const expected = Object.entries(PERSONAL).flatMap(([type, fields]) => fields.map((f) => `${type}.${f}`));
+    expect(marked.sort()).toEqual(expected.sort());
+    expect(xml).toContain('Namespace="com.sap.vocabularies.PersonalData.v1" Alias="PersonalData"');
+    const json = (await get(`${ROOT}/$metadata?$format=json`, plain).expect(200)).body;
+    const annotations = Object.values(json).find((v: Json) => v?.$Annotations)?.$Annotations as Record<string, Json>;
+    const jsonMarked = Object.entries(annotations).filter(([, a]) => a['@PersonalData.IsPotentiallyPersonal'] === true).map(([target]) => target.split('.').at(-1)!.replace('/', '.'));
+    expect(jsonMarked.sort()).toEqual(expected.sort());
+  });
+
+  it('OpenAPI names the scope on each personal property and does not require it', async () => {
+    const doc = (await request(t.http).get(`${ROOT}/openapi.json`).expect(200)).body;
+    // Addresses have no collection of their own: their schema is the one inside Customer.
+    const schemas = { Customer: doc.components.schemas.Customer, Address: doc.components.schemas.Customer.properties.addresses.items };
+    for (const [type, fields] of Object.entries(PERSONAL)) {
+      const schema = schemas[type as keyof typeof PERSONAL];
+      for (const f of fields) {
+        expect(schema.properties[f]['x-required-scopes']).toEqual(['billing.pii']);
+        expect(schema.required).not.toContain(f);
+      }
+      expect(schema.properties.id['x-required-scopes']).toBeUndefined();
+      expect(schema.required).toContain('id');
+    }
+  });
+});
