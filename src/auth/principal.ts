@@ -1,8 +1,11 @@
 import { AppError } from '../errors/catalogue';
 import { PERSONAL_DATA_SCOPE } from '../query/fields';
 
-/** `pii` is needed on top of read or write for the personal fields (src/query/fields.ts `personal`). */
-export const SCOPES = { read: 'billing.read', write: 'billing.write', audit: 'billing.audit', pii: PERSONAL_DATA_SCOPE } as const;
+/**
+ * Every scope a token may carry. `pii` is needed on top of read or write for the personal
+ * fields (src/query/fields.ts `personal`); `maintain` is for the other reference data's writes.
+ */
+export const SCOPES = { read: 'billing.read', write: 'billing.write', maintain: 'billing.maintain', audit: 'billing.audit', pii: PERSONAL_DATA_SCOPE } as const;
 export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
 
 /** Who is calling: the token's subject (written to createdById/updatedById) and scopes. */
