@@ -342,7 +342,7 @@ describe('discoverable', () => {
     expect(marked.sort()).toEqual(expected.sort());
     expect(xml).toContain('Namespace="com.sap.vocabularies.PersonalData.v1" Alias="PersonalData"');
     const json = (await get(`${ROOT}/$metadata?$format=json`, plain).expect(200)).body;
-    const annotations = (Object.values(json) as Json[]).find((v) => v?.$Annotations)?.$Annotations as Record<string, Json>;
+    const annotations: Record<string, Json> = Object.values<Json>(json).find((v) => v?.$Annotations)?.$Annotations;
     const jsonMarked = Object.entries(annotations).filter(([, a]) => a['@PersonalData.IsPotentiallyPersonal'] === true).map(([target]) => target.split('.').at(-1)!.replace('/', '.'));
     expect(jsonMarked.sort()).toEqual(expected.sort());
   });
