@@ -1,7 +1,16 @@
 import { createHash } from 'node:crypto';
 import { createClient } from 'graphql-ws';
 import request from 'supertest';
-import { bearer, createTestApp, token, type TestApp } from './support/app';
+import { loadConfig } from '../src/config/config';
+import { DEMO_DATA_FILE } from '../src/config/paths';
+import { startEvents } from '../src/events/events';
+import { stringifyJson } from '../src/http/json';
+import { createLogger } from '../src/http/logger';
+import { importReferenceData } from '../src/import/import-service';
+import { bearer, createTestApp, TEST_SECRET, token, type TestApp } from './support/app';
+import { createTestDatabase, servicesOf } from './support/database';
+import { privateNats, readStream } from './support/nats';
+import { until } from './support/until';
 import { gqlRequest, type Json } from './support/graphql';
 import { startLiveApp } from './support/live-app';
 
@@ -303,6 +312,13 @@ describe('no side channels', () => {
     expect([plainHash(shown), plainHash(whole), plainHash(res.body), plainHash(customer)]).not.toContain(res.headers.etag);
   });
 
+  it('the key of ETags and cursors: SEAL_KEY, required in production when tokens are checked against a JWKS alone', () => {
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgresql://billing@db.internal/billing', JWT_JWKS_URL: 'https://idp.example.edu/jwks' };
+    expect(() => loadConfig(production)).toThrow(/SEAL_KEY/);
+    expect(loadConfig({ ...production, SEAL_KEY: 'k'.repeat(32) }).sealKey).toBe('k'.repeat(32));
+    expect(() => loadConfig({ ...production, SEAL_KEY: 'short' })).toThrow(/SEAL_KEY/);
+  });
+
   it('cursors hold no readable value, work for the caller they were made for, and a forged one is 400', async () => {
     const byName = '{ customers(first: 2, orderBy: [{ lastName: ASC }]) { edges { cursor node { lastName } } } }';
     const edges = (await gqlRequest(t.http, { query: byName }, full).expect(200)).body.data.customers.edges;
@@ -359,6 +375,51 @@ describe('discoverable', () => {
       }
       expect(schema.properties.id['x-required-scopes']).toBeUndefined();
       expect(schema.required).toContain('id');
+    }
+  });
+});
+
+describe('events on NATS', () => {
+  it('full by default, redacted with EVENTS_PERSONAL_DATA=redacted; data is the REST entry either way', async () => {
+    const nats = await privateNats();
+    const db = await createTestDatabase();
+    try {
+      await importReferenceData(db, DEMO_DATA_FILE);
+      const services = servicesOf(db);
+      const [entry] = (await services.changeLog.feed({ filter: { kind: 'compare', field: 'resource', op: 'eq', value: { type: 'string', value: 'customer' } }, limit: 1 })).items;
+      /** The event of that customer entry, as a relay with the setting publishes it. */
+      const published = async (setting: 'full' | 'redacted') => {
+        const stream = `PII_${setting.toUpperCase()}`;
+        const config = loadConfig({
+          NODE_ENV: 'test',
+          JWT_SECRET: TEST_SECRET,
+          DATA_DIR: '/nonexistent',
+          EVENTS_NATS_URL: nats.url,
+          EVENTS_NATS_STREAM: stream,
+          EVENTS_NATS_SUBJECT_PREFIX: `pii.${setting}`,
+          EVENTS_POLL_MS: '100',
+          ...(setting === 'full' ? {} : { EVENTS_PERSONAL_DATA: setting }),
+        });
+        const events = await startEvents({ config: config.events, db, services, logger: createLogger('silent') });
+        try {
+          return await until(`the ${setting} event`, async () => (await readStream(nats.url, stream).catch(() => [])).find((e) => e.event.id === entry!.id));
+        } finally {
+          await events.stop();
+        }
+      };
+      const full = await published('full');
+      expect(full.event.data.changes.email!.new).toBe(entry!.changes.email!.new);
+      expect(Object.hasOwn(full.event.data, 'redacted')).toBe(false);
+      const redacted = await published('redacted');
+      expect([...(redacted.event.data as Json).redacted].sort()).toEqual([...PERSONAL.Customer].sort());
+      for (const f of PERSONAL.Customer) expect(Object.hasOwn(redacted.event.data.changes, f)).toBe(false);
+      expect(redacted.event.data.changes.debtorNumber).toEqual(full.event.data.changes.debtorNumber);
+      // `data` is the entry as the service layer gives it to REST: whole, or as a reader without billing.pii reads it.
+      expect(full.event.data).toEqual(JSON.parse(stringifyJson(await services.changeLog.get(entry!.id))));
+      expect(redacted.event.data).toEqual(JSON.parse(stringifyJson(await services.changeLog.get(entry!.id, undefined, { personalData: false }))));
+    } finally {
+      await db.close();
+      await nats.destroy();
     }
   });
 });
