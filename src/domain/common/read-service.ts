@@ -12,7 +12,7 @@ import type { ServiceDeps } from '../context';
 import type { ListQuery, Page } from './list';
 import type { RelationMany, Resource } from './declaration';
 import { parseId } from './validate';
-import { openCursor, sealCursor } from './cursor-seal';
+import { openCursor, sealCursor } from './sealing';
 
 // Every read of every resource, for both doors, through the one compiled path
 // (src/db/read/compile.ts): list pages, one record, many by id, relations of either

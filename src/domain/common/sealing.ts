@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { invalidQuery } from '../../errors/catalogue';
 
 // The server's key for what leaves the service but must not be read or forged by a client:
 // ETags are a keyed hash (a plain hash of a record would let a caller without billing.pii
@@ -37,7 +38,7 @@ const TAG_BYTES = 16;
  * text (a synthetic IV), so one text always seals alike (a record's cursor is the same in
  * every answer) and two texts never share a nonce.
  */
-export function seal(text: string): string {
+function seal(text: string): string {
   const iv = createHmac('sha256', keys.nonce).update(text).digest().subarray(0, IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', keys.cursor, iv);
   const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
@@ -45,7 +46,7 @@ export function seal(text: string): string {
 }
 
 /** The text a sealed token holds, or undefined when it is not one this service sealed. */
-export function unseal(token: string): string | undefined {
+function unseal(token: string): string | undefined {
   const raw = Buffer.from(token, 'base64url');
   if (raw.length <= IV_BYTES + TAG_BYTES) return undefined;
   try {
@@ -55,4 +56,17 @@ export function unseal(token: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Longest sealed cursor accepted (the cursor inside is at most 4096 characters). */
+const MAX_SEALED_LENGTH = 6000;
+
+/** A page cursor as it leaves the service: sealed (it holds sort-key values, a surname when sorted by one). */
+export const sealCursor = (cursor: string): string => seal(cursor);
+
+/** A cursor a client sent, opened; INVALID_QUERY (option `after`), the same for every forgery, unless this service sealed it. */
+export function openCursor(sealed: string): string {
+  const opened = sealed.length <= MAX_SEALED_LENGTH && /^[A-Za-z0-9_-]+$/.test(sealed) ? unseal(sealed) : undefined;
+  if (opened === undefined) throw invalidQuery('after', 'the cursor is not valid (not one this service made)');
+  return opened;
 }
