@@ -31,13 +31,16 @@ import { personalDataForbidden } from '../query/personal';
 import { httpGraphQLError } from './errors';
 
 /**
- * Personal field names by GraphQL type: a resource's record type and its `where` and
- * `orderBy` inputs (schema.graphql names them after the model, their fields after the catalogue).
+ * Personal field names by GraphQL type: a resource's record type, its `where` and `orderBy`
+ * inputs and its mutations' inputs (schema.graphql names them after the model, as
+ * CreatePaymentSourceInput, their fields after the catalogue), so a mutation setting one is
+ * refused as a query naming one is.
  */
 const PERSONAL: ReadonlyMap<string, ReadonlySet<string>> = new Map(
   ALL_RESOURCES.flatMap((r) => {
     const names = personalFieldsOf(r.fields);
-    return names.size === 0 ? [] : [r.model, `${r.model}Where`, `${r.model}OrderBy`].map((t) => [t, names] as const);
+    const types = [r.model, `${r.model}Where`, `${r.model}OrderBy`, `Create${r.model}Input`, `Update${r.model}Input`];
+    return names.size === 0 ? [] : types.map((t) => [t, names] as const);
   }),
 );
 

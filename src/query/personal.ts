@@ -50,6 +50,24 @@ export function personalFieldsNamed(fields: FieldCatalog, q: NamedFields, relati
   return [...found].sort();
 }
 
+/**
+ * The personal fields a write's body sets, as `field` or `relation/field` (records of a
+ * relation written inside it, such as a customer's addresses), sorted: a caller without the
+ * scope may not create or change them.
+ */
+export function personalFieldsWritten(fields: FieldCatalog, body: unknown, relationFields: (relation: string) => FieldCatalog | undefined): string[] {
+  if (typeof body !== 'object' || body === null) return [];
+  const found = new Set<string>();
+  const own = personalFieldsOf(fields);
+  for (const [key, value] of Object.entries(body)) {
+    if (own.has(key)) found.add(key);
+    const theirs = Object.hasOwn(fields, key) ? undefined : relationFields(key);
+    if (!theirs) continue;
+    for (const record of Array.isArray(value) ? value : [value]) for (const f of personalFieldsWritten(theirs, record, () => undefined)) found.add(`${key}/${f}`);
+  }
+  return [...found].sort();
+}
+
 /** FORBIDDEN naming each personal field (never a value): what a caller without the scope gets for naming one. */
 export function personalDataForbidden(names: readonly string[]): AppError {
   const list = names.join(', ');
