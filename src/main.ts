@@ -10,6 +10,7 @@ import { databaseFailure } from './db/errors';
 import { loadDemoDataIfEmpty } from './import/demo-data';
 import { replicaReadsAllowed } from './http/read-scope';
 import { createServices } from './domain/services';
+import { useSealingKey } from './domain/common/sealing';
 import { startEvents } from './events/events';
 import { createApp, type App } from './app';
 import { NATIVE_EXACT_JSON } from './http/json';
@@ -85,6 +86,11 @@ async function openServiceDatabase(config: Config, logger: Logger): Promise<Data
 async function assembleApp(config: Config, db: Database, logger: Logger): Promise<{ app: App; release: () => Promise<void> }> {
   const secret = resolveSecret(config);
   const verify = createTokenVerifier({ ...config.auth, secret });
+  // Shared by every instance and worker (ETags and cursors of one must hold at another); with
+  // JWKS and no SEAL_KEY outside production each process keeps its own random key.
+  const sealKey = config.sealKey ?? secret;
+  if (sealKey) useSealingKey(sealKey);
+  else logger.warn('no SEAL_KEY (nor JWT_SECRET): ETags and cursors hold only within this process');
   const services = createServices({ prisma: db.prisma, rows: db.rows });
   const redis = config.redis.url ? connectRedis(config.redis.url, logger) : undefined;
   const events = await startEvents({ config: config.events, db, services, logger });

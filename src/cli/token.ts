@@ -1,21 +1,24 @@
 import { parseArgs } from 'node:util';
 import { decodeJwt } from 'jose';
 import { resolveSecret } from '../auth/keys';
+import { SCOPES } from '../auth/principal';
 import { signToken } from '../auth/tokens';
 import { ConfigError, loadConfig, readEnvFile } from '../config/config';
 import { messageOf } from '../lib/unknown';
 
-// `npm run token` prints a development token with both scopes, signed with the same
-// secret the service uses (JWT_SECRET, or the one generated in the data folder).
+// `npm run token` prints a development token with every scope (billing.pii included, so
+// customers' names show), signed with the same secret the service uses (JWT_SECRET, or the
+// one generated in the data folder); --scope makes others, e.g. one without billing.pii.
 /** The user id development tokens carry unless --sub names another. */
 const DEV_USER_ID = '00000000-0000-4000-8000-000000000001';
-const HELP = `Usage: npm run token -- [--sub UUID] [--scope "billing.read billing.write"] (billing.audit reads the change log) [--expires 12h]`;
+const ALL_SCOPES = Object.values(SCOPES).join(' ');
+const HELP = `Usage: npm run token -- [--sub UUID] [--scope "billing.read billing.write"] (default: every scope, "${ALL_SCOPES}"; billing.audit reads the change log, billing.pii the personal fields of customers and addresses) [--expires 12h]`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       sub: { type: 'string', default: DEV_USER_ID },
-      scope: { type: 'string', default: 'billing.read billing.write' },
+      scope: { type: 'string', default: ALL_SCOPES },
       expires: { type: 'string', default: '12h' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -73,6 +73,9 @@ const schema = z
     JWT_SECRET: optionalText.refine((v) => v === undefined || Buffer.byteLength(v, 'utf8') >= 32, {
       message: 'must be at least 32 bytes',
     }),
+    SEAL_KEY: optionalText.refine((v) => v === undefined || Buffer.byteLength(v, 'utf8') >= 32, {
+      message: 'must be at least 32 bytes',
+    }),
     JWT_ISSUER: optionalText,
     JWT_MAX_TTL: z.coerce.number().int().min(1).default(86_400),
     JWT_AUDIENCE: optionalText,
@@ -105,6 +108,7 @@ const schema = z
     EVENTS_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
     GRAPHQL_TRUSTED_DOCUMENTS: optionalText,
     GRAPHQL_DOCUMENTS: z.enum(['any', 'trusted']).default('any'),
+    EVENTS_PERSONAL_DATA: z.enum(['full', 'redacted']).default('full'),
   })
   .superRefine((env, ctx) => {
     if (!env.DATABASE_URL && env.DATABASE_REPLICA_URLS.length > 0)
@@ -135,6 +139,12 @@ const schema = z
         code: 'custom',
         path: ['DATABASE_URL'],
         message: 'is required when NODE_ENV=production; the embedded database is for development only',
+      });
+    if (env.JWT_JWKS_URL && !env.JWT_SECRET && !env.SEAL_KEY)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SEAL_KEY'],
+        message: 'is required when NODE_ENV=production with JWT_JWKS_URL: every instance keys ETags and seals cursors with it',
       });
   });
 
@@ -179,6 +189,8 @@ export interface Config {
     /** Longest accepted token lifetime, seconds. */
     readonly maxTtlSeconds: number;
   };
+  /** Keys ETags and seals cursors (src/domain/common/sealing.ts); unset: derived from the HS256 secret. */
+  readonly sealKey: string | undefined;
   readonly logLevel: string;
   readonly loadDemoData: boolean;
   readonly trustProxy: string | undefined;
@@ -195,6 +207,8 @@ export interface Config {
     readonly source: string;
     /** Longest wait for a change notification before the log is read anyway. */
     readonly pollMs: number;
+    /** Events carry personal values (the broker is the operator's), unless redacted as for a reader without billing.pii. */
+    readonly redactPersonalData: boolean;
   };
   /** GraphQL documents: the trusted-documents manifest and whether only its documents run (src/graphql/persisted). */
   readonly graphqlDocuments: {
@@ -243,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redis: { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX },
     workers: e.WORKERS,
     auth: { secret: e.JWT_SECRET, issuer: e.JWT_ISSUER, audience: e.JWT_AUDIENCE, jwksUrl: e.JWT_JWKS_URL, maxTtlSeconds: e.JWT_MAX_TTL },
+    sealKey: e.SEAL_KEY,
     logLevel: e.LOG_LEVEL,
     loadDemoData: e.DEMO_DATA === 'auto',
     trustProxy: e.TRUST_PROXY,
@@ -255,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       duplicateWindowSeconds: e.EVENTS_NATS_DUPLICATE_WINDOW_S,
       source: e.EVENTS_SOURCE,
       pollMs: e.EVENTS_POLL_MS,
+      redactPersonalData: e.EVENTS_PERSONAL_DATA === 'redacted',
     },
     graphqlDocuments: { manifest: e.GRAPHQL_TRUSTED_DOCUMENTS, trustedOnly: e.GRAPHQL_DOCUMENTS === 'trusted' && e.NODE_ENV === 'production' },
   };

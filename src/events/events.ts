@@ -5,6 +5,7 @@ import type { Services } from '../domain/services';
 import type { Logger } from '../http/logger';
 import { stringifyJson } from '../http/json';
 import { toMessage } from './cloudevents';
+import { withoutPersonalData } from '../domain/change-log/redact';
 import { JetStreamBroker } from './jetstream';
 import { follow, type FollowOptions } from './live';
 import { backlog, logHead, relayProgress } from './progress';
@@ -43,7 +44,8 @@ export async function startEvents(o: { config: Config['events']; db: Database; s
     broker = new JetStreamBroker({ url: c.natsUrl, stream: c.stream, subjectPrefix: c.subjectPrefix, duplicateWindowSeconds: c.duplicateWindowSeconds });
     const b = broker;
     relay = new ChangeRelay({
-      read,
+      // EVENTS_PERSONAL_DATA=redacted: the entries as a reader without billing.pii sees them.
+      read: c.redactPersonalData ? async (after, limit) => (await read(after, limit)).map(withoutPersonalData) : read,
       // `data` is the entry as both doors give it out (exact decimals, ISO times).
       toMessage: (e) => toMessage(e, { source: c.source, subjectPrefix: c.subjectPrefix, data: e, stringify: stringifyJson }),
       publish: (m, after) => b.publish(m, after),

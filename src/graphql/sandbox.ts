@@ -41,6 +41,7 @@ const TOKEN_PLACEHOLDER = 'Bearer PASTE-THE-OUTPUT-OF-npm-run--silent-token';
 const DOCUMENT = [
   '# Every request needs a token: run `npm run --silent token` in the project folder and put',
   '# it into the Authorization header (Headers, below): Authorization: Bearer <the token>',
+  '# (it has every scope, billing.pii included: customers\' names, e-mails and addresses need it)',
   EXAMPLE_OPERATION,
 ].join('\n');
 

@@ -40,7 +40,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { Request, RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import { OperationTypeNode } from 'graphql';
-import { requireScope, SCOPES, type Principal } from '../auth/principal';
+import { requireScope, SCOPES, seesPersonalData, type Principal } from '../auth/principal';
 import type { TokenVerifier } from '../auth/tokens';
 import { PROJECT_ROOT } from '../config/paths';
 import type { Services } from '../domain/services';
@@ -61,6 +61,7 @@ import { APQ_LIMITS, apqStore, withManifest } from './persisted/store';
 import { variableFaults } from './variables';
 import { jitExecution } from './jit';
 import { ensureBody } from './apollo-internals';
+import { checkPersonalFields } from './personal';
 import { Loaders } from './loaders';
 import { resolvers } from './resolvers';
 import { sandboxLandingPage } from './sandbox';
@@ -115,6 +116,7 @@ const guard: GraphQLRequestListener<GraphqlContext> = {
     if (contextValue.budget) chargeCost(contextValue.budget, cost);
     const faults = variableFaults(schema, operation, request.variables ?? {});
     if (faults) throw httpGraphQLError(faults);
+    if (!seesPersonalData(contextValue.principal)) checkPersonalFields(schema, document, operation, request.variables);
   },
 };
 

@@ -7,6 +7,8 @@
 export interface PlainFieldSpec {
   readonly type: 'uuid' | 'string' | 'boolean' | 'decimal' | 'datetime';
   readonly nullable: boolean;
+  /** Personal data (`personal()` below). */
+  readonly personal?: true;
 }
 
 /** An enum field: its allowed values, in the order the API lists them. */
@@ -14,6 +16,8 @@ export interface EnumFieldSpec {
   readonly type: 'enum';
   readonly nullable: boolean;
   readonly values: readonly string[];
+  /** Personal data (`personal()` below). */
+  readonly personal?: true;
 }
 
 export type FieldSpec = PlainFieldSpec | EnumFieldSpec;
@@ -50,6 +54,38 @@ export const field = {
     values,
   }),
 } as const;
+
+/**
+ * The scope a caller needs, on top of the read or write scope, to see, filter, sort by or
+ * write a personal field (docs/personal-data.md). The auth module's scope list takes it from here.
+ */
+export const PERSONAL_DATA_SCOPE = 'billing.pii';
+
+/**
+ * Marks a field as personal data, where the catalogue declares it: the one place that says
+ * which fields need PERSONAL_DATA_SCOPE. Projections, the checks of both doors, the change
+ * log's redaction, schema.graphql, $metadata and OpenAPI all derive from the mark.
+ */
+export const personal = <const S extends FieldSpec>(spec: S): S & { readonly personal: true } => ({ ...spec, personal: true });
+
+const personalNames = new WeakMap<FieldCatalog, ReadonlySet<string>>();
+
+/** The personal fields of a catalogue (computed once per catalogue). */
+export function personalFieldsOf(fields: FieldCatalog): ReadonlySet<string> {
+  let names = personalNames.get(fields);
+  if (!names) personalNames.set(fields, (names = new Set(Object.keys(fields).filter((f) => fields[f]?.personal === true))));
+  return names;
+}
+
+const openNames = new WeakMap<FieldCatalog, readonly string[]>();
+
+/** The fields of a catalogue a caller may read: all of them with PERSONAL_DATA_SCOPE, the others without it. */
+export function readableFields(fields: FieldCatalog, personalData: boolean): readonly string[] {
+  if (personalData) return Object.keys(fields);
+  let names = openNames.get(fields);
+  if (!names) openNames.set(fields, (names = Object.keys(fields).filter((f) => fields[f]?.personal !== true)));
+  return names;
+}
 
 /**
  * A relation of a resource to records of another type, as clients may expand it

@@ -1,6 +1,8 @@
 import { paymentSourceInput, paymentSourcePatch } from '../domain/payment-source/schema';
 import { paymentInput } from '../domain/payment/schema';
-import { ALL_RESOURCES } from '../domain/resources';
+import { ALL_RESOURCES, resourceOf } from '../domain/resources';
+import type { Resource } from '../domain/common/declaration';
+import { PERSONAL_DATA_SCOPE } from '../query/fields';
 import { ERRORS } from '../errors/catalogue';
 import { DEFAULT_PAGE_SIZE, MAX_OFFSET, MAX_PAGE_SIZE } from '../domain/common/list';
 import { MAX_FILTER_LENGTH } from './odata/parser';
@@ -260,6 +262,31 @@ const odataPaths = {
   },
 };
 
+/**
+ * A record's schema with its personal fields (src/query/fields.ts `personal`) marked, in it
+ * and in the records of its relations inside it: the scope named (`x-required-scopes`, and
+ * the description), and not required, as a caller without the scope gets no such key.
+ */
+function withPersonalFields(schema: JsonSchema, r: Resource): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (!properties) return schema;
+  const marked = Object.fromEntries(
+    Object.entries(properties).map(([name, p]) => {
+      const relation = Object.hasOwn(r.relations, name) ? r.relations[name] : undefined;
+      const target = relation && resourceOf(relation.target);
+      if (target) {
+        const items = p.items as JsonSchema | undefined;
+        return [name, items ? { ...p, items: withPersonalFields(items, target) } : withPersonalFields(p, target)];
+      }
+      if (!r.fields[name]?.personal) return [name, p];
+      const note = `Personal data: present only with the scope ${PERSONAL_DATA_SCOPE}, which naming it in a query needs too.`;
+      return [name, { ...p, description: p.description ? `${p.description as string} ${note}` : note, 'x-required-scopes': [PERSONAL_DATA_SCOPE] }];
+    }),
+  );
+  const required = Array.isArray(schema.required) ? (schema.required as string[]).filter((f) => !r.fields[f]?.personal) : undefined;
+  return { ...schema, properties: marked, ...(required ? { required } : {}) };
+}
+
 export function openApiDocument(): Record<string, unknown> {
   // GET collection, `/$count` and GET one of every entity set; the writes are added below.
   const collections = ALL_RESOURCES.reduce<Record<string, Record<string, unknown>>>(
@@ -338,7 +365,7 @@ export function openApiDocument(): Record<string, unknown> {
       ...extraOpenApiPaths(ref, errorResponses),
     },
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Scopes: billing.read, billing.write, billing.audit (the change log)' } },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: `Scopes: billing.read, billing.write, billing.audit (the change log), and ${PERSONAL_DATA_SCOPE} besides them for the personal fields (marked x-required-scopes)` } },
       schemas: {
         Problem: problem,
         ODataError: odataError,
@@ -346,7 +373,7 @@ export function openApiDocument(): Record<string, unknown> {
         PaymentSourcePatch: inputSchema(paymentSourcePatch),
         PaymentInput: inputSchema(paymentInput),
         Change: changeSchema,
-        ...Object.fromEntries(ALL_RESOURCES.map((r) => [r.model, responseSchema(r.record)])),
+        ...Object.fromEntries(ALL_RESOURCES.map((r) => [r.model, withPersonalFields(responseSchema(r.record), r)])),
       },
     },
   });

@@ -1,6 +1,8 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { requireScope, SCOPES } from '../auth/principal';
-import { RESOURCES, type ResourceModel } from '../domain/resources';
+import { requireScope, SCOPES, seesPersonalData } from '../auth/principal';
+import type { Resource } from '../domain/common/declaration';
+import { RESOURCES, resourceOf, type ResourceModel } from '../domain/resources';
+import { personalDataForbidden, personalFieldsWritten } from '../query/personal';
 import type { Services } from '../domain/services';
 import { AppError, invalidQuery } from '../errors/catalogue';
 import { rawQuery, serviceRoot } from './odata/list';
@@ -43,6 +45,7 @@ export function restRouter(s: Services): Router {
   r.use(`/${CHANGES_SET.path}`, changeRoutes(s));
   for (const set of RESOURCE_SETS) {
     const routes = readOnlyRoutes(READS[set.type]?.(s) ?? s[RESOURCES[set.type].plural], set);
+    routes.use(personalWrites(RESOURCES[set.type]));
     WRITES[set.type]?.(routes, s);
     r.use(`/${set.path}`, routes);
   }
@@ -52,6 +55,23 @@ export function restRouter(s: Services): Router {
     throw new AppError('NOT_FOUND', 'No such resource path');
   });
   return r;
+}
+
+/**
+ * A write that sets a personal field (the resource's, or a related record's inside it) needs
+ * billing.pii as well: 403 before the write's handler runs, so nothing is written or logged.
+ */
+function personalWrites(resource: Resource) {
+  const relationFields = (name: string) => {
+    const relation = Object.hasOwn(resource.relations, name) ? resource.relations[name] : undefined;
+    return relation && resourceOf(relation.target)?.fields;
+  };
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'DELETE' || seesPersonalData(res.locals.principal)) return next();
+    const named = personalFieldsWritten(resource.fields, req.body, relationFields);
+    if (named.length > 0) throw personalDataForbidden(named);
+    next();
+  };
 }
 
 const KEYED = /^\/([^/()]+)(?:\(([^)]*)\))?(\/.*)?$/;

@@ -107,7 +107,7 @@ async function main() {
     execFileSync(path.join(bin, 'pg_restore'), ['-d', primary.url('bench'), '--no-owner', dump]);
     await primary.query('ANALYZE', [], 'bench');
     replica = startReplica(primary, 55441);
-    const auth = `Bearer ${await signToken(secret, { sub: '00000000-0000-4000-8000-00000000beef', scope: 'billing.read billing.write' })}`;
+    const auth = `Bearer ${await signToken(secret, { sub: '00000000-0000-4000-8000-00000000beef', scope: 'billing.read billing.write billing.pii' })}`;
     const rows = [];
 
     children.push(startInstance(PORTS[0]!, { DATABASE_URL: primary.url('bench') }));

@@ -136,7 +136,7 @@ async function startServer() {
 
 async function token() {
   const { SignJWT } = await import('jose');
-  return new SignJWT({ scope: 'billing.read billing.write' })
+  return new SignJWT({ scope: 'billing.read billing.write billing.pii' })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject('00000000-0000-4000-8000-00000000beef')
     .setExpirationTime('1h')

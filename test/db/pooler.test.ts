@@ -54,8 +54,9 @@ const newSource = (over: Record<string, unknown> = {}) => ({
 describe('behind PgBouncer in transaction mode', () => {
   beforeAll(async () => {
     requirePrivateClusters();
-    writer = await token('billing.read billing.write', WRITER_ID);
-    reader = await token('billing.read', READER_ID);
+    // billing.pii: the reads below filter and sort customers by name.
+    writer = await token('billing.read billing.write billing.pii', WRITER_ID);
+    reader = await token('billing.read billing.pii', READER_ID);
     primary = startPrimary(await freePort());
     await demoDatabase(primary, DB);
     bouncer = await startPgBouncer(await freePort(), { serverPort: primary.port, poolMode: 'transaction', defaultPoolSize: 2 });

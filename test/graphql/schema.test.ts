@@ -2,7 +2,7 @@
 // the fields of each resource's FieldCatalog (so the two doors cannot drift apart), every
 // type and field is described, and the scalars behave as documented.
 
-import { buildSchema, GraphQLEnumType, GraphQLInputObjectType, GraphQLObjectType, isInputObjectType, Kind } from 'graphql';
+import { buildSchema, GraphQLEnumType, GraphQLInputObjectType, GraphQLObjectType, isInputObjectType, Kind, print } from 'graphql';
 import { academicTermFields } from '../../src/domain/academic-term/fields';
 import { ACCOUNT_TYPES, accountFields } from '../../src/domain/account/fields';
 import { addressFields } from '../../src/domain/address/fields';
@@ -74,6 +74,19 @@ describe.each(Object.entries(CATALOGS))('%s', (typeName, catalog) => {
     for (const [name, spec] of Object.entries(catalog)) {
       const base = spec.type === 'enum' ? ENUM_TYPES[name] : SCALAR_OF[spec.type];
       expect(`${name}: ${String(fields[name]?.type)}`).toBe(`${name}: ${base}${spec.nullable ? '' : '!'}`);
+    }
+  });
+
+  test('exactly the personal fields carry @requiresScopes(billing.pii) and say so, in the type, Where and OrderBy', () => {
+    for (const type of [typeName, `${typeName}Where`, `${typeName}OrderBy`]) {
+      const fields = (schema.getType(type) as GraphQLObjectType | GraphQLInputObjectType).getFields();
+      for (const [name, spec] of Object.entries(catalog)) {
+        const f = fields[name]!;
+        const directive = f.astNode?.directives?.find((d) => d.name.value === 'requiresScopes');
+        const scopes = directive?.arguments?.[0]?.value;
+        expect(`${type}.${name}: ${scopes ? print(scopes) : 'none'}`).toBe(`${type}.${name}: ${spec.personal ? '[["billing.pii"]]' : 'none'}`);
+        expect(`${type}.${name}: ${String(f.description?.includes('billing.pii'))}`).toBe(`${type}.${name}: ${String(spec.personal === true)}`);
+      }
     }
   });
 

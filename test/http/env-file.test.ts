@@ -37,7 +37,8 @@ it('npm run token signs with the JWT_SECRET of .env', async () => {
   const r = spawnSync(TSX, [path.join(PROJECT_ROOT, 'src/cli/token.ts')], { cwd: dir, env: cleanEnv({ PORT: '4000' }), encoding: 'utf8' });
   expect(r.stderr).toBe('');
   const { payload } = await jwtVerify(r.stdout.trim(), new TextEncoder().encode(FILE_SECRET));
-  expect(payload.scope).toBe('billing.read billing.write');
+  // Every scope: billing.pii for customers' names, billing.maintain and billing.audit too.
+  expect(payload.scope).toBe('billing.read billing.write billing.maintain billing.audit billing.pii');
   expect(fs.existsSync(path.join(dir, 'data', 'jwt-secret'))).toBe(false); // no generated key: the file's was used
 }, 60_000);
 

@@ -46,11 +46,13 @@ export async function createTestApp(o: TestAppOptions = {}): Promise<TestApp> {
   if (o.demoData !== false) await importReferenceData(db, DEMO_DATA_FILE);
   const services = servicesOf(db);
   const app = await appOn(db, services, { RATE_LIMIT_PER_MINUTE: String(o.rateLimitPerMinute ?? 0), METRICS: o.metrics === false ? 'off' : 'on' });
+  // The personal-data scope with every reading token: tests of other rules see whole records;
+  // test/personal-data.test.ts holds what a token without it sees.
   const tokens = {
-    writer: await token('billing.read billing.write', WRITER_ID),
-    reader: await token('billing.read', READER_ID),
+    writer: await token('billing.read billing.write billing.pii', WRITER_ID),
+    reader: await token('billing.read billing.pii', READER_ID),
     writeOnly: await token('billing.write', WRITER_ID),
-    auditor: await token('billing.read billing.audit', READER_ID),
+    auditor: await token('billing.read billing.audit billing.pii', READER_ID),
   };
   return {
     app,

@@ -1,4 +1,4 @@
-import { field, type FieldCatalog } from '../../query/fields';
+import { field, personal, type FieldCatalog } from '../../query/fields';
 import type { Row } from '../../db/read/row';
 
 // addressType is open text: Billing, Home and Correspondence are the named types, others may exist.
@@ -6,9 +6,9 @@ export const addressFields = {
   id: field.uuid(),
   customerId: field.uuid(),
   addressType: field.string(),
-  street: field.string(),
-  city: field.string(),
-  postalCode: field.string(),
+  street: personal(field.string()),
+  city: personal(field.string()),
+  postalCode: personal(field.string()),
   country: field.string(),
   isDefault: field.boolean(),
 } satisfies FieldCatalog;

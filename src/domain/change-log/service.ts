@@ -11,6 +11,7 @@ import type { ServiceDeps } from '../context';
 import type { ChangeOperation, FieldChanges, LoggedResource, LoggedValue } from './append';
 import type { Prisma } from '../../generated/prisma/client';
 import { CHANGE_LOG_TABLE, changeLogColumns, changeLogFields, isLoggedResource, LOGGED_RESOURCES } from './fields';
+import { entriesFor, withoutPersonalData } from './redact';
 
 type Row = RowOf<typeof changeLogColumns>;
 
@@ -32,6 +33,8 @@ export interface ChangeEntry {
   readonly occurredAt: Date;
   readonly requestId: string | null;
   readonly importRunId: string | null;
+  /** The personal fields whose values were removed for a reader without the personal-data scope (./redact.ts); absent when none were. */
+  readonly redacted?: readonly string[];
 }
 
 /** A page of the feed: entries in seq order after a cursor, and the cursor to go on from. */
@@ -129,33 +132,33 @@ export class ChangeLogService {
     return this.read(seqAbove(BigInt(seq)), BY_SEQ, { take: limit, skip: 0 });
   }
 
-  /** One entry by its id. */
-  async get(rawId: string): Promise<ChangeEntry> {
+  /** One entry by its id; `access` without the personal-data scope redacts it (./redact.ts), as REST's GET one passes it. */
+  async get(rawId: string, _expand?: unknown, access?: { readonly personalData: boolean }): Promise<ChangeEntry> {
     const id = parseId(rawId);
     const [entry] = await this.read(compare('id', 'eq', uuid(id)), [], 'all');
     if (!entry) throw notFound('change-log entry', id);
-    return entry;
+    return access && !access.personalData ? withoutPersonalData(entry) : entry;
   }
 
-  /** A feed page: entries matching the filter with a seq above `after`, in seq order. */
-  async feed(q: { filter?: FilterNode | undefined; after?: bigint | undefined; limit: number; offset?: number | undefined; count?: boolean | undefined }): Promise<FeedPage> {
+  /** A feed page: entries matching the filter with a seq above `after`, in seq order (redacted when `personalData` is false). */
+  async feed(q: { filter?: FilterNode | undefined; after?: bigint | undefined; limit: number; offset?: number | undefined; count?: boolean | undefined; personalData?: boolean | undefined }): Promise<FeedPage> {
     const after = q.after ?? 0n;
     const [rows, totalCount] = await Promise.all([
       this.read(allOf(q.filter, seqAbove(after)), BY_SEQ, { skip: q.offset ?? 0, take: q.limit + 1 }),
       q.count ? this.count(q.filter) : undefined,
     ]);
-    const items = rows.slice(0, q.limit);
+    const items = entriesFor(q.personalData, rows.slice(0, q.limit));
     return { items, hasMore: rows.length > q.limit, totalCount, cursor: items.at(-1)?.seq ?? after.toString() };
   }
 
-  /** An ordinary list page in the client's order ($orderby, then id), with offset paging. */
+  /** An ordinary list page in the client's order ($orderby, then id), with offset paging (redacted when `personalData` is false). */
   async list(q: ListQuery): Promise<Page<ChangeEntry>> {
     const [rows, totalCount] = await Promise.all([
       this.read(q.filter, q.orderBy ?? [], { skip: q.offset ?? 0, take: q.limit + 1 }),
       q.count ? this.count(q.filter) : undefined,
     ]);
     return {
-      items: rows.slice(0, q.limit),
+      items: entriesFor(q.personalData, rows.slice(0, q.limit)),
       totalCount,
       hasMore: rows.length > q.limit,
       cursorOf: (item) => item.seq,

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import { AppError } from '../../errors/catalogue';
+import { keyedDigest } from './sealing';
 
-// A strong ETag from the record's content: any change of any field changes it.
+// A strong ETag from the record's content: any change of any field changes it. Keyed with the
+// server's key (./sealing.ts), so that it cannot be checked against a guessed value offline.
 export function etagOf(record: object): string {
-  const h = createHash('sha256');
-  h.update(JSON.stringify(record, (_k, v: unknown) => (v instanceof Date ? v.toISOString() : v)));
-  return `"${h.digest('base64url').slice(0, 27)}"`;
+  return `"${keyedDigest(JSON.stringify(record, (_k, v: unknown) => (v instanceof Date ? v.toISOString() : v))).slice(0, 27)}"`;
 }
 
 /** Whether an `If-Match` or `If-None-Match` list names this ETag, or is `*` (a `W/` prefix is ignored). */

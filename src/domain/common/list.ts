@@ -31,6 +31,12 @@ export interface ListQuery {
    * Absent: every field.
    */
   readonly select?: readonly string[] | undefined;
+  /**
+   * Whether the caller holds the personal-data scope (src/query/fields.ts `personal`); the
+   * doors always say. False: records leave the personal fields out, and a query naming one
+   * is FORBIDDEN. Absent: the service layer's own reads, every field.
+   */
+  readonly personalData?: boolean | undefined;
 }
 
 export interface Page<T> {

@@ -3,13 +3,15 @@ import { cursorFilter, encodeCursor } from '../../query/cursor';
 import { narrowByLexicons, type Lexicons } from '../../db/read/lexicon';
 import type { RowReader } from '../../db/row-reader';
 import { notFound } from '../../errors/catalogue';
-import { fieldNames, type FieldCatalog } from '../../query/fields';
+import { fieldNames, readableFields, type FieldCatalog } from '../../query/fields';
+import { personalDataForbidden, personalFieldsNamed, type NamedFields } from '../../query/personal';
 import { allOf, compare, isIn, uuid, type Expansion, type FilterNode } from '../../query/filter-tree';
 import { resourceOf, RESOURCES, type DeclaredResource, type ResourceModel } from '../resources';
 import type { ServiceDeps } from '../context';
 import type { ListQuery, Page } from './list';
 import type { RelationMany, Resource } from './declaration';
 import { parseId } from './validate';
+import { openCursor, sealCursor } from './sealing';
 
 // Every read of every resource, for both doors, through the one compiled path
 // (src/db/read/compile.ts): list pages, one record, many by id, relations of either
@@ -66,11 +68,12 @@ function targetOf(resource: Resource, name: string): Resource {
   return target;
 }
 
-/** How a relation is read inside records: declared order and fields unless an $expand says otherwise. */
-function relationRead(resource: Resource, e: Expansion): RelationRead {
+/** How a relation is read inside records: declared order and fields unless an $expand says otherwise (without personal fields unless `personalData`). */
+function relationRead(resource: Resource, e: Expansion, personalData: boolean): RelationRead {
   const relation = resource.relations[e.relation]!;
   const target = targetOf(resource, e.relation);
-  return { name: e.relation, relation, fields: target.fields, select: e.select, orderBy: e.orderBy, top: e.top };
+  const select = e.select ?? (personalData ? undefined : readableFields(target.fields, false));
+  return { name: e.relation, relation, fields: target.fields, select, orderBy: e.orderBy, top: e.top };
 }
 
 /** A page as read, one record past the limit telling whether more follow. */
@@ -101,8 +104,30 @@ export class ReadService<F extends FieldCatalog, const Rs extends readonly Relat
    * name, which the read path reads instead of an inline one of the same name (an $expand of
    * the customers' addresses with its own options).
    */
-  private relations(expand: readonly Expansion[] | undefined, include: readonly Expansion[] = []): { relations: Rs; requested: RelationRead[] } {
-    return { relations: this.options.inline, requested: [...include, ...(expand ?? [])].map((e) => relationRead(this.resource, e)) };
+  private relations(expand: readonly Expansion[] | undefined, include: readonly Expansion[] = [], personalData = true): { relations: Rs; requested: RelationRead[] } {
+    // Without personal data the inline relations are read again by name, without personal fields.
+    const inline = personalData ? [] : this.options.inline.map((r) => relationRead(this.resource, { relation: r.name }, false));
+    return { relations: this.options.inline, requested: [...inline, ...[...include, ...(expand ?? [])].map((e) => relationRead(this.resource, e, personalData))] };
+  }
+
+  /**
+   * FORBIDDEN when a caller without the personal-data scope names a personal field (filter,
+   * order, selection, expansions), before anything is read: the answer is the same whether or
+   * not a record matches. Once per read, on the query, never per record.
+   */
+  private checkPersonal(q: NamedFields & { readonly include?: readonly Expansion[] | undefined }, personalData: boolean | undefined): void {
+    if (personalData !== false) return;
+    const named = personalFieldsNamed(this.fields, { ...q, expand: [...(q.expand ?? []), ...(q.include ?? [])] }, (r) => targetOf(this.resource, r).fields);
+    if (named.length > 0) throw personalDataForbidden(named);
+  }
+
+  /**
+   * The fields a read returns when the caller names none: every field, or the non-personal
+   * ones (ListQuery.personalData). Typed as whole records either way: a caller without the
+   * scope gets records without those keys, which the doors write out as they are.
+   */
+  private defaultSelect(personalData: boolean | undefined): ReadonlyArray<keyof F & string> {
+    return personalData === false ? this.own(readableFields(this.fields, false)) : this.all;
   }
 
   /**
@@ -114,9 +139,10 @@ export class ReadService<F extends FieldCatalog, const Rs extends readonly Relat
   }
 
   private async page(q: ListQuery, select: ReadonlyArray<keyof F & string>): Promise<Found<RecordOf<F, Rs>>> {
+    this.checkPersonal(q, q.personalData);
     const sortKeys = q.orderBy ?? [];
     const filter = this.options.lexicons ? await narrowByLexicons(this.rows, this.options.lexicons, q.filter) : q.filter;
-    const after = q.after ? cursorFilter(q.after, sortKeys, this.fields) : undefined;
+    const after = q.after ? cursorFilter(openCursor(q.after), sortKeys, this.fields) : undefined;
     const pageFilter = allOf(filter, after);
     const [rows, totalCount] = await Promise.all([
       readRecords(this.rows, {
@@ -126,7 +152,7 @@ export class ReadService<F extends FieldCatalog, const Rs extends readonly Relat
         filter: pageFilter,
         orderBy: sortKeys,
         window: { take: q.limit + 1, skip: q.offset ?? 0 },
-        ...this.relations(q.expand, q.include),
+        ...this.relations(q.expand, q.include, q.personalData !== false),
       }),
       q.count ? countRecords(this.rows, this.resource.model, this.fields, filter) : undefined,
     ]);
@@ -139,26 +165,32 @@ export class ReadService<F extends FieldCatalog, const Rs extends readonly Relat
       items: found.hasMore ? found.rows.slice(0, q.limit) : found.rows,
       totalCount: found.totalCount,
       hasMore: found.hasMore,
-      cursorOf: (item) => encodeCursor(sortKeys, item),
+      cursorOf: (item) => sealCursor(encodeCursor(sortKeys, item)),
     };
   }
 
-  /** A page of records with every field (`q.select` is not looked at: see listSelected). */
+  /** A page of records with every field the caller may read (`q.select` is checked, not applied: see listSelected). */
   async list(q: ListQuery): Promise<Page<RecordOf<F, Rs>>> {
-    return this.pageOf(q, await this.page(q, this.all));
+    return this.pageOf(q, await this.page(q, this.defaultSelect(q.personalData)));
   }
 
   /** A page of records holding the fields `q.select` names (all when absent), the id and the sort keys. */
   async listSelected(q: ListQuery): Promise<Page<Selected<RecordOf<F, Rs>>>> {
-    const select = q.select ? this.own(['id', ...(q.orderBy ?? []).map((k) => k.field), ...q.select]) : this.all;
+    const select = q.select ? this.own(['id', ...(q.orderBy ?? []).map((k) => k.field), ...q.select]) : this.defaultSelect(q.personalData);
     // Typed as whole records, read with only the selected fields: Selected says which are sure.
     return this.pageOf<Selected<RecordOf<F, Rs>>>(q, await this.page(q, select));
   }
 
-  /** One record by id; `expand` adds relations inside it (REST $expand). */
-  async get(rawId: string, expand?: readonly Expansion[]): Promise<RecordOf<F, Rs>> {
+  /**
+   * One record by id; `expand` adds relations inside it (REST $expand). `access` says what the
+   * caller may see (ListQuery.personalData) and what it names (`select`, checked, not applied);
+   * without it, every field.
+   */
+  async get(rawId: string, expand?: readonly Expansion[], access?: { readonly personalData: boolean; readonly select?: readonly string[] | undefined }): Promise<RecordOf<F, Rs>> {
+    if (access) this.checkPersonal({ expand, select: access.select }, access.personalData);
     const id = parseId(rawId);
-    const [found] = await this.read(compare('id', 'eq', uuid(id)), expand);
+    const personalData = access?.personalData ?? true;
+    const [found] = await this.read(compare('id', 'eq', uuid(id)), expand, this.defaultSelect(personalData), personalData);
     if (!found) throw notFound(this.resource.label, id);
     return found;
   }
@@ -176,8 +208,8 @@ export class ReadService<F extends FieldCatalog, const Rs extends readonly Relat
     return found ?? null;
   }
 
-  private read(filter: FilterNode, expand?: readonly Expansion[], select: ReadonlyArray<keyof F & string> = this.all): Promise<Array<RecordOf<F, Rs>>> {
-    return readRecords(this.rows, { table: this.resource.model, fields: this.fields, select, filter, orderBy: [], window: 'all', ...this.relations(expand) });
+  private read(filter: FilterNode, expand?: readonly Expansion[], select: ReadonlyArray<keyof F & string> = this.all, personalData = true): Promise<Array<RecordOf<F, Rs>>> {
+    return readRecords(this.rows, { table: this.resource.model, fields: this.fields, select, filter, orderBy: [], window: 'all', ...this.relations(expand, [], personalData) });
   }
 
   /**

@@ -1,13 +1,15 @@
-import { field, type FieldCatalog } from '../../query/fields';
+import { field, personal, type FieldCatalog } from '../../query/fields';
 
 /** Scalar fields of a customer; `addresses` is a relation, returned inside the record. */
 export const customerFields = {
   id: field.uuid(),
-  firstName: field.string(),
-  lastName: field.string(),
-  matriculationId: field.string(true),
-  cmsStudentId: field.string(true),
-  email: field.string(true),
+  firstName: personal(field.string()),
+  lastName: personal(field.string()),
+  matriculationId: personal(field.string(true)),
+  cmsStudentId: personal(field.string(true)),
+  email: personal(field.string(true)),
+  // Not personal: a number the university assigns, the key ledgers and reports join on; it
+  // names no one without the customer's names, which are (docs/personal-data.md).
   debtorNumber: field.string(),
   creditorNumber: field.string(true),
   receivableAccountId: field.uuid(true),

@@ -3,7 +3,8 @@
 // loaders: one statement per page, whatever the number of records). Both need the scope
 // billing.audit besides the billing.read every query needs.
 
-import { requireScope, SCOPES } from '../../auth/principal';
+import { requireScope, SCOPES, seesPersonalData } from '../../auth/principal';
+import { entriesFor } from '../../domain/change-log/redact';
 import { changeLogFields } from '../../domain/change-log/fields';
 import { parseSeq } from '../../domain/change-log/service';
 import type { LoggedResource } from '../../domain/change-log/append';
@@ -28,20 +29,22 @@ export async function changes(args: QueryChangesArgs, ctx: GraphqlContext, info:
     after: args.after === undefined || args.after === null ? undefined : parseSeq('after', args.after),
     limit: first,
     count: selects(info, 'totalCount'),
+    personalData: seesPersonalData(ctx.principal),
   });
 }
 
 const history =
   (resource: LoggedResource) =>
-  (record: { id: string }, _a: unknown, ctx: GraphqlContext) => {
+  async (record: { id: string }, _a: unknown, ctx: GraphqlContext) => {
     requireScope(ctx.principal, SCOPES.audit);
-    return ctx.loaders.history(resource).load(record.id);
+    return entriesFor(seesPersonalData(ctx.principal), await ctx.loaders.history(resource).load(record.id));
   };
 
 export const changeResolvers: Resolvers = {
   ChangeOperation: { CREATED: 'created', DELETED: 'deleted', UPDATED: 'updated' },
   Change: {
     changes: (entry) => Object.entries(entry.changes).map(([field, c]) => ({ field, old: c.old, new: c.new })),
+    redacted: (entry) => [...(entry.redacted ?? [])],
   },
   ChangeConnection: {
     nodes: (page) => page.items,

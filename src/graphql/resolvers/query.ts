@@ -5,6 +5,7 @@
 // `paymentSources` the service of that name (the resource's `plural`); test/doors.test.ts holds every resource to both.
 
 import type { GraphQLResolveInfo } from 'graphql';
+import { seesPersonalData } from '../../auth/principal';
 import type { ListQuery } from '../../domain/common/list';
 import { singleFieldOf } from '../../domain/common/declaration';
 import type { Expansion } from '../../query/filter-tree';
@@ -43,9 +44,9 @@ function resourceFields(r: DeclaredResource): QueryResolvers {
     [singleFieldOf(r)]: (_p: unknown, { id }: { id: string }, { loaders, services }: GraphqlContext, info: GraphQLResolveInfo) =>
       one(loaders.record(r.model), services.readers[r.model], id, r.model, info),
     // Only the fields and relations the query selects are read.
-    [r.plural]: (_p: unknown, args: ListArgs, { services }: GraphqlContext, info: GraphQLResolveInfo) => {
+    [r.plural]: (_p: unknown, args: ListArgs, { services, principal }: GraphqlContext, info: GraphQLResolveInfo) => {
       const read: Reads = services.readers[r.model];
-      return read.listSelected(listQuery(args, r, info));
+      return read.listSelected({ ...listQuery(args, r, info), personalData: seesPersonalData(principal) });
     },
   };
 }

@@ -6,6 +6,9 @@ import { parseSeq } from '../../domain/change-log/service';
 import { AppError, validationFailed } from '../../errors/catalogue';
 import type { SubscriptionResolvers } from '../__generated__/resolvers-types';
 import type { ChangeModel } from '../models';
+import type { GraphqlContext } from '../context';
+import { seesPersonalData } from '../../auth/principal';
+import { withoutPersonalData } from '../../domain/change-log/redact';
 
 export const Subscription: SubscriptionResolvers = {
   changes: {
@@ -18,6 +21,7 @@ export const Subscription: SubscriptionResolvers = {
       const after = args.after === null || args.after === undefined ? undefined : parseSeq('after', args.after);
       return ctx.live.follow({ after, resource });
     },
-    resolve: (entry: ChangeModel) => entry,
+    // Redacted per subscriber: the live log is shared, the reader's scope is not.
+    resolve: (entry: ChangeModel, _args: unknown, ctx: GraphqlContext) => (seesPersonalData(ctx.principal) ? entry : withoutPersonalData(entry)),
   },
 };

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { seesPersonalData } from '../../auth/principal';
 import { etagListed, etagOf } from '../../domain/common/etag';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pick, type ListQuery, type Page } from '../../domain/common/list';
 import type { Expansion } from '../../query/filter-tree';
@@ -11,8 +12,11 @@ export interface Listable<T extends object> {
 }
 
 export interface Retrievable<T> {
-  get(id: string, expand?: readonly Expansion[]): Promise<T>;
+  get(id: string, expand?: readonly Expansion[], access?: { readonly personalData: boolean; readonly select?: readonly string[] | undefined }): Promise<T>;
 }
+
+/** Whether the request's caller may see personal fields (the service leaves them out and refuses queries naming them otherwise). */
+const personalDataOf = (res: Response): boolean => seesPersonalData(res.locals.principal);
 
 /** The raw query string of the request (without `?`), exactly as the client wrote it. */
 export const rawQuery = (req: Request): string => {
@@ -50,6 +54,8 @@ export async function sendODataList<T extends object>(req: Request, res: Respons
     offset: o.skip,
     count: o.count,
     expand: o.expand,
+    select: o.select,
+    personalData: personalDataOf(res),
   });
   const body: Record<string, unknown> = { '@odata.context': context(req, res, set, o.select) };
   if (o.count) body['@odata.count'] = page.totalCount;
@@ -62,7 +68,7 @@ export async function sendODataList<T extends object>(req: Request, res: Respons
 /** GET `/<set>/$count`: the number of matching records as plain text. */
 export async function sendODataCount<T extends object>(req: Request, res: Response, service: Listable<T>, set: EntitySetModel): Promise<void> {
   const o = parseODataOptions(rawQuery(req), set.fields, { allowed: COUNT_OPTIONS });
-  const page = await service.list({ filter: o.filter, limit: 0, count: true });
+  const page = await service.list({ filter: o.filter, limit: 0, count: true, personalData: personalDataOf(res) });
   res.status(200).type('text/plain').send(String(page.totalCount ?? 0));
 }
 
@@ -80,7 +86,7 @@ export async function sendODataRecord<T extends { id: string }>(
   id: string,
 ): Promise<void> {
   const o = parseODataOptions(rawQuery(req), set.fields, { allowed: RECORD_OPTIONS, relations: set.relations });
-  const record = await service.get(id, o.expand);
+  const record = await service.get(id, o.expand, { personalData: personalDataOf(res), select: o.select });
   const expanded = (o.expand ?? []).map((e) => e.relation);
   const unexpanded = pick(record, Object.keys(record).filter((k) => !expanded.includes(k)));
   const etag = etagOf(unexpanded);

@@ -12,6 +12,11 @@ import { ALL_ENTITY_SETS, CONTAINER, entityTypes, NAMESPACE, type EntityTypeMode
 
 const VALIDATION = { namespace: 'Org.OData.Validation.V1', alias: 'Validation' } as const;
 const VOCABULARY_URL = 'https://oasis-tcs.github.io/odata-vocabularies/vocabularies/Org.OData.Validation.V1';
+// SAP's PersonalData vocabulary marks the personal fields (src/query/fields.ts `personal`):
+// IsPotentiallyPersonal on each. None is IsPotentiallySensitive (special categories of data:
+// health, religion, ...), which names, addresses and student ids are not.
+const PERSONAL_DATA = { namespace: 'com.sap.vocabularies.PersonalData.v1', alias: 'PersonalData' } as const;
+const PERSONAL_DATA_URL = 'https://sap.github.io/odata-vocabularies/vocabularies/PersonalData';
 
 const EDM_TYPE: Readonly<Record<FieldSpec['type'], string>> = {
   uuid: 'Edm.Guid',
@@ -43,6 +48,13 @@ function xmlAllowedValues(t: EntityTypeModel): string[] {
       .join('');
     return [`<Annotations Target="${qualified(t.name)}/${name}"><Annotation Term="${VALIDATION.alias}.AllowedValues"><Collection>${values}</Collection></Annotation></Annotations>`];
   });
+}
+
+/** IsPotentiallyPersonal on the personal fields, as `Annotations` blocks targeting each property. */
+function xmlPersonalData(t: EntityTypeModel): string[] {
+  return Object.entries(t.fields).flatMap(([name, spec]) =>
+    spec.personal ? [`<Annotations Target="${qualified(t.name)}/${name}"><Annotation Term="${PERSONAL_DATA.alias}.IsPotentiallyPersonal" Bool="true"/></Annotations>`] : [],
+  );
 }
 
 function xmlNavigation(name: string, r: RelationSpec): string {
@@ -82,11 +94,13 @@ export const metadataXml: string = [
   '<?xml version="1.0" encoding="utf-8"?>',
   '<edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">',
   `<edmx:Reference Uri="${VOCABULARY_URL}.xml"><edmx:Include Namespace="${VALIDATION.namespace}" Alias="${VALIDATION.alias}"/></edmx:Reference>`,
+  `<edmx:Reference Uri="${PERSONAL_DATA_URL}.xml"><edmx:Include Namespace="${PERSONAL_DATA.namespace}" Alias="${PERSONAL_DATA.alias}"/></edmx:Reference>`,
   '<edmx:DataServices>',
   `<Schema Namespace="${NAMESPACE}" xmlns="http://docs.oasis-open.org/odata/ns/edm">`,
   ...entityTypes().map(xmlEntityType),
   `<EntityContainer Name="${CONTAINER}">${xmlEntitySets()}</EntityContainer>`,
   ...entityTypes().flatMap(xmlAllowedValues),
+  ...entityTypes().flatMap(xmlPersonalData),
   '</Schema>',
   '</edmx:DataServices>',
   '</edmx:Edmx>',
@@ -109,6 +123,12 @@ function jsonAllowedValues(t: EntityTypeModel): [string, Record<string, unknown>
   );
 }
 
+function jsonPersonalData(t: EntityTypeModel): [string, Record<string, unknown>][] {
+  return Object.entries(t.fields).flatMap(([name, spec]): [string, Record<string, unknown>][] =>
+    spec.personal ? [[`${qualified(t.name)}/${name}`, { [`@${PERSONAL_DATA.alias}.IsPotentiallyPersonal`]: true }]] : [],
+  );
+}
+
 function jsonNavigation(r: RelationSpec): Record<string, unknown> {
   const out: Record<string, unknown> = { $Kind: 'NavigationProperty', $Type: qualified(r.type) };
   if (r.many) out.$Collection = true;
@@ -122,7 +142,10 @@ function jsonNavigation(r: RelationSpec): Record<string, unknown> {
 export const metadataJson: Record<string, unknown> = {
   $Version: '4.0',
   $EntityContainer: qualified(CONTAINER),
-  $Reference: { [`${VOCABULARY_URL}.json`]: { $Include: [{ $Namespace: VALIDATION.namespace, $Alias: VALIDATION.alias }] } },
+  $Reference: {
+    [`${VOCABULARY_URL}.json`]: { $Include: [{ $Namespace: VALIDATION.namespace, $Alias: VALIDATION.alias }] },
+    [`${PERSONAL_DATA_URL}.json`]: { $Include: [{ $Namespace: PERSONAL_DATA.namespace, $Alias: PERSONAL_DATA.alias }] },
+  },
   [NAMESPACE]: {
     ...Object.fromEntries(
       entityTypes().map((t) => [
@@ -151,7 +174,7 @@ export const metadataJson: Record<string, unknown> = {
         }),
       ),
     },
-    $Annotations: Object.fromEntries(entityTypes().flatMap(jsonAllowedValues)),
+    $Annotations: Object.fromEntries([...entityTypes().flatMap(jsonAllowedValues), ...entityTypes().flatMap(jsonPersonalData)]),
   },
 };
 

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { requireScope, SCOPES } from '../../auth/principal';
+import { requireScope, SCOPES, seesPersonalData } from '../../auth/principal';
 import type { LoggedResource } from '../../domain/change-log/append';
 import { parseSeq, type ChangeEntry } from '../../domain/change-log/service';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pick } from '../../domain/common/list';
@@ -56,16 +56,17 @@ async function sendChanges(req: Request, res: Response, s: Services, fixed: Filt
   const filter = allOf(fixed, o.filter);
   const cut = o.top === undefined;
   const limit = o.top ?? DEFAULT_PAGE_SIZE;
+  const personalData = seesPersonalData(res.locals.principal);
   const body: Record<string, unknown> = { '@odata.context': context(req, res, set, o.select) };
   const shown = (items: ChangeEntry[]) => (o.select ? items.map((e) => pick(e, o.select!)) : items);
   if (o.orderBy && o.orderBy.length > 0) {
     if (after !== undefined) throw invalidQuery('$skiptoken', 'a cursor follows the feed order: leave out $orderby', 0);
-    const page = await s.changeLog.list({ filter, orderBy: o.orderBy, limit, offset: o.skip, count: o.count });
+    const page = await s.changeLog.list({ filter, orderBy: o.orderBy, limit, offset: o.skip, count: o.count, personalData });
     if (o.count) body['@odata.count'] = page.totalCount;
     body.value = shown(page.items);
     if (cut && page.hasMore) body['@odata.nextLink'] = linkWith(req, ['$skip', ...TOKENS], `%24skip=${o.skip + limit}`);
   } else {
-    const page = await s.changeLog.feed({ filter, after, limit, offset: o.skip, count: o.count });
+    const page = await s.changeLog.feed({ filter, after, limit, offset: o.skip, count: o.count, personalData });
     if (o.count) body['@odata.count'] = page.totalCount;
     body.value = shown(page.items);
     // The cursor holds the position: a link never repeats the client's $skip.

@@ -1,0 +1,79 @@
+// Which personal fields (./fields.ts `personal`) a query names, decided on the parsed query
+// before anything is read: its filter, sort keys, selection and expansions. A caller
+// without PERSONAL_DATA_SCOPE who names one gets 403 whether or not any record matches.
+
+import { AppError } from '../errors/catalogue';
+import { PERSONAL_DATA_SCOPE, personalFieldsOf, type FieldCatalog } from './fields';
+import type { Expansion, FilterNode, SortKey } from './filter-tree';
+
+/** What a read names: the neutral parts of a ListQuery or a single-record read. */
+export interface NamedFields {
+  readonly filter?: FilterNode | undefined;
+  readonly orderBy?: readonly SortKey[] | undefined;
+  readonly select?: readonly string[] | undefined;
+  readonly expand?: readonly Expansion[] | undefined;
+}
+
+function filterNames(node: FilterNode, personalNames: ReadonlySet<string>, found: Set<string>): void {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      for (const n of node.nodes) filterNames(n, personalNames, found);
+      return;
+    case 'not':
+      filterNames(node.node, personalNames, found);
+      return;
+    case 'const':
+      return;
+    default:
+      if (personalNames.has(node.field)) found.add(node.field);
+  }
+}
+
+/**
+ * The personal fields a read names, as `field` or `relation/field` (expansions), sorted.
+ * `relationFields` gives an expanded relation's catalogue.
+ */
+export function personalFieldsNamed(fields: FieldCatalog, q: NamedFields, relationFields: (relation: string) => FieldCatalog): string[] {
+  const found = new Set<string>();
+  const own = personalFieldsOf(fields);
+  if (own.size > 0) {
+    if (q.filter) filterNames(q.filter, own, found);
+    for (const k of q.orderBy ?? []) if (own.has(k.field)) found.add(k.field);
+    for (const f of q.select ?? []) if (own.has(f)) found.add(f);
+  }
+  for (const e of q.expand ?? []) {
+    const theirs = personalFieldsOf(relationFields(e.relation));
+    if (theirs.size === 0) continue;
+    for (const f of [...(e.select ?? []), ...(e.orderBy ?? []).map((k) => k.field)]) if (theirs.has(f)) found.add(`${e.relation}/${f}`);
+  }
+  return [...found].sort();
+}
+
+/**
+ * The personal fields a write's body sets, as `field` or `relation/field` (records of a
+ * relation written inside it, such as a customer's addresses), sorted: a caller without the
+ * scope may not create or change them.
+ */
+export function personalFieldsWritten(fields: FieldCatalog, body: unknown, relationFields: (relation: string) => FieldCatalog | undefined): string[] {
+  if (typeof body !== 'object' || body === null) return [];
+  const found = new Set<string>();
+  const own = personalFieldsOf(fields);
+  for (const [key, value] of Object.entries(body)) {
+    if (own.has(key)) found.add(key);
+    const theirs = Object.hasOwn(fields, key) ? undefined : relationFields(key);
+    if (!theirs) continue;
+    for (const record of Array.isArray(value) ? value : [value]) for (const f of personalFieldsWritten(theirs, record, () => undefined)) found.add(`${key}/${f}`);
+  }
+  return [...found].sort();
+}
+
+/** FORBIDDEN naming each personal field (never a value): what a caller without the scope gets for naming one. */
+export function personalDataForbidden(names: readonly string[]): AppError {
+  const list = names.join(', ');
+  return new AppError(
+    'FORBIDDEN',
+    `${names.length === 1 ? 'The field' : 'The fields'} ${list} ${names.length === 1 ? 'is' : 'are'} personal data: the token lacks the scope ${PERSONAL_DATA_SCOPE}`,
+    names.map((field) => ({ field, message: `needs the scope ${PERSONAL_DATA_SCOPE}` })),
+  );
+}
