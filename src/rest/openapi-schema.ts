@@ -27,7 +27,7 @@ function jsonSchema(s: z.ZodType): JsonSchema {
   return rest;
 }
 
-const isObject = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // openapi-typescript types a property with a `default` as always present, even in a request
 // body; the default is kept in the description instead, where people read it.

@@ -7,7 +7,7 @@ import { ERRORS } from '../errors/catalogue';
 import { DEFAULT_PAGE_SIZE, MAX_OFFSET, MAX_PAGE_SIZE } from '../domain/common/list';
 import { MAX_FILTER_LENGTH } from './odata/parser';
 import { extraOpenApiPaths } from './openapi-extra';
-import { inputSchema, responseSchema, type JsonSchema } from './openapi-schema';
+import { inputSchema, isObject, responseSchema, type JsonSchema } from './openapi-schema';
 
 // The OpenAPI 3.1 document of the REST door, generated from the same zod schemas that
 // validate requests. Request bodies make defaulted fields optional; records make every
@@ -268,22 +268,20 @@ const odataPaths = {
  * the description), and not required, as a caller without the scope gets no such key.
  */
 function withPersonalFields(schema: JsonSchema, r: Resource): JsonSchema {
-  const properties = schema.properties as Record<string, JsonSchema> | undefined;
-  if (!properties) return schema;
+  const properties = schema.properties;
+  if (!isObject(properties)) return schema;
   const marked = Object.fromEntries(
     Object.entries(properties).map(([name, p]) => {
       const relation = Object.hasOwn(r.relations, name) ? r.relations[name] : undefined;
       const target = relation && resourceOf(relation.target);
-      if (target) {
-        const items = p.items as JsonSchema | undefined;
-        return [name, items ? { ...p, items: withPersonalFields(items, target) } : withPersonalFields(p, target)];
-      }
+      if (!isObject(p)) return [name, p];
+      if (target) return [name, isObject(p.items) ? { ...p, items: withPersonalFields(p.items, target) } : withPersonalFields(p, target)];
       if (!r.fields[name]?.personal) return [name, p];
       const note = `Personal data: present only with the scope ${PERSONAL_DATA_SCOPE}, which naming it in a query needs too.`;
-      return [name, { ...p, description: p.description ? `${p.description as string} ${note}` : note, 'x-required-scopes': [PERSONAL_DATA_SCOPE] }];
+      return [name, { ...p, description: typeof p.description === 'string' ? `${p.description} ${note}` : note, 'x-required-scopes': [PERSONAL_DATA_SCOPE] }];
     }),
   );
-  const required = Array.isArray(schema.required) ? (schema.required as string[]).filter((f) => !r.fields[f]?.personal) : undefined;
+  const required = Array.isArray(schema.required) ? schema.required.filter((f) => typeof f !== 'string' || !r.fields[f]?.personal) : undefined;
   return { ...schema, properties: marked, ...(required ? { required } : {}) };
 }
 

@@ -72,7 +72,8 @@ export function resolveDocument(op: Wire, policy: DocumentPolicy): AppError | bo
 const parseJson = (text: string | null): unknown => {
   if (text === null) return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    const parsed: unknown = JSON.parse(text);
+    return parsed;
   } catch {
     // Left as it is for Apollo, which refuses malformed extensions itself.
     return text;
@@ -110,9 +111,10 @@ export function admitDocuments(
   if (documentId !== null) op.documentId = documentId;
   const outcome = resolveDocument(op, policy);
   if (outcome instanceof AppError) return { error: outcome };
-  if (!outcome) return {};
+  // resolveDocument set the query to the document's text when it answered true.
+  if (!outcome || typeof op.query !== 'string') return {};
   params.delete('documentId');
-  params.set('query', op.query as string);
+  params.set('query', op.query);
   if (op.extensions === undefined) params.delete('extensions');
   else params.set('extensions', JSON.stringify(op.extensions));
   return { url: `${parsed.pathname}?${params.toString()}` };

@@ -13,6 +13,7 @@
 import fs from 'node:fs/promises';
 import { parse } from 'graphql';
 import { z } from 'zod';
+import { errnoCode, stringProp } from '../../lib/unknown';
 
 export type Manifest = ReadonlyMap<string, string>;
 
@@ -75,8 +76,7 @@ export async function loadManifest(source: string): Promise<Manifest> {
     return parseManifest(await readSource(source));
   } catch (e) {
     // Read by their members: errors of node:fs may come from another realm than this Error.
-    const err = (e ?? {}) as { code?: unknown; message?: unknown };
-    const reason = err.code === 'ENOENT' ? 'does not exist' : typeof err.message === 'string' ? err.message : String(e);
+    const reason = errnoCode(e) === 'ENOENT' ? 'does not exist' : (stringProp(e, 'message') ?? String(e));
     throw new Error(`GRAPHQL_TRUSTED_DOCUMENTS ${describe(source)} ${reason}`, { cause: e });
   }
 }
