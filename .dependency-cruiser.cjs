@@ -11,7 +11,7 @@ module.exports = {
       'doors-never-touch-the-database',
       'REST, GraphQL, HTTP plumbing and the app shell reach data only through src/domain services.',
       { path: '^src/(rest|graphql|http)/|^src/app\\.ts$' },
-      { path: '^src/(generated|db)/|(^|/)node_modules/@prisma/' },
+      { path: '^src/db/|(^|/)node_modules/@prisma/' },
     ),
     forbid(
       'domain-never-imports-a-door',
@@ -39,7 +39,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^src/generated/' },
+    exclude: { path: '^src/db/__generated__/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },

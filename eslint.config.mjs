@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 export default defineConfig(
   {
     // Generated code (Prisma client, GraphQL codegen) and build output are not ours to lint.
-    ignores: ['dist/**', 'coverage/**', 'src/generated/**', 'src/graphql/__generated__/**', 'src/domain/__generated__/**'],
+    ignores: ['dist/**', 'coverage/**', '**/__generated__/**'],
   },
   {
     files: ['**/*.ts'],

@@ -52,8 +52,8 @@ function generate(label, { inputs, packages, extra, output, stamp, args }) {
 generate('prisma generate', {
   inputs: [['prisma', 'schema.prisma']],
   packages: ['prisma', '@prisma/client'],
-  output: ['src', 'generated', 'prisma', 'client.ts'],
-  stamp: ['src', 'generated', 'prisma-schema.sha256'],
+  output: ['src', 'db', '__generated__', 'prisma', 'client.ts'],
+  stamp: ['src', 'db', '__generated__', 'prisma-schema.sha256'],
   args: [at('node_modules', 'prisma', 'build', 'index.js'), 'generate'],
 });
 const folders = resourceFolders(root);

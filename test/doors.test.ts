@@ -11,7 +11,7 @@ import { buildSchema } from 'graphql';
 import { PROJECT_ROOT } from '../src/config/paths';
 import { singleFieldOf } from '../src/domain/common/declaration';
 import { ALL_RESOURCES, isResourceModel } from '../src/domain/resources';
-import { Prisma } from '../src/generated/prisma/client';
+import { Prisma } from '../src/db/__generated__/prisma/client';
 import { resolvers } from '../src/graphql/resolvers';
 import { FILE_SECTIONS, SECTIONS } from '../src/import/registry';
 import { metadataJson } from '../src/rest/odata/metadata';

@@ -5,7 +5,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { Client, Pool, type PoolConfig, type QueryResultRow } from 'pg';
 import type { Config } from '../config/config';
-import { PrismaClient } from '../generated/prisma/client';
+import { PrismaClient } from './__generated__/prisma/client';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { connectFailure, isDatabaseUnavailable } from './errors';
 import { PGLITE_EXTENSIONS } from './pglite-extensions';

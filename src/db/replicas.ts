@@ -1,6 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { Pool } from 'pg';
-import type { PrismaClient } from '../generated/prisma/client';
+import type { PrismaClient } from './__generated__/prisma/client';
 import { isDatabaseUnavailable, isStatementTimeout } from './errors';
 import { callModel, READ_METHODS, routeStatements, type PgAdapter, type ResultSet, type SqlQuery } from './prisma-internals';
 

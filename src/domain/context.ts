@@ -1,4 +1,4 @@
-import type { PrismaClient } from '../generated/prisma/client';
+import type { PrismaClient } from '../db/__generated__/prisma/client';
 import type { RowReader } from '../db/row-reader';
 
 /** What the services need from the outside world. */

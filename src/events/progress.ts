@@ -1,4 +1,4 @@
-import type { PrismaClient } from '../generated/prisma/client';
+import type { PrismaClient } from '../db/__generated__/prisma/client';
 
 // The relay's saved position (table ChangeRelayState) and the backlog behind it.
 

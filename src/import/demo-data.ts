@@ -1,6 +1,6 @@
 import { DEMO_DATA_FILE } from '../config/paths';
 import type { Database } from '../db/database';
-import { Prisma } from '../generated/prisma/client';
+import { Prisma } from '../db/__generated__/prisma/client';
 import { importReferenceData } from './import-service';
 import type { ImportOptions } from './types';
 

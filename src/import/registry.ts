@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Prisma } from '../generated/prisma/client';
+import type { Prisma } from '../db/__generated__/prisma/client';
 import type { FieldCatalog } from '../query/fields';
 import type { Relation } from '../domain/common/declaration';
 import { RESOURCES, targetOf, type ResourceModel } from '../domain/resources';

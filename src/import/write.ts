@@ -1,4 +1,4 @@
-import type { Prisma } from '../generated/prisma/client';
+import type { Prisma } from '../db/__generated__/prisma/client';
 import type { FieldCatalog, FieldType } from '../query/fields';
 import { propOf } from '../lib/unknown';
 import { IMPORT_CHANGES, IMPORT_MOVED, type LoggedResource } from '../domain/change-log/append';

@@ -3,7 +3,7 @@ import { readRecords } from '../../src/db/read/compile';
 import type { Row } from '../../src/db/read/row';
 import { CHANGE_LOG_TABLE, changeLogColumns, changeLogFields } from '../../src/domain/change-log/fields';
 import type { ChangeEntry } from '../../src/domain/change-log/service';
-import type { Prisma } from '../../src/generated/prisma/client';
+import type { Prisma } from '../../src/db/__generated__/prisma/client';
 import type { SortKey } from '../../src/query/filter-tree';
 import { parseODataOptions } from '../../src/rest/odata/options';
 import { createTestApp, type TestApp } from '../support/app';

@@ -5,7 +5,7 @@
 // relay that can stop passing bytes, as a frozen server does, without touching the server.
 
 import net from 'node:net';
-import { Prisma } from '../../src/generated/prisma/client';
+import { Prisma } from '../../src/db/__generated__/prisma/client';
 import { openDatabase, type Database } from '../../src/db/database';
 import { isDatabaseUnavailable } from '../../src/db/errors';
 import { CHECK_EVERY_MS, STALL_GRACE_MS } from '../../src/db/read-timeout';

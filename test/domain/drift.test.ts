@@ -13,7 +13,7 @@ import { SOURCE_TYPES } from '../../src/domain/payment-source/fields';
 import { paymentSourceInput, paymentSourcePatch } from '../../src/domain/payment-source/schema';
 import { paymentInput } from '../../src/domain/payment/schema';
 import { TAX_TYPES } from '../../src/domain/tax-code/fields';
-import { $Enums, Prisma } from '../../src/generated/prisma/client';
+import { $Enums, Prisma } from '../../src/db/__generated__/prisma/client';
 import type { FieldCatalog, FieldSpec } from '../../src/query/fields';
 import type { ModelName } from '../../src/domain/common/declaration';
 import { ALL_RESOURCES, RESOURCES as DECLARED, resourceOf, type ResourceModel } from '../../src/domain/resources';

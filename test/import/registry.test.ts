@@ -1,4 +1,4 @@
-import { Prisma } from '../../src/generated/prisma/client';
+import { Prisma } from '../../src/db/__generated__/prisma/client';
 import { scalarColumns } from '../support/prisma-columns';
 import { dependsOn, FILE_SECTIONS, IMPORT_SECTIONS, sectionDef, TABLE } from '../../src/import/registry';
 import { ADDRESS, SPEC_OF } from '../../src/import/write';

@@ -1,4 +1,4 @@
-import { Prisma } from '../../src/generated/prisma/client';
+import { Prisma } from '../../src/db/__generated__/prisma/client';
 
 /**
  * The scalar columns of a model as Prisma generates them (`Prisma.<Model>ScalarFieldEnum`):

@@ -15,7 +15,7 @@ beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'build-'));
   execFileSync('bash', ['-c', `git ls-files -z -co --exclude-standard | tar --null -cf - -T - | tar -xf - -C "${dir}"`], { cwd: PROJECT_ROOT });
   fs.rmSync(path.join(dir, 'dist'), { recursive: true, force: true });
-  fs.rmSync(path.join(dir, 'src', 'generated'), { recursive: true, force: true });
+  fs.rmSync(path.join(dir, 'src', 'db', '__generated__'), { recursive: true, force: true });
   fs.symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -30,7 +30,7 @@ function npm(...args: string[]) {
 
 const mtimes = () =>
   Object.fromEntries(
-    ['dist/src/main.js', 'dist/src/cli/token.js', 'src/generated/prisma/client.ts'].map((f) => [f, fs.statSync(path.join(dir, f)).mtimeMs]),
+    ['dist/src/main.js', 'dist/src/cli/token.js', 'src/db/__generated__/prisma/client.ts'].map((f) => [f, fs.statSync(path.join(dir, f)).mtimeMs]),
   );
 
 const JWT = /^[\w-]+\.[\w-]+\.[\w-]+\n$/;
@@ -53,5 +53,5 @@ it('builds once, then runs without rebuilding, printing the token alone', () => 
   expect(third.status).toBe(0);
   expect(third.stdout).toBe('');
   expect(third.stderr).toContain('Generated Prisma Client');
-  expect(mtimes()['src/generated/prisma/client.ts']).toBeGreaterThan(before['src/generated/prisma/client.ts']!);
+  expect(mtimes()['src/db/__generated__/prisma/client.ts']).toBeGreaterThan(before['src/db/__generated__/prisma/client.ts']!);
 }, 300_000);

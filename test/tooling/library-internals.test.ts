@@ -14,7 +14,7 @@ import { buildSchema } from 'graphql';
 import pg from 'pg';
 import request from 'supertest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { PrismaClient } from '../../src/generated/prisma/client';
+import { PrismaClient } from '../../src/db/__generated__/prisma/client';
 import { ensureBody } from '../../src/graphql/apollo-internals';
 import { interceptProtocolErrors } from '../../src/graphql/ws-internals';
 import { isAdapterStatement, isBareBegin, statementText } from '../../src/db/pg-internals';

@@ -26,7 +26,7 @@ const allowed = (file: string): boolean => Object.keys(ALLOWED).some((a) => (a.e
 function sources(dir: string): string[] {
   return fs.readdirSync(path.join(PROJECT_ROOT, dir), { withFileTypes: true }).flatMap((e) => {
     const rel = `${dir}/${e.name}`;
-    if (e.isDirectory()) return rel === 'src/generated' ? [] : sources(rel);
+    if (e.isDirectory()) return e.name === '__generated__' ? [] : sources(rel);
     return e.name.endsWith('.ts') ? [rel] : [];
   });
 }

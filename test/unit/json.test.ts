@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { Prisma } from '../../src/generated/prisma/client';
+import { Prisma } from '../../src/db/__generated__/prisma/client';
 import { stringifyJson } from '../../src/http/json';
 
 describe('stringifyJson', () => {

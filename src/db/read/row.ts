@@ -2,7 +2,7 @@
 // catalogue declares is what a row holds (test/db/read/compiled.test.ts holds these types equal
 // to Prisma's for every model, so records read here and records Prisma writes are one type).
 
-import { Prisma } from '../../generated/prisma/client';
+import { Prisma } from '../__generated__/prisma/client';
 import type { FieldSpec } from '../../query/fields';
 
 /** Exact decimals as the domain computes with them. */

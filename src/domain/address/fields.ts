@@ -1,5 +1,4 @@
 import { field, personal, type FieldCatalog } from '../../query/fields';
-import type { Row } from '../../db/read/row';
 
 // addressType is open text: Billing, Home and Correspondence are the named types, others may exist.
 export const addressFields = {
@@ -12,6 +11,3 @@ export const addressFields = {
   country: field.string(),
   isDefault: field.boolean(),
 } satisfies FieldCatalog;
-
-/** An address as read. */
-export type Address = Row<typeof addressFields>;

@@ -1,4 +1,4 @@
-import type { Prisma } from '../../generated/prisma/client';
+import type { Prisma } from '../../db/__generated__/prisma/client';
 import type { FieldCatalog } from '../../query/fields';
 import { isDecimal } from '../../query/values';
 import type { RESOURCES, ResourceModel } from '../resources';

@@ -9,7 +9,7 @@ import type { ListQuery, Page } from '../common/list';
 import { parseId } from '../common/validate';
 import type { ServiceDeps } from '../context';
 import type { ChangeOperation, FieldChanges, LoggedResource, LoggedValue } from './append';
-import type { Prisma } from '../../generated/prisma/client';
+import type { Prisma } from '../../db/__generated__/prisma/client';
 import { CHANGE_LOG_TABLE, changeLogColumns, changeLogFields, isLoggedResource, LOGGED_RESOURCES } from './fields';
 import { entriesFor, withoutPersonalData } from './redact';
 

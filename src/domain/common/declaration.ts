@@ -5,7 +5,7 @@
 // declarations instead of restating names, tables and relations.
 
 import type { z } from 'zod';
-import type { Prisma } from '../../generated/prisma/client';
+import type { Prisma } from '../../db/__generated__/prisma/client';
 import type { FieldCatalog } from '../../query/fields';
 import type { SortKey } from '../../query/filter-tree';
 import type { ImportSpec } from './natural-key';

@@ -7,7 +7,6 @@ import { customerResource } from './resource';
 /** Every surname customers have had (a table kept by the database): where substring filters on surnames look first. */
 const SURNAMES: Lexicons = { lastName: { table: 'CustomerSurname', column: 'name' } };
 
-export type { Address } from '../address/fields';
 
 /** Customers without their addresses (GraphQL loads addresses only when asked, through a loader). */
 export class CustomerService extends ReadService<typeof customerFields> {

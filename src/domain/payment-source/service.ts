@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient } from '../../generated/prisma/client';
+import type { Prisma, PrismaClient } from '../../db/__generated__/prisma/client';
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../../db/errors';
 import { AppError, notFound } from '../../errors/catalogue';
 import { appendChanges, fieldChanges } from '../change-log/append';

@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient } from '../../generated/prisma/client';
+import type { Prisma, PrismaClient } from '../../db/__generated__/prisma/client';
 import { isForeignKeyViolation } from '../../db/errors';
 import { AppError, validationFailed } from '../../errors/catalogue';
 import { ReadService, type RecordOf } from '../common/read-service';

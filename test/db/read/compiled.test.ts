@@ -7,7 +7,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { ReadService, type RecordOf } from '../../../src/domain/common/read-service';
-import type { Prisma } from '../../../src/generated/prisma/client';
+import type { Prisma } from '../../../src/db/__generated__/prisma/client';
 import { DEEP_OFFSET } from '../../../src/db/read/compile';
 import type { Relation, Resource } from '../../../src/domain/common/declaration';
 import type { ListQuery } from '../../../src/domain/common/list';

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { paymentFields } from '../../../src/domain/payment/fields';
 import { paymentSourceFields } from '../../../src/domain/payment-source/fields';
-import { Prisma, PrismaClient } from '../../../src/generated/prisma/client';
+import { Prisma, PrismaClient } from '../../../src/db/__generated__/prisma/client';
 import type { FieldCatalog } from '../../../src/query/fields';
 import type { FilterNode, FilterValue, SortKey } from '../../../src/query/filter-tree';
 import { graphqlWhereToFilter } from '../../../src/graphql/where';
