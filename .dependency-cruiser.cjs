@@ -25,6 +25,12 @@ module.exports = {
       { path: '^src/query/' },
       { pathNot: '^src/(query|errors|lib)/' },
     ),
+    forbid(
+      'pages-stand-apart',
+      'src/pages (the browser tools: GraphiQL, the Sandbox landing page, the REST reference) serve files; they use only configuration and src/lib.',
+      { path: '^src/pages/' },
+      { path: '^src/', pathNot: '^src/(pages|config|lib)/' },
+    ),
     forbid('lib-stands-alone', 'src/lib holds helpers over plain values, for every folder: it imports none of them.', { path: '^src/lib/' }, { path: '^src/', pathNot: '^src/lib/' }),
     forbid(
       'doors-never-import-events',

@@ -4,14 +4,14 @@ import type { TokenVerifier } from './auth/tokens';
 import type { Config } from './config/config';
 import type { Services } from './domain/services';
 import { AppError } from './errors/catalogue';
-import { graphiql, GRAPHIQL_PATH } from './graphql/ide';
-import { SANDBOX_ASSETS } from './graphql/sandbox';
+import { graphiql, GRAPHIQL_PATH } from './pages/graphiql';
+import { SANDBOX_ASSETS } from './pages/sandbox';
 import { createGraphqlHandler } from './graphql/server';
 import { openApiDocument } from './rest/openapi';
-import { restReference } from './rest/reference';
+import { restReference } from './pages/rest-reference';
 import { restRouter } from './rest/router';
 import { jsonBody } from './http/body';
-import { toolAssets } from './http/tool-pages';
+import { toolAssets } from './pages/serve';
 import { allowsAnyOrigin, corsPolicy } from './http/cors';
 import { healthRoutes, primaryOnly, type DatabaseState, type EventsState } from './http/health';
 import type { Logger } from './http/logger';
@@ -98,7 +98,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   });
   // Outside production: GraphiQL at /graphiql and the REST reference at /api/v1/docs, with
   // their assets, all from the service itself, and the assets of the Sandbox page (the page
-  // itself is Apollo's, at /graphql: ./graphql/sandbox.ts).
+  // itself is Apollo's, at /graphql: ./pages/sandbox.ts).
   if (!production) {
     const ide = graphiql();
     app.use(ide.assets, toolAssets(SANDBOX_ASSETS));

@@ -49,7 +49,7 @@ import { jsonBody } from '../http/body';
 import { stringifyExact } from '../http/json';
 import type { Logger } from '../http/logger';
 import type { ErrorClassifier } from '../http/problem';
-import { wantsHtml } from '../http/tool-pages';
+import { wantsHtml } from '../pages/serve';
 import type { ReadRouting } from '../http/read-routing';
 import type { GraphqlObservation } from '../http/metrics';
 import type { GraphqlContext, LiveChanges } from './context';
@@ -64,7 +64,7 @@ import { ensureBody } from './apollo-internals';
 import { checkPersonalFields } from './personal';
 import { Loaders } from './loaders';
 import { resolvers } from './resolvers';
-import { sandboxLandingPage } from './sandbox';
+import { sandboxLandingPage } from '../pages/sandbox';
 import { subscriptionServer, type SubscriptionServer } from './subscriptions';
 
 export interface GraphqlDeps {

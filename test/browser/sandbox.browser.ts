@@ -11,8 +11,8 @@
 import http from 'node:http';
 import type { App } from '../../src/app';
 import { HOSTED_SANDBOX_ORIGIN } from '../../src/config/config';
-import { EXAMPLE_OPERATION } from '../../src/graphql/example';
-import { SANDBOX_FRAME_ORIGIN, SANDBOX_SCRIPT_ORIGIN } from '../../src/graphql/sandbox';
+import { EXAMPLE_OPERATION } from '../../src/pages/example';
+import { SANDBOX_FRAME_ORIGIN, SANDBOX_SCRIPT_ORIGIN } from '../../src/pages/sandbox';
 import { IDE_INTROSPECTION, type Json } from '../support/graphql';
 import { createTestApp, createVariantApp, type TestApp } from '../support/app';
 import { launchChromium, runGraphiqlExample, screenshotPath, serve, watch, type Browser, type Served } from './support';

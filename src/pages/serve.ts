@@ -5,7 +5,7 @@ import { PROJECT_ROOT } from '../config/paths';
 // The browser tools served outside production (GraphiQL for the GraphQL door, Swagger UI for
 // the REST door): an HTML page, its scripts and stylesheets taken from installed npm packages
 // or from the project, all from the service itself — nothing from a CDN, so they work offline.
-// (The Apollo Sandbox page, ../graphql/sandbox.ts, is the one that loads from Apollo's CDN; its
+// (The Apollo Sandbox page, ./sandbox.ts, is the one that loads from Apollo's CDN; its
 // own scripts and stylesheet are served here too.)
 
 /**

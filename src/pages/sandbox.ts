@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import type { Response } from 'express';
-import { projectFile, type ToolAssets } from '../http/tool-pages';
+import { projectFile, type ToolAssets } from './serve';
 import { EXAMPLE_OPERATION } from './example';
-import { GRAPHIQL_PATH } from './ide';
+import { GRAPHIQL_PATH } from './graphiql';
 
 // Apollo Sandbox at /graphql for a browser outside production: Apollo Server's local landing
 // page (the Sandbox embed, loaded from Apollo's CDN into an iframe from Apollo's site), pointed at
@@ -31,8 +31,8 @@ const EMBED_IFRAME_STYLE = 'height: 100%; width: 100%; border: none;';
 export const SANDBOX_ASSETS: ToolAssets = {
   assetBase: '/graphql/sandbox',
   assets: {
-    'landing.js': projectFile('src', 'graphql', 'sandbox', 'landing.js'),
-    'landing.css': projectFile('src', 'graphql', 'sandbox', 'landing.css'),
+    'landing.js': projectFile('src', 'pages', 'sandbox', 'landing.js'),
+    'landing.css': projectFile('src', 'pages', 'sandbox', 'landing.css'),
   },
 };
 

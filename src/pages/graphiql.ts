@@ -1,5 +1,5 @@
 import type { RequestHandler, Router } from 'express';
-import { npmFile, projectFile, toolAssets, toolPageHandler, type ToolPage } from '../http/tool-pages';
+import { npmFile, projectFile, toolAssets, toolPageHandler, type ToolPage } from './serve';
 import { EXAMPLE_OPERATION } from './example';
 
 // GraphiQL at /graphiql outside production, from the graphiql, react and react-dom packages
@@ -18,8 +18,8 @@ export const GRAPHIQL_PAGE: ToolPage = {
     'react-dom.js': npmFile('react-dom', 'umd/react-dom.production.min.js'),
     'graphiql.js': npmFile('graphiql', 'graphiql.min.js'),
     'graphiql.css': npmFile('graphiql', 'graphiql.min.css'),
-    'start.js': projectFile('src', 'graphql', 'ide', 'start.js'),
-    'page.css': projectFile('src', 'graphql', 'ide', 'page.css'),
+    'start.js': projectFile('src', 'pages', 'graphiql', 'start.js'),
+    'page.css': projectFile('src', 'pages', 'graphiql', 'page.css'),
   },
   title: 'GraphiQL · Billing reference data',
   load: ['graphiql.css', 'page.css', 'react.js', 'react-dom.js', 'graphiql.js', 'start.js'],

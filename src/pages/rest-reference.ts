@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { npmFile, projectFile, toolAssets, toolPageHandler, type ToolPage } from '../http/tool-pages';
+import { npmFile, projectFile, toolAssets, toolPageHandler, type ToolPage } from './serve';
 
 // The REST reference outside production: Swagger UI (swagger-ui-dist) over the service's own
 // OpenAPI document, served by the service itself, so it works offline. "Authorize" takes the
@@ -13,7 +13,7 @@ export function restReferencePage(restBase: string): ToolPage {
     assets: {
       'swagger-ui.css': npmFile('swagger-ui-dist', 'swagger-ui.css'),
       'swagger-ui-bundle.js': npmFile('swagger-ui-dist', 'swagger-ui-bundle.js'),
-      'start.js': projectFile('src', 'rest', 'reference', 'start.js'),
+      'start.js': projectFile('src', 'pages', 'rest-reference', 'start.js'),
     },
     title: 'REST reference · Billing reference data',
     load: ['swagger-ui.css', 'swagger-ui-bundle.js', 'start.js'],
