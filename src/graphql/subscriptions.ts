@@ -18,9 +18,9 @@
 
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { CloseCode } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
-import { getOperationAST, GraphQLError, OperationTypeNode, parse, specifiedRules, validate, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import { CloseCode, type Context, type SubscribePayload } from 'graphql-ws';
+import { useServer, type Extra } from 'graphql-ws/use/ws';
+import { getOperationAST, GraphQLError, OperationTypeNode, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { requireScope, SCOPES, type Principal } from '../auth/principal';
 import type { TokenVerifier } from '../auth/tokens';
@@ -82,76 +82,91 @@ function expiresInMs(authorization: string): number | undefined {
 
 const refusal = (code: string, message: string): GraphQLError[] => [new GraphQLError(message, { extensions: { code } })];
 
+/** The connections' principals and their token expiries. */
+interface Connections {
+  readonly principals: WeakMap<object, Principal>;
+  readonly expiries: WeakMap<object, NodeJS.Timeout>;
+}
+
+/**
+ * A connection's token (its `Authorization` connection parameter) with the audit scope, or
+ * the socket closed with 4401/4403. A connection lives no longer than its token: closed (4401)
+ * when the token expires.
+ */
+async function admit(deps: SubscriptionDeps, conns: Connections, ctx: Context<Record<string, unknown> | undefined, Extra>): Promise<boolean> {
+  const params = ctx.connectionParams ?? {};
+  const header = params.Authorization ?? params.authorization;
+  try {
+    const principal = requireScope(await deps.verify(typeof header === 'string' ? header : undefined), SCOPES.audit);
+    conns.principals.set(ctx, principal);
+    const ms = typeof header === 'string' ? expiresInMs(header) : undefined;
+    if (ms !== undefined) {
+      const timer = setTimeout(() => ctx.extra.socket.close(CloseCode.Unauthorized, reason(new AppError('UNAUTHENTICATED', 'The token has expired'))), ms);
+      timer.unref();
+      conns.expiries.set(ctx, timer);
+    }
+    return true;
+  } catch (e) {
+    const error = isAppError(e) ? e : new AppError('UNAUTHENTICATED', 'The token is not valid');
+    ctx.extra.socket.close(error.code === 'FORBIDDEN' ? CloseCode.Forbidden : CloseCode.Unauthorized, reason(error));
+    return false;
+  }
+}
+
+/**
+ * The subscription a client asks for, through the checks an HTTP operation goes through: the
+ * document it names (a documentId or, with only trusted documents, the persisted-query
+ * hash), parsed with the token limit, validated, a subscription, within the limits, its
+ * variables fitting; or the errors (formatted by onError, like Apollo's over HTTP).
+ */
+function subscriptionOf(deps: SubscriptionDeps, payload: SubscribePayload): { document: DocumentNode } | readonly GraphQLError[] {
+  const wire: Wire = { ...payload };
+  const named = deps.documents ? resolveDocument(wire, deps.documents) : false;
+  if (named instanceof AppError) return refusal(named.code, named.detail);
+  const query = named && typeof wire.query === 'string' ? wire.query : payload.query;
+  let document;
+  try {
+    document = parse(query, { maxTokens: LIMITS.tokens });
+  } catch (e) {
+    return refusal('GRAPHQL_PARSE_FAILED', e instanceof Error ? e.message : 'The document does not parse');
+  }
+  const invalid = validate(deps.schema, document, specifiedRules);
+  if (invalid.length > 0) return invalid.map((x) => new GraphQLError(x.message, { nodes: x.nodes ?? null, extensions: { code: x.extensions.code ?? 'GRAPHQL_VALIDATION_FAILED' } }));
+  const operation = getOperationAST(document, payload.operationName);
+  if (!operation) return refusal('GRAPHQL_VALIDATION_FAILED', 'The document names no operation to run (give operationName)');
+  if (operation.operation !== OperationTypeNode.SUBSCRIPTION) return refusal('WRONG_TRANSPORT', 'Only subscriptions are served over WebSocket; send queries and mutations over HTTP');
+  try {
+    checkVariables(payload.variables);
+    checkLimits(deps.schema, document, operation, payload.variables ?? undefined);
+  } catch (e) {
+    if (e instanceof GraphQLError) return [e];
+    throw e;
+  }
+  const faults = variableFaults(deps.schema, operation, payload.variables ?? {});
+  if (faults) return [new GraphQLError(faults.detail, { originalError: faults })];
+  return { document };
+}
+
 export function subscriptionServer(deps: SubscriptionDeps): SubscriptionServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  const principals = new WeakMap<object, Principal>();
+  const conns: Connections = { principals: new WeakMap(), expiries: new WeakMap() };
   const open = new WeakMap<object, number>();
-  const expiries = new WeakMap<object, NodeJS.Timeout>();
   const formatError = createFormatError({ production: deps.production, classifyError: deps.classifyError });
 
   const disposable = useServer<Record<string, unknown> | undefined>(
     {
       schema: deps.schema,
-      async onConnect(ctx) {
-        const params = ctx.connectionParams ?? {};
-        const header = params.Authorization ?? params.authorization;
-        try {
-          const principal = requireScope(await deps.verify(typeof header === 'string' ? header : undefined), SCOPES.audit);
-          principals.set(ctx, principal);
-          // A connection lives no longer than its token: closed (4401) when the token expires.
-          const ms = typeof header === 'string' ? expiresInMs(header) : undefined;
-          if (ms !== undefined) {
-            const timer = setTimeout(() => ctx.extra.socket.close(CloseCode.Unauthorized, reason(new AppError('UNAUTHENTICATED', 'The token has expired'))), ms);
-            timer.unref();
-            expiries.set(ctx, timer);
-          }
-          return true;
-        } catch (e) {
-          const error = isAppError(e) ? e : new AppError('UNAUTHENTICATED', 'The token is not valid');
-          ctx.extra.socket.close(error.code === 'FORBIDDEN' ? CloseCode.Forbidden : CloseCode.Unauthorized, reason(error));
-          return false;
-        }
-      },
+      onConnect: (ctx) => admit(deps, conns, ctx),
       onSubscribe(ctx, _id, payload): ExecutionArgs | readonly GraphQLError[] {
-        const principal = principals.get(ctx);
+        const principal = conns.principals.get(ctx);
         if (!principal) return refusal('UNAUTHENTICATED', 'A bearer token is required');
         const running = open.get(ctx) ?? 0;
         if (running >= MAX_SUBSCRIPTIONS_PER_SOCKET) return refusal('QUERY_TOO_COMPLEX', `At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions may run on one connection`);
-        // Errors returned here are formatted by onError below, like Apollo's over HTTP.
-        // A documentId or, with only trusted documents, the persisted-query hash names the text.
-        const wire: Wire = { ...payload };
-        const named = deps.documents ? resolveDocument(wire, deps.documents) : false;
-        if (named instanceof AppError) return refusal(named.code, named.detail);
-        const query = named && typeof wire.query === 'string' ? wire.query : payload.query;
-        let document;
-        try {
-          document = parse(query, { maxTokens: LIMITS.tokens });
-        } catch (e) {
-          return refusal('GRAPHQL_PARSE_FAILED', e instanceof Error ? e.message : 'The document does not parse');
-        }
-        const invalid = validate(deps.schema, document, specifiedRules);
-        if (invalid.length > 0) return invalid.map((x) => new GraphQLError(x.message, { nodes: x.nodes ?? null, extensions: { code: x.extensions.code ?? 'GRAPHQL_VALIDATION_FAILED' } }));
-        const operation = getOperationAST(document, payload.operationName);
-        if (!operation) return refusal('GRAPHQL_VALIDATION_FAILED', 'The document names no operation to run (give operationName)');
-        if (operation.operation !== OperationTypeNode.SUBSCRIPTION) return refusal('WRONG_TRANSPORT', 'Only subscriptions are served over WebSocket; send queries and mutations over HTTP');
-        try {
-          checkVariables(payload.variables);
-          checkLimits(deps.schema, document, operation, payload.variables ?? undefined);
-        } catch (e) {
-          if (e instanceof GraphQLError) return [e];
-          throw e;
-        }
-        const faults = variableFaults(deps.schema, operation, payload.variables ?? {});
-        if (faults) return [new GraphQLError(faults.detail, { originalError: faults })];
+        const found = subscriptionOf(deps, payload);
+        if (!('document' in found)) return found;
         open.set(ctx, running + 1);
-        const contextValue: GraphqlContext = {
-          principal,
-          services: deps.services,
-          loaders: new Loaders(deps.services),
-          log: deps.logger,
-          live: deps.live,
-        };
-        return { schema: deps.schema, document, operationName: payload.operationName ?? null, variableValues: payload.variables ?? null, contextValue };
+        const contextValue: GraphqlContext = { principal, services: deps.services, loaders: new Loaders(deps.services), log: deps.logger, live: deps.live };
+        return { schema: deps.schema, document: found.document, operationName: payload.operationName ?? null, variableValues: payload.variables ?? null, contextValue };
       },
       onNext(_ctx, _id, _payload, _args, result) {
         if (!result.errors?.length) return;
@@ -162,7 +177,7 @@ export function subscriptionServer(deps: SubscriptionDeps): SubscriptionServer {
         return errors.map((e) => formatError(e.toJSON(), e));
       },
       onClose(ctx) {
-        clearTimeout(expiries.get(ctx));
+        clearTimeout(conns.expiries.get(ctx));
       },
       onComplete(ctx) {
         open.set(ctx, Math.max(0, (open.get(ctx) ?? 1) - 1));
