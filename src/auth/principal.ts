@@ -1,6 +1,6 @@
 import { AppError } from '../errors/catalogue';
 
-export const SCOPES = { read: 'billing.read', write: 'billing.write', audit: 'billing.audit' } as const;
+export const SCOPES = { read: 'billing.read', write: 'billing.write', audit: 'billing.audit', maintain: 'billing.maintain' } as const;
 export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
 
 /** Who is calling: the token's subject (written to createdById/updatedById) and scopes. */

@@ -2,20 +2,21 @@ import { parseArgs } from 'node:util';
 import { decodeJwt } from 'jose';
 import { resolveSecret } from '../auth/keys';
 import { signToken } from '../auth/tokens';
+import { SCOPES } from '../auth/principal';
 import { ConfigError, loadConfig, readEnvFile } from '../config/config';
 import { messageOf } from '../lib/unknown';
 
-// `npm run token` prints a development token with both scopes, signed with the same
+// `npm run token` prints a development token with every scope, signed with the same
 // secret the service uses (JWT_SECRET, or the one generated in the data folder).
 /** The user id development tokens carry unless --sub names another. */
 const DEV_USER_ID = '00000000-0000-4000-8000-000000000001';
-const HELP = `Usage: npm run token -- [--sub UUID] [--scope "billing.read billing.write"] (billing.audit reads the change log) [--expires 12h]`;
+const HELP = `Usage: npm run token -- [--sub UUID] [--scope "billing.read billing.write"] (billing.audit reads the change log, billing.maintain writes the other reference data) [--expires 12h]`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       sub: { type: 'string', default: DEV_USER_ID },
-      scope: { type: 'string', default: 'billing.read billing.write' },
+      scope: { type: 'string', default: Object.values(SCOPES).join(' ') },
       expires: { type: 'string', default: '12h' },
       help: { type: 'boolean', short: 'h' },
     },
