@@ -2,6 +2,7 @@ import { resourceServices } from './__generated__/services';
 import { ChangeLogService } from './change-log/service';
 import type { ReadService } from './common/read-service';
 import type { ServiceDeps } from './context';
+import type { RecordWriter } from './common/write-service';
 import { PricingService } from './pricing/service';
 import type { RESOURCES, ResourceModel, ResourcePlural } from './resources';
 
@@ -12,20 +13,25 @@ import type { RESOURCES, ResourceModel, ResourcePlural } from './resources';
  */
 export type ResourceReaders = { readonly [M in ResourceModel]: ReadService<(typeof RESOURCES)[M]['fields']> };
 
+/** The reference data written through the common write path (billing.maintain), by model: the resources whose folder has a writes.ts. */
+export type ResourceWriters = Partial<Readonly<Record<ResourceModel, RecordWriter>>>;
+
 /**
  * The one service layer both doors call: each resource's service under its declaration's
  * `plural` (the doors find it there; the build collects them from the resource folders) and
  * by model (`readers`), and the pricing and change-log services.
  */
 export function createServices(deps: ServiceDeps) {
-  const { byModel, byPlural } = resourceServices(deps);
+  const { byModel, byPlural, writers } = resourceServices(deps);
   const readers: ResourceReaders = byModel;
+  const maintained: ResourceWriters = writers;
   return {
     ...byPlural,
     readers,
+    writers: maintained,
     pricing: new PricingService(deps),
     changeLog: new ChangeLogService(deps),
-  } satisfies Record<ResourcePlural | 'readers' | 'pricing' | 'changeLog', object>;
+  } satisfies Record<ResourcePlural | 'readers' | 'writers' | 'pricing' | 'changeLog', object>;
 }
 
 export type Services = ReturnType<typeof createServices>;

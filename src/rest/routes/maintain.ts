@@ -1,0 +1,67 @@
+import type { Request, RequestHandler, Response, Router } from 'express';
+import { requireScope, SCOPES } from '../../auth/principal';
+import type { RecordWriter } from '../../domain/common/write-service';
+import type { Actor } from '../../domain/context';
+import { AppError } from '../../errors/catalogue';
+import { sendRecord } from '../respond';
+
+/** The methods each path of a collection takes beyond GET (and HEAD): 405 with `Allow` for the others. */
+export interface PathMethods {
+  readonly collection: readonly string[];
+  readonly item: readonly string[];
+}
+
+/** What the common write path gives a collection: create, full replace, merge, delete. */
+export const MAINTAINED: PathMethods = { collection: ['POST'], item: ['PUT', 'PATCH', 'DELETE'] };
+
+/** The reference data a billing office maintains (billing.maintain): its writes, on the collection's read-only routes. */
+export function maintainedWrites(writer: RecordWriter): (r: Router) => void {
+  return (r) => {
+    r.post('/', async (req, res) => {
+      const who = maintainer(res);
+      sendRecord(req, res, await writer.create(req.body, who), 201);
+    });
+    r.put('/:id', async (req, res) => {
+      const who = maintainer(res);
+      sendUpdated(req, res, await writer.replace(req.params.id, req.body, who, { ifMatch: req.get('if-match') }));
+    });
+    r.patch('/:id', async (req, res) => {
+      const who = maintainer(res);
+      sendUpdated(req, res, await writer.patch(req.params.id, req.body, who, { ifMatch: req.get('if-match') }));
+    });
+    r.delete('/:id', async (req, res) => {
+      const who = maintainer(res);
+      await writer.delete(req.params.id, who, { ifMatch: req.get('if-match') });
+      res.status(204).end();
+    });
+  };
+}
+
+/**
+ * Answers the methods a collection's paths do not take (after the routes that take the
+ * others): 405 with `Allow`. The collection, `/$count` and one record are read with GET
+ * (and HEAD), unless `itemRead` is false (prices are read through their article).
+ */
+export function refuseOtherMethods(r: Router, methods: PathMethods, { count = true, itemRead = true } = {}): void {
+  const refuse =
+    (allow: readonly string[]): RequestHandler =>
+    (_req, res) => {
+      res.setHeader('Allow', allow.join(', '));
+      throw new AppError('METHOD_NOT_ALLOWED', `This path takes ${allow.join(', ')}`);
+    };
+  const reads = ['GET', 'HEAD'];
+  r.all('/', refuse([...reads, ...methods.collection]));
+  if (count) r.all('/\\$count', refuse(reads));
+  const item = [...(itemRead ? reads : []), ...methods.item];
+  if (item.length > 0) r.all('/:id', refuse(item));
+}
+
+/** The caller of a maintaining write, with the request id its change-log entries carry. */
+function maintainer(res: Response): Actor {
+  return { userId: requireScope(res.locals.principal, SCOPES.maintain).userId, requestId: res.locals.requestId };
+}
+
+/** 200 with the record, or 204 with only its ETag when the client prefers `return=minimal` (OData). */
+export function sendUpdated(req: Request, res: Response, record: { id: string }): void {
+  sendRecord(req, res, record, /(^|[,;\s])return=minimal\b/i.test(req.get('prefer') ?? '') ? 204 : 200);
+}
