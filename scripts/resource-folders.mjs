@@ -49,6 +49,9 @@ export function registrySources(folders) {
     ...folders.map((f) => `  ${f.model}: ${f.declaration},`),
     '} as const;',
     '',
+    "/** The resources whose folder has a writes.ts, written through the common write path (src/domain/common/write-service.ts): the doors derive their writes from this list. */",
+    `export const WRITTEN = [${folders.filter((f) => f.writes).map((f) => `'${f.model}'`).join(', ')}] as const;`,
+    '',
   ];
   const services = [
     ...HEADER,

@@ -3,6 +3,7 @@ import { ChangeLogService } from './change-log/service';
 import type { ReadService } from './common/read-service';
 import type { ServiceDeps } from './context';
 import type { RecordWriter } from './common/write-service';
+import { etagOf } from './common/etag';
 import { PricingService } from './pricing/service';
 import type { RESOURCES, ResourceModel, ResourcePlural } from './resources';
 
@@ -35,3 +36,8 @@ export function createServices(deps: ServiceDeps) {
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/** The ETag of a record as its single-record read gives it (a customer with its addresses, as REST returns it), for a door holding only part of it. */
+export async function currentEtag(s: Services, model: ResourceModel, id: string): Promise<string> {
+  return etagOf(model === 'Customer' ? await s.customers.withAddresses.get(id) : await s.readers[model].get(id));
+}

@@ -63,6 +63,7 @@ import { jitExecution } from './jit';
 import { ensureBody } from './apollo-internals';
 import { Loaders } from './loaders';
 import { resolvers } from './resolvers';
+import { mutationScopes } from './resolvers/mutation';
 import { sandboxLandingPage } from './sandbox';
 import { subscriptionServer, type SubscriptionServer } from './subscriptions';
 
@@ -106,7 +107,7 @@ const guard: GraphQLRequestListener<GraphqlContext> = {
       throw httpGraphQLError(new AppError('WRONG_TRANSPORT', 'Subscriptions are served over WebSocket (graphql-ws, subprotocol graphql-transport-ws) at this path'));
     }
     try {
-      requireScope(contextValue.principal, operation.operation === OperationTypeNode.MUTATION ? SCOPES.write : SCOPES.read);
+      for (const scope of operation.operation === OperationTypeNode.MUTATION ? mutationScopes(operation) : [SCOPES.read]) requireScope(contextValue.principal, scope);
     } catch (e) {
       throw isAppError(e) ? httpGraphQLError(e) : e;
     }
