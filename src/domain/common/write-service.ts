@@ -87,12 +87,13 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
 
   async create(body: unknown, actor: Actor): Promise<R> {
     const input = this.spec.parse(body);
-    return this.transaction(async (db, now) => {
+    const write = async (db: Db, now: Date) => {
       await this.spec.check?.(db, input, undefined, now);
       const created = await this.spec.store(db, now).create(input, { at: now, by: actor.userId });
       await this.log(db, 'created', undefined, created, actor, now);
       return created;
-    });
+    };
+    return this.transaction(write, (db, now) => this.spec.check?.(db, input, undefined, now));
   }
 
   /** PUT: a full replacement of the editable fields (an omitted optional field becomes its default). */
@@ -119,14 +120,17 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
 
   private async update(rawId: unknown, next: (current: R) => I, actor: Actor, o: WriteOptions): Promise<R> {
     const id = parseId(rawId);
-    return this.transaction(async (db, now) => {
+    let checked: { current: R; input: I } | undefined;
+    const write = async (db: Db, now: Date) => {
       const current = await this.locked(db, id, o);
       const input = next(current);
+      checked = { current, input };
       await this.spec.check?.(db, input, current, now);
       const updated = await this.spec.store(db, now).update(id, input, { at: now, by: actor.userId });
       await this.log(db, 'updated', current, updated, actor, now);
       return updated;
-    });
+    };
+    return this.transaction(write, (db, now) => (checked ? this.spec.check?.(db, checked.input, checked.current, now) : undefined));
   }
 
   /** The current record, its row locked to the end of the transaction (a concurrent write waits), its ETag checked. */
@@ -156,11 +160,22 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
     await appendChanges(db, drafts, { ...actor, occurredAt: now });
   }
 
-  /** One transaction; what the database refuses (a concurrent request won a rule) becomes the rule's catalogue code. */
-  private async transaction<T>(work: (db: Db, now: Date) => Promise<T>): Promise<T> {
+  /**
+   * One transaction. What the database refuses (a concurrent request won a rule) becomes the
+   * rule's catalogue code: the rules are checked again against what committed since, which
+   * names the other record; failing that, the constraint's code.
+   */
+  private async transaction<T>(work: (db: Db, now: Date) => Promise<T>, recheck?: (db: Db, now: Date) => Promise<void> | undefined): Promise<T> {
     try {
       return await this.prisma.$transaction((db) => work(db, this.now()));
     } catch (e) {
+      if (recheck && !(e instanceof AppError) && (isExclusionViolation(e) || isUniqueViolation(e))) {
+        const rule = await this.prisma.$transaction(async (db) => recheck(db, this.now())).then(
+          () => undefined,
+          (r: unknown) => r,
+        );
+        if (rule instanceof AppError) throw rule;
+      }
       throw this.explain(e);
     }
   }
