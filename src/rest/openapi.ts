@@ -301,6 +301,18 @@ export function openApiDocument(): Record<string, unknown> {
       responses: { 204: { description: 'Deleted' }, ...errorResponses('VALIDATION_FAILED', 'NOT_FOUND', 'HAS_PAYMENTS', 'PRECONDITION_FAILED') },
     },
   });
+  // The reference data written through the common write path (billing.maintain), from the declarations' input schemas.
+  // Prices have no collection of their own: their writes are at /article-prices.
+  const maintained: Record<string, Record<string, Operation>> = {};
+  const maintainedSchemas: Record<string, JsonSchema> = {};
+  for (const r of ALL_RESOURCES) {
+    if (!r.input) continue;
+    const path = r.entitySet ? `/${r.entitySet.path}` : '/article-prices';
+    Object.assign((collections[path] ?? (maintained[path] = {})), maintainedCollectionWrites(r.model, r.label));
+    Object.assign((collections[`${path}/{id}`] ?? (maintained[`${path}/{id}`] = {})), maintainedRecordWrites(r.model, r.label));
+    maintainedSchemas[`${r.model}Input`] = inputSchema(r.input);
+    maintainedSchemas[`${r.model}Patch`] = withoutRequired(inputSchema(r.input));
+  }
   Object.assign(collections['/payments']!, {
     post: {
       tags: ['payments'],
@@ -316,7 +328,7 @@ export function openApiDocument(): Record<string, unknown> {
       title: 'Billing reference data',
       version: '1.0.0',
       license: { name: 'Proprietary (all rights reserved)', identifier: 'LicenseRef-Proprietary' },
-      description: 'Payment sources (CRUD), payments, and read access to accounts, articles, article prices, customers, tax codes and academic terms. Decimals are JSON numbers with exact decimal values.',
+      description: 'Payment sources (CRUD), payments, and the reference data a billing office maintains: accounts, articles, article prices, customers with addresses, tax codes and academic terms. Decimals are JSON numbers with exact decimal values.',
     },
     servers: [{ url: '/api/v1' }],
     security: [{ bearer: [] }],
@@ -324,6 +336,7 @@ export function openApiDocument(): Record<string, unknown> {
       ...odataPaths,
       ...collections,
       '/article-prices': {
+        ...maintained['/article-prices'],
         get: {
           tags: ['articles'],
           summary: "An article's prices, newest validFrom first",
@@ -334,22 +347,71 @@ export function openApiDocument(): Record<string, unknown> {
           },
         },
       },
+      '/article-prices/{id}': maintained['/article-prices/{id}'] ?? {},
       ...changePaths(),
       ...extraOpenApiPaths(ref, errorResponses),
     },
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Scopes: billing.read, billing.write, billing.audit (the change log)' } },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Scopes: billing.read, billing.write (payment sources, payments), billing.maintain (the other reference data), billing.audit (the change log)' } },
       schemas: {
         Problem: problem,
         ODataError: odataError,
         PaymentSourceInput: inputSchema(paymentSourceInput),
         PaymentSourcePatch: inputSchema(paymentSourcePatch),
         PaymentInput: inputSchema(paymentInput),
+        ...maintainedSchemas,
         Change: changeSchema,
         ...Object.fromEntries(ALL_RESOURCES.map((r) => [r.model, responseSchema(r.record)])),
       },
     },
   });
+}
+
+/** The rule errors a write of maintained reference data may meet (docs/service.md). */
+const MAINTAIN_ERRORS = ['VALIDATION_FAILED', 'FORBIDDEN', 'DUPLICATE_CODE', 'DUPLICATE_KEY', 'PERIOD_OVERLAP', 'ALREADY_EFFECTIVE', 'ACCOUNT_NOT_USABLE', 'PAYLOAD_TOO_LARGE'] as const;
+
+function maintainedCollectionWrites(model: string, label: string): Record<string, Operation> {
+  return {
+    post: {
+      tags: [`${label}s`],
+      summary: `Create one ${label} (billing.maintain)`,
+      requestBody: { required: true, content: { 'application/json': { schema: ref(`${model}Input`) } } },
+      responses: { 201: one(model, 'Created'), ...errorResponses(...MAINTAIN_ERRORS) },
+    },
+  };
+}
+
+function maintainedRecordWrites(model: string, label: string): Record<string, Operation> {
+  const prefer = { name: 'Prefer', in: 'header', required: false, schema: { type: 'string' } };
+  const minimal = { description: 'Updated (return=minimal)', headers: { ETag: { schema: { type: 'string' } } } };
+  return {
+    put: {
+      tags: [`${label}s`],
+      summary: `Replace the ${label} (full replacement; billing.maintain)`,
+      parameters: [idParameter, ifMatch, prefer],
+      requestBody: { required: true, content: { 'application/json': { schema: ref(`${model}Input`) } } },
+      responses: { 200: one(model, 'Updated'), 204: minimal, ...errorResponses(...MAINTAIN_ERRORS, 'NOT_FOUND', 'PRECONDITION_FAILED') },
+    },
+    patch: {
+      tags: [`${label}s`],
+      summary: `Update the named fields of the ${label} (merge; same rules and If-Match as PUT; billing.maintain)`,
+      parameters: [idParameter, ifMatch, prefer],
+      requestBody: { required: true, content: { 'application/json': { schema: ref(`${model}Patch`) } } },
+      responses: { 200: one(model, 'Updated'), 204: minimal, ...errorResponses(...MAINTAIN_ERRORS, 'NOT_FOUND', 'PRECONDITION_FAILED') },
+    },
+    delete: {
+      tags: [`${label}s`],
+      summary: `Delete the ${label}, unless other records still refer to it or it took effect (billing.maintain)`,
+      parameters: [idParameter, ifMatch],
+      responses: { 204: { description: 'Deleted' }, ...errorResponses('VALIDATION_FAILED', 'FORBIDDEN', 'NOT_FOUND', 'IN_USE', 'ALREADY_EFFECTIVE', 'PRECONDITION_FAILED') },
+    },
+  };
+}
+
+/** A merge body: the same properties, none required (omitted fields keep their value). */
+function withoutRequired(schema: JsonSchema): JsonSchema {
+  const { required: _required, ...rest } = schema;
+  return rest;
 }
 
 const VERBS: Record<string, (item: boolean) => string> = {

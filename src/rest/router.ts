@@ -13,7 +13,7 @@ import { articlePriceRoutes, readOnlyRoutes, type Collection } from './routes/re
 import { paymentWrites } from './routes/payments';
 import { paymentSourceWrites } from './routes/payment-sources';
 import { quoteRoutes } from './routes/quotes';
-import { MAINTAINED, maintainedWrites, refuseOtherMethods, type PathMethods } from './routes/maintain';
+import { maintainedWrites, methodsOf, refuseOtherMethods } from './routes/maintain';
 
 // Every entity set of the declarations gets GET collection, `/$count` and GET one; these
 // add to or replace that default.
@@ -21,12 +21,11 @@ import { MAINTAINED, maintainedWrites, refuseOtherMethods, type PathMethods } fr
 const READS: Partial<Record<ResourceModel, (s: Services) => Collection<{ id: string }>>> = {
   Customer: (s) => s.customers.withAddresses,
 };
-/** Writes on a collection's routes other than the common write path's (billing.write), and the methods they add. */
-const WRITES: Partial<Record<ResourceModel, { routes: (r: Router, s: Services) => void; methods: PathMethods }>> = {
-  PaymentSource: { routes: paymentSourceWrites, methods: MAINTAINED },
-  Payment: { routes: paymentWrites, methods: { collection: ['POST'], item: [] } },
+/** Writes on a collection's routes other than the common write path's (billing.write; their methods: routes/maintain.ts methodsOf). */
+const WRITES: Partial<Record<ResourceModel, (r: Router, s: Services) => void>> = {
+  PaymentSource: paymentSourceWrites,
+  Payment: paymentWrites,
 };
-const READ_ONLY: PathMethods = { collection: [], item: [] };
 
 /** The REST door under /api/v1 (authenticated by the app before it gets here). */
 export function restRouter(s: Services): Router {
@@ -48,9 +47,9 @@ export function restRouter(s: Services): Router {
     // Reference data whose folder has a writes.ts is written through the common write path.
     const own = WRITES[set.type];
     const maintained = s.writers[set.type];
-    if (own) own.routes(routes, s);
+    if (own) own(routes, s);
     else if (maintained) maintainedWrites(maintained)(routes);
-    refuseOtherMethods(routes, own?.methods ?? (maintained ? MAINTAINED : READ_ONLY));
+    refuseOtherMethods(routes, methodsOf(set.type));
     r.use(`/${set.path}`, routes);
   }
   r.use('/article-prices', articlePriceRoutes(s));

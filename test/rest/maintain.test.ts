@@ -322,3 +322,33 @@ describe('methods a path does not take', () => {
     await request(t.http).post(`${API}/nothing-here`).set(bearer(maintainer)).expect(404);
   });
 });
+
+describe('what the descriptions say is writable', () => {
+  it('$metadata annotates every entity set with Capabilities Insertable, Updatable, Deletable as its paths take them', async () => {
+    const res = await request(t.http).get(`${API}/$metadata?$format=json`).set(bearer(maintainer)).expect(200);
+    const all: Record<string, Record<string, unknown>> = res.body.Billing.$Annotations;
+    const of = (set: string) => {
+      const key = Object.keys(all).find((k) => k.endsWith(`/${set}`))!;
+      const a = all[key]!;
+      return [a['@Capabilities.InsertRestrictions'], a['@Capabilities.UpdateRestrictions'], a['@Capabilities.DeleteRestrictions']];
+    };
+    const every = [{ Insertable: true }, { Updatable: true }, { Deletable: true }];
+    for (const set of ['Accounts', 'TaxCodes', 'Articles', 'Customers', 'AcademicTerms', 'PaymentSources']) expect([set, of(set)]).toEqual([set, every]);
+    expect(of('Payments')).toEqual([{ Insertable: true }, { Updatable: false }, { Deletable: false }]);
+    expect(of('Changes')).toEqual([{ Insertable: false }, { Updatable: false }, { Deletable: false }]);
+    const xml = await request(t.http).get(`${API}/$metadata`).set(bearer(maintainer)).expect(200);
+    expect(xml.text).toMatch(/Target="[^"]+\/Accounts"><Annotation Term="Capabilities.InsertRestrictions"><Record><PropertyValue Property="Insertable" Bool="true"\/>/);
+  });
+
+  it('the OpenAPI document has the writes and their bodies, without server-assigned fields', async () => {
+    const doc = (await request(t.http).get(`${API}/openapi.json`).expect(200)).body;
+    for (const path of ['/accounts', '/tax-codes', '/articles', '/customers', '/academic-terms', '/article-prices']) expect([path, Object.keys(doc.paths[path]).sort()]).toEqual([path, ['get', 'post']]);
+    for (const path of ['/accounts/{id}', '/tax-codes/{id}', '/article-prices/{id}']) expect(Object.keys(doc.paths[path])).toEqual(expect.arrayContaining(['put', 'patch', 'delete']));
+    expect(Object.keys(doc.paths['/payments/{id}'])).toEqual(['get']);
+    const input = doc.components.schemas.TaxCodeInput;
+    expect(Object.keys(input.properties)).not.toEqual(expect.arrayContaining(['id']));
+    for (const f of ['id', 'createdAt', 'createdById', 'updatedAt', 'updatedById']) expect(input.properties[f]).toBeUndefined();
+    expect(input.additionalProperties).toBe(false);
+    expect(doc.components.schemas.TaxCodePatch.required).toBeUndefined();
+  });
+});
