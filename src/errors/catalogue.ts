@@ -10,7 +10,7 @@ export const ERRORS = {
   NOT_FOUND: { status: 404, title: 'No such record' },
   DUPLICATE_CODE: { status: 409, title: 'The code is already used by another record' },
   DUPLICATE_KEY: { status: 409, title: 'Another record has the same key (debtor number, price start)' },
-  DEFAULT_ALREADY_SET: { status: 409, title: 'Another payment source is already the default' },
+  DEFAULT_ALREADY_SET: { status: 409, title: 'Another record is already the default' },
   HAS_PAYMENTS: { status: 409, title: 'The payment source has payments' },
   IN_USE: { status: 409, title: 'Other records still refer to the record' },
   ALREADY_EFFECTIVE: { status: 409, title: 'What already took effect is not changed' },

@@ -8,6 +8,7 @@ import { metadataJson, metadataXml, serviceDocument } from './odata/metadata';
 import { CHANGES_SET, RESOURCE_SETS, entitySetOf } from './odata/model';
 import { decodeComponent, formatOf, optionName, queryPairs } from './odata/options';
 import { sendJson } from './respond';
+import { addressRoutes } from './routes/addresses';
 import { changeRoutes, historyRoutes } from './routes/changes';
 import { articlePriceRoutes, readOnlyRoutes, type Collection } from './routes/read-only';
 import { paymentWrites } from './routes/payments';
@@ -41,6 +42,7 @@ export function restRouter(s: Services): Router {
     else res.status(200).type('application/xml').send(metadataXml);
   });
   r.use(historyRoutes(s));
+  r.use(addressRoutes(s));
   r.use(`/${CHANGES_SET.path}`, changeRoutes(s));
   for (const set of RESOURCE_SETS) {
     const routes = readOnlyRoutes(READS[set.type]?.(s) ?? s[RESOURCES[set.type].plural], set);

@@ -285,6 +285,31 @@ describe('customers with addresses', () => {
     expect(res2.body.errors).toEqual([{ field: 'addresses[0].id', message: 'is an address of another customer' }]);
   });
 
+  it("writes one address at the customer's address paths, with its own ETag, one default per customer", async () => {
+    const c = await send('post', '/customers', customer()).expect(201);
+    const [billing] = c.body.addresses;
+    const added = await send('post', `/customers(${c.body.id})/addresses`, { addressType: 'Correspondence', street: 'Postfach 9', city: 'Musterstadt', postalCode: '12340', country: 'DE' }).expect(201);
+    expect(added.body).toMatchObject({ customerId: c.body.id, addressType: 'Correspondence', isDefault: false });
+    expect(added.headers.location).toBe(`${API}/customers/${c.body.id}/addresses/${added.body.id}`);
+    const second = await refused('post', `/customers/${c.body.id}/addresses`, { addressType: 'X', street: 's', city: 'c', postalCode: 'p', country: 'DE', isDefault: true }, 409, 'DEFAULT_ALREADY_SET');
+    expect(second.body.detail).toContain(billing.id);
+    await refused('post', `/customers/${c.body.id}/addresses`, { id: newId(), addressType: 'X', street: 's', city: 'c', postalCode: 'p', country: 'DE' }, 400, 'VALIDATION_FAILED');
+    await refused('patch', `/customers/${c.body.id}/addresses/${added.body.id}`, { city: 'Alt' }, 412, 'PRECONDITION_FAILED', { 'If-Match': '"old"' });
+    const changed = await send('patch', `/customers/${c.body.id}/addresses/${added.body.id}`, { city: 'Neustadt' }, { 'If-Match': added.headers.etag }).expect(200);
+    expect(changed.body).toEqual({ ...added.body, city: 'Neustadt' });
+    await send('patch', `/customers/${c.body.id}/addresses/${billing.id}`, { isDefault: false }).expect(200);
+    await send('patch', `/customers/${c.body.id}/addresses/${added.body.id}`, { isDefault: true }).expect(200);
+    await send('delete', `/customers/${c.body.id}/addresses/${billing.id}`).expect(204);
+    await refused('delete', `/customers/${c.body.id}/addresses/${billing.id}`, undefined, 404, 'NOT_FOUND');
+    const now = await request(t.http).get(`${API}/customers/${c.body.id}`).set(bearer(maintainer)).expect(200);
+    expect(now.body.addresses.map((a: { id: string; isDefault: boolean }) => [a.id, a.isDefault])).toEqual([
+      [added.body.id, true],
+      [c.body.addresses[1].id, false],
+    ]);
+    const res = await send('put', `/customers/${c.body.id}/addresses`, {});
+    expect([res.status, res.headers.allow]).toEqual([405, 'POST']);
+  });
+
   it('refuses to delete a customer with payments', async () => {
     const c = fixture.customers[0]!;
     const pay = await request(t.http).post(`${API}/payments`).set(bearer(t.tokens.writer)).send({ customerId: c.id, amount: 10 });

@@ -108,6 +108,11 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
     return this.update(id, (current) => this.spec.parse({ ...this.asInput(current), ...body }), actor, o);
   }
 
+  /** A change computed from the current record (a customer's address added, changed or removed), with the same rules, lock and log. */
+  change(id: unknown, next: (current: R) => I, actor: Actor, o: WriteOptions = {}): Promise<R> {
+    return this.update(id, next, actor, o);
+  }
+
   async delete(rawId: unknown, actor: Actor, o: WriteOptions = {}): Promise<void> {
     const id = parseId(rawId);
     await this.transaction(async (db, now) => {

@@ -2,6 +2,7 @@ import type { Address, Customer } from '../../generated/prisma/client';
 import { AppError, validationFailed } from '../../errors/catalogue';
 import { requireUsableAccount } from '../account/writes';
 import { addressFields } from '../address/fields';
+import { clashingDefaultAddress } from '../address/rules';
 import { fieldChanges, type ChangeDraft } from '../change-log/append';
 import { parseInput } from '../common/validate';
 import { NAMED_REFERRERS, refuseIfReferenced, type Db, type WriteSpec } from '../common/write-service';
@@ -38,7 +39,7 @@ export const customerWrites: WriteSpec<CustomerWithAddresses, CustomerInput> = {
   resource: customerResource,
   input: customerInput,
   parse: (body) => parseInput(customerInput, body),
-  asInput: ({ id: _id, addresses, ...values }) => ({ ...values, addresses: addresses.map(({ customerId: _c, ...a }) => a) }),
+  asInput: (current) => customerAsInput(current),
   store: (db) => ({
     find: (id) => find(db, id),
     async create({ addresses, ...values }) {
@@ -90,3 +91,27 @@ function addressChanges(before: readonly Address[], after: readonly Address[]): 
   for (const a of old.values()) drafts.push({ resource: 'address', recordId: a.id, operation: 'deleted', changes: fieldChanges(addressFields, a, undefined) });
   return drafts;
 }
+
+type AddressInput = CustomerInput['addresses'][number];
+
+/** A customer's address as an element of the customer's body (the customer is the one around it). */
+export const asAddressInput = ({ customerId: _c, ...a }: Address): AddressInput => a;
+
+/** A customer as the body of a full replacement of itself. */
+const customerAsInput = ({ id: _id, addresses, ...values }: CustomerWithAddresses) => ({ ...values, addresses: addresses.map(asAddressInput) });
+
+/**
+ * The customer with `address` added, or put in place of its address with the same id; as
+ * the whole customer (a customer's addresses are written through the customer). A second
+ * default is refused: the customer's default address is unset first.
+ */
+export function customerWithAddress(current: CustomerWithAddresses, address: AddressInput): CustomerInput {
+  const others = current.addresses.filter((a) => a.id !== address.id);
+  const clash = clashingDefaultAddress({ ...address, id: address.id ?? '', customerId: current.id }, others);
+  if (clash) throw new AppError('DEFAULT_ALREADY_SET', `Address ${clash.id} is the customer's default address; unset it first`, [{ field: 'isDefault', message: 'the customer has a default address' }]);
+  return parseInput(customerInput, { ...customerAsInput(current), addresses: [...others.map(asAddressInput), address] });
+}
+
+/** The customer without one of its addresses. */
+export const customerWithoutAddress = (current: CustomerWithAddresses, addressId: string): CustomerInput =>
+  parseInput(customerInput, { ...customerAsInput(current), addresses: current.addresses.filter((a) => a.id !== addressId).map(asAddressInput) });

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { requireScope, SCOPES } from '../../auth/principal';
 import type { RecordWriter } from '../../domain/common/write-service';
 import type { Actor } from '../../domain/context';
@@ -50,21 +50,23 @@ export function maintainedWrites(writer: RecordWriter): (r: Router) => void {
  * (and HEAD), unless `itemRead` is false (prices are read through their article).
  */
 export function refuseOtherMethods(r: Router, methods: PathMethods, { count = true, itemRead = true } = {}): void {
-  const refuse =
-    (allow: readonly string[]): RequestHandler =>
-    (_req, res) => {
-      res.setHeader('Allow', allow.join(', '));
-      throw new AppError('METHOD_NOT_ALLOWED', `This path takes ${allow.join(', ')}`);
-    };
   const reads = ['GET', 'HEAD'];
-  r.all('/', refuse([...reads, ...methods.collection]));
-  if (count) r.all('/\\$count', refuse(reads));
+  refuseMethods(r, '/', [...reads, ...methods.collection]);
+  if (count) refuseMethods(r, '/\\$count', reads);
   const item = [...(itemRead ? reads : []), ...methods.item];
-  if (item.length > 0) r.all('/:id', refuse(item));
+  if (item.length > 0) refuseMethods(r, '/:id', item);
+}
+
+/** 405 with `Allow` for every method on `path` but those `allow` names (routed before this). */
+export function refuseMethods(r: Router, path: string, allow: readonly string[]): void {
+  r.all(path, (_req, res) => {
+    res.setHeader('Allow', allow.join(', '));
+    throw new AppError('METHOD_NOT_ALLOWED', `This path takes ${allow.join(', ')}`);
+  });
 }
 
 /** The caller of a maintaining write, with the request id its change-log entries carry. */
-function maintainer(res: Response): Actor {
+export function maintainer(res: Response): Actor {
   return { userId: requireScope(res.locals.principal, SCOPES.maintain).userId, requestId: res.locals.requestId };
 }
 
