@@ -1,5 +1,6 @@
 import { paymentSourceInput, paymentSourcePatch } from '../domain/payment-source/schema';
 import { paymentInput } from '../domain/payment/schema';
+import { customerAddressInput } from '../domain/customer/schema';
 import { ALL_RESOURCES } from '../domain/resources';
 import { ERRORS } from '../errors/catalogue';
 import { DEFAULT_PAGE_SIZE, MAX_OFFSET, MAX_PAGE_SIZE } from '../domain/common/list';
@@ -348,6 +349,7 @@ export function openApiDocument(): Record<string, unknown> {
         },
       },
       '/article-prices/{id}': maintained['/article-prices/{id}'] ?? {},
+      ...addressPaths(),
       ...changePaths(),
       ...extraOpenApiPaths(ref, errorResponses),
     },
@@ -360,6 +362,8 @@ export function openApiDocument(): Record<string, unknown> {
         PaymentSourcePatch: inputSchema(paymentSourcePatch),
         PaymentInput: inputSchema(paymentInput),
         ...maintainedSchemas,
+        AddressInput: inputSchema(customerAddressInput.omit({ id: true })),
+        AddressPatch: withoutRequired(inputSchema(customerAddressInput.omit({ id: true }))),
         Change: changeSchema,
         ...Object.fromEntries(ALL_RESOURCES.map((r) => [r.model, responseSchema(r.record)])),
       },
@@ -404,6 +408,33 @@ function maintainedRecordWrites(model: string, label: string): Record<string, Op
       summary: `Delete the ${label}, unless other records still refer to it or it took effect (billing.maintain)`,
       parameters: [idParameter, ifMatch],
       responses: { 204: { description: 'Deleted' }, ...errorResponses('VALIDATION_FAILED', 'FORBIDDEN', 'NOT_FOUND', 'IN_USE', 'ALREADY_EFFECTIVE', 'PRECONDITION_FAILED') },
+    },
+  };
+}
+
+/** A customer's addresses at their own paths, written through the customer. */
+function addressPaths(): Record<string, Record<string, Operation>> {
+  const addressId = { name: 'addressId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
+  const body = (required: boolean) => ({ required: true, content: { 'application/json': { schema: required ? ref('AddressInput') : ref('AddressPatch') } } });
+  const errors = ['VALIDATION_FAILED', 'FORBIDDEN', 'NOT_FOUND', 'DEFAULT_ALREADY_SET', 'PAYLOAD_TOO_LARGE'] as const;
+  return {
+    '/customers/{id}/addresses': {
+      post: { tags: ['customers'], summary: 'Add an address to the customer (billing.maintain)', parameters: [idParameter], requestBody: body(true), responses: { 201: one('Address', 'Created'), ...errorResponses(...errors) } },
+    },
+    '/customers/{id}/addresses/{addressId}': {
+      patch: {
+        tags: ['customers'],
+        summary: "Update the named fields of the customer's address (merge; If-Match is the address's ETag; billing.maintain)",
+        parameters: [idParameter, addressId, ifMatch],
+        requestBody: body(false),
+        responses: { 200: one('Address', 'Updated'), ...errorResponses(...errors, 'PRECONDITION_FAILED') },
+      },
+      delete: {
+        tags: ['customers'],
+        summary: "Delete the customer's address (billing.maintain)",
+        parameters: [idParameter, addressId, ifMatch],
+        responses: { 204: { description: 'Deleted' }, ...errorResponses('VALIDATION_FAILED', 'FORBIDDEN', 'NOT_FOUND', 'PRECONDITION_FAILED') },
+      },
     },
   };
 }
