@@ -22,7 +22,7 @@ export function resourceFolders(root) {
       const model = pascal(folder);
       const service = fs.existsSync(path.join(domain, folder, 'service.ts')) ? `${model}Service` : undefined;
       const camel = `${model.charAt(0).toLowerCase()}${model.slice(1)}`;
-      // writes.ts: the resource is written through the common write path (src/domain/common/write-service.ts).
+      // writes.ts: the resource is written through the common write path (src/domain/maintenance/write-service.ts).
       const writes = fs.existsSync(path.join(domain, folder, 'writes.ts')) ? `${camel}Writes` : undefined;
       return { folder, model, declaration: `${camel}Resource`, service, writes };
     });
@@ -49,7 +49,7 @@ export function registrySources(folders) {
     ...folders.map((f) => `  ${f.model}: ${f.declaration},`),
     '} as const;',
     '',
-    "/** The resources whose folder has a writes.ts, written through the common write path (src/domain/common/write-service.ts): the doors derive their writes from this list. */",
+    "/** The resources whose folder has a writes.ts, written through the common write path (src/domain/maintenance/write-service.ts): the doors derive their writes from this list. */",
     `export const WRITTEN = [${folders.filter((f) => f.writes).map((f) => `'${f.model}'`).join(', ')}] as const;`,
     '',
   ];
@@ -57,7 +57,7 @@ export function registrySources(folders) {
     ...HEADER,
     "import type { ServiceDeps } from '../context';",
     "import { ReadService } from '../common/read-service';",
-    "import { WriteService } from '../common/write-service';",
+    "import { WriteService } from '../maintenance/write-service';",
     ...folders.flatMap((f) => [
       `import { ${f.declaration} } from '../${f.folder}/resource';`,
       ...(f.service ? [`import { ${f.service} } from '../${f.folder}/service';`] : []),

@@ -2,7 +2,7 @@ import { resourceServices } from './__generated__/services';
 import { ChangeLogService } from './change-log/service';
 import type { ReadService } from './common/read-service';
 import type { ServiceDeps } from './context';
-import type { RecordWriter } from './common/write-service';
+import type { RecordWriter } from './maintenance/write-service';
 import { etagOf } from './common/etag';
 import { PricingService } from './pricing/service';
 import type { RESOURCES, ResourceModel, ResourcePlural } from './resources';

@@ -14,7 +14,8 @@ import { articlePriceRoutes, readOnlyRoutes, type Collection } from './routes/re
 import { paymentWrites } from './routes/payments';
 import { paymentSourceWrites } from './routes/payment-sources';
 import { quoteRoutes } from './routes/quotes';
-import { maintainedWrites, methodsOf, refuseOtherMethods } from './routes/maintain';
+import { maintainedWrites, refuseOtherMethods } from './routes/maintain';
+import { methodsOf } from './writable';
 
 // Every entity set of the declarations gets GET collection, `/$count` and GET one; these
 // add to or replace that default.

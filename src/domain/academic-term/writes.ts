@@ -1,6 +1,6 @@
 import type { AcademicTerm } from '../../generated/prisma/client';
 import { parseInput } from '../common/validate';
-import { refuseTakenCode, type WriteSpec } from '../common/write-service';
+import { refuseTakenCode, type WriteSpec } from '../maintenance/write-service';
 import { academicTermResource } from './resource';
 import { academicTermInput, type AcademicTermInput } from './schema';
 

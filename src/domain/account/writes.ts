@@ -1,7 +1,7 @@
 import type { Account } from '../../generated/prisma/client';
 import { AppError } from '../../errors/catalogue';
 import { parseInput } from '../common/validate';
-import { NAMED_REFERRERS, refuseIfReferenced, refuseTakenCode, type Db, type WriteSpec } from '../common/write-service';
+import { NAMED_REFERRERS, refuseIfReferenced, refuseTakenCode, type Db, type WriteSpec } from '../maintenance/write-service';
 import { accountFaults, SOURCE_ACCOUNT_TYPE } from '../payment-source/rules';
 import { accountResource } from './resource';
 import { accountInput, type AccountInput } from './schema';

@@ -1,7 +1,7 @@
 import type { ArticlePrice } from '../../generated/prisma/client';
 import { AppError, validationFailed } from '../../errors/catalogue';
 import { parseInput } from '../common/validate';
-import type { WriteSpec } from '../common/write-service';
+import type { WriteSpec } from '../maintenance/write-service';
 import { articlePriceResource } from './resource';
 import { hasTakenEffect } from './rules';
 import { articlePriceInput, type ArticlePriceInput } from './schema';

@@ -2,7 +2,7 @@ import type { Article } from '../../generated/prisma/client';
 import { validationFailed } from '../../errors/catalogue';
 import { requireUsableAccount } from '../account/writes';
 import { parseInput } from '../common/validate';
-import { NAMED_REFERRERS, refuseIfReferenced, refuseTakenCode, type WriteSpec } from '../common/write-service';
+import { NAMED_REFERRERS, refuseIfReferenced, refuseTakenCode, type WriteSpec } from '../maintenance/write-service';
 import { articleResource } from './resource';
 import { articleInput, type ArticleInput } from './schema';
 

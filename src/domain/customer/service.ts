@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { notFound } from '../../errors/catalogue';
 import { checkIfMatch } from '../common/etag';
 import { parseId, parseInput } from '../common/validate';
-import { WriteService, type WriteOptions } from '../common/write-service';
+import { WriteService, type WriteOptions } from '../maintenance/write-service';
 import type { Actor, ServiceDeps } from '../context';
 import type { Address } from '../address/fields';
 import { customerAddressInput, type CustomerInput } from './schema';

@@ -5,7 +5,7 @@ import { addressFields } from '../address/fields';
 import { clashingDefaultAddress } from '../address/rules';
 import { fieldChanges, type ChangeDraft } from '../change-log/append';
 import { parseInput } from '../common/validate';
-import { NAMED_REFERRERS, refuseIfReferenced, type Db, type WriteSpec } from '../common/write-service';
+import { NAMED_REFERRERS, refuseIfReferenced, type Db, type WriteSpec } from '../maintenance/write-service';
 import { customerResource } from './resource';
 import { customerInput, type CustomerInput } from './schema';
 

@@ -3,7 +3,7 @@ import { AppError } from '../../errors/catalogue';
 import { requireUsableAccount } from '../account/writes';
 import { hasTakenEffect } from '../article-price/rules';
 import { parseInput } from '../common/validate';
-import { NAMED_REFERRERS, refuseIfReferenced, type WriteSpec } from '../common/write-service';
+import { NAMED_REFERRERS, refuseIfReferenced, type WriteSpec } from '../maintenance/write-service';
 import { taxCodeResource } from './resource';
 import { periodsOverlap } from './rules';
 import { taxCodeInput, type TaxCodeInput } from './schema';

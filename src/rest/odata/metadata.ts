@@ -8,7 +8,7 @@
 // on the wire they are exactly these strings, compared with string literals in $filter.
 
 import type { FieldSpec, RelationSpec } from '../../query/fields';
-import { methodsOf } from '../routes/maintain';
+import { methodsOf, READ_ONLY } from '../writable';
 import { ALL_ENTITY_SETS, CONTAINER, entityTypes, NAMESPACE, RESOURCE_SETS, type EntityTypeModel } from './model';
 
 const VALIDATION = { namespace: 'Org.OData.Validation.V1', alias: 'Validation' } as const;
@@ -19,7 +19,7 @@ const CAPABILITIES_URL = 'https://oasis-tcs.github.io/odata-vocabularies/vocabul
 /** What each entity set takes besides reads (Capabilities: Insertable, Updatable, Deletable), from the methods its paths take; the change log is read-only. */
 const WRITABLE: ReadonlyArray<readonly [string, Readonly<Record<'Insert' | 'Update' | 'Delete', boolean>>]> = ALL_ENTITY_SETS.map((set) => {
   const resource = RESOURCE_SETS.find((r) => r.name === set.name);
-  const m = resource ? methodsOf(resource.type) : { collection: [], item: [] };
+  const m = resource ? methodsOf(resource.type) : READ_ONLY;
   return [set.name, { Insert: m.collection.includes('POST'), Update: m.item.includes('PUT') || m.item.includes('PATCH'), Delete: m.item.includes('DELETE') }] as const;
 });
 const CAPABILITY_PROPERTY = { Insert: 'Insertable', Update: 'Updatable', Delete: 'Deletable' } as const;

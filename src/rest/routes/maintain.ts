@@ -1,25 +1,10 @@
 import type { Request, Response, Router } from 'express';
 import { requireScope, SCOPES } from '../../auth/principal';
-import type { RecordWriter } from '../../domain/common/write-service';
+import type { RecordWriter } from '../../domain/maintenance/write-service';
 import type { Actor } from '../../domain/context';
-import { WRITTEN_MODELS, type ResourceModel } from '../../domain/resources';
 import { AppError } from '../../errors/catalogue';
 import { sendRecord } from '../respond';
-
-/** The methods each path of a collection takes beyond GET (and HEAD): 405 with `Allow` for the others. */
-export interface PathMethods {
-  readonly collection: readonly string[];
-  readonly item: readonly string[];
-}
-
-/** What the common write path gives a collection: create, full replace, merge, delete. */
-export const MAINTAINED: PathMethods = { collection: ['POST'], item: ['PUT', 'PATCH', 'DELETE'] };
-const READ_ONLY: PathMethods = { collection: [], item: [] };
-/** The collections written by routes of their own (billing.write), and the methods those add. */
-const OWN_WRITES: Partial<Record<ResourceModel, PathMethods>> = { PaymentSource: MAINTAINED, Payment: { collection: ['POST'], item: [] } };
-
-/** The write methods a collection's paths take: the 405 answers and the OData capabilities follow from it. */
-export const methodsOf = (model: ResourceModel): PathMethods => OWN_WRITES[model] ?? (WRITTEN_MODELS.includes(model) ? MAINTAINED : READ_ONLY);
+import type { PathMethods } from '../writable';
 
 /** The reference data a billing office maintains (billing.maintain): its writes, on the collection's read-only routes. */
 export function maintainedWrites(writer: RecordWriter): (r: Router) => void {

@@ -4,7 +4,8 @@ import type { Services } from '../../domain/services';
 import { sendODataCount, sendODataList, sendODataRecord, type Listable, type Retrievable } from '../odata/list';
 import type { EntitySetModel } from '../odata/model';
 import { sendJson } from '../respond';
-import { MAINTAINED, maintainedWrites, refuseOtherMethods } from './maintain';
+import { maintainedWrites, refuseOtherMethods } from './maintain';
+import { MAINTAINED, READ_ONLY } from '../writable';
 
 /** What a collection needs for its GET routes. */
 export interface Collection<T extends { id: string }> extends Listable<T>, Retrievable<T> {}
@@ -50,6 +51,6 @@ export function articlePriceRoutes(s: Services): Router {
   });
   const writer = s.writers.ArticlePrice;
   if (writer) maintainedWrites(writer)(r);
-  refuseOtherMethods(r, writer ? MAINTAINED : { collection: [], item: [] }, { count: false, itemRead: false });
+  refuseOtherMethods(r, writer ? MAINTAINED : READ_ONLY, { count: false, itemRead: false });
   return r;
 }

@@ -6,10 +6,10 @@ import { isDecimal } from '../../query/values';
 import type { FieldCatalog } from '../../query/fields';
 import { appendChanges, fieldChanges, type ChangeDraft, type LoggedResource } from '../change-log/append';
 import type { Actor, ServiceDeps } from '../context';
-import type { ModelName } from './declaration';
-import { checkIfMatch } from './etag';
-import { parseId } from './validate';
-import { codeKey } from '../payment-source/rules';
+import type { ModelName } from '../common/declaration';
+import { checkIfMatch } from '../common/etag';
+import { parseId } from '../common/validate';
+import { codeKey } from '../common/natural-key';
 
 // The one write path of the reference data a billing office maintains (accounts, tax codes,
 // articles and prices, customers with addresses, academic terms): create, full replace,
