@@ -40,12 +40,6 @@ export interface Store<R, I> {
   remove(id: string): Promise<void>;
 }
 
-/** A record's own values and the change-log entries of records written with it (a customer's addresses). */
-export interface Written<R> {
-  readonly record: R;
-  readonly also?: readonly ChangeDraft[];
-}
-
 export interface WriteSpec<R extends { id: string }, I> {
   readonly resource: { readonly model: ModelName; readonly name: LoggedResource; readonly label: string; readonly fields: FieldCatalog };
   /** The body of POST and PUT (a full replacement); PATCH is the current record with the body's fields over it, checked by the same schema. */
