@@ -10,7 +10,7 @@ import path from 'node:path';
 
 const pascal = (kebab) => kebab.replace(/(^|-)([a-z])/g, (_m, _d, c) => c.toUpperCase());
 
-/** @returns {{ folder: string, model: string, declaration: string, service: string | undefined }[]} sorted by folder */
+/** @returns {{ folder: string, model: string, declaration: string, service: string | undefined, writes: string | undefined }[]} sorted by folder */
 export function resourceFolders(root) {
   const domain = path.join(root, 'src', 'domain');
   return fs
@@ -21,7 +21,10 @@ export function resourceFolders(root) {
     .map((folder) => {
       const model = pascal(folder);
       const service = fs.existsSync(path.join(domain, folder, 'service.ts')) ? `${model}Service` : undefined;
-      return { folder, model, declaration: `${model.charAt(0).toLowerCase()}${model.slice(1)}Resource`, service };
+      const camel = `${model.charAt(0).toLowerCase()}${model.slice(1)}`;
+      // writes.ts: the resource is written through the common write path (src/domain/maintenance/write-service.ts).
+      const writes = fs.existsSync(path.join(domain, folder, 'writes.ts')) ? `${camel}Writes` : undefined;
+      return { folder, model, declaration: `${camel}Resource`, service, writes };
     });
 }
 
@@ -46,14 +49,19 @@ export function registrySources(folders) {
     ...folders.map((f) => `  ${f.model}: ${f.declaration},`),
     '} as const;',
     '',
+    "/** The resources whose folder has a writes.ts, written through the common write path (src/domain/maintenance/write-service.ts): the doors derive their writes from this list. */",
+    `export const WRITTEN = [${folders.filter((f) => f.writes).map((f) => `'${f.model}'`).join(', ')}] as const;`,
+    '',
   ];
   const services = [
     ...HEADER,
     "import type { ServiceDeps } from '../context';",
     "import { ReadService } from '../common/read-service';",
+    "import { WriteService } from '../maintenance/write-service';",
     ...folders.flatMap((f) => [
       `import { ${f.declaration} } from '../${f.folder}/resource';`,
       ...(f.service ? [`import { ${f.service} } from '../${f.folder}/service';`] : []),
+      ...(f.writes ? [`import { ${f.writes} } from '../${f.folder}/writes';`] : []),
     ]),
     '',
     '/**',
@@ -64,8 +72,13 @@ export function registrySources(folders) {
     '  const byModel = {',
     ...folders.map((f) => `    ${f.model}: ${f.service ? `new ${f.service}(deps)` : `new ReadService(deps, ${f.declaration}, { inline: [] })`},`),
     '  };',
+    '  // The resources with a writes.ts: their writers by model (the doors derive their write routes and mutations from these).',
+    '  const writers = {',
+    ...folders.filter((f) => f.writes).map((f) => `    ${f.model}: new WriteService(deps, ${f.writes}),`),
+    '  };',
     '  return {',
     '    byModel,',
+    '    writers,',
     '    byPlural: {',
     ...folders.map((f) => `      [${f.declaration}.plural]: byModel.${f.model},`),
     '    },',

@@ -24,6 +24,8 @@ export const isForeignKeyViolation = (e: unknown): boolean =>
   prismaCode(e) === 'P2003' || sqlState(e) === '23503' || sqlState(e) === '23001';
 /** A CHECK constraint refused the write. */
 export const isCheckViolation = (e: unknown): boolean => sqlState(e) === '23514' || /check constraint/i.test(messageOf(e));
+/** An exclusion constraint refused the write (overlapping tax-code periods). */
+export const isExclusionViolation = (e: unknown): boolean => sqlState(e) === '23P01' || /exclusion constraint/i.test(messageOf(e));
 /** The record to update or delete was not there (P2025). */
 export const isRecordNotFound = (e: unknown): boolean => prismaCode(e) === 'P2025';
 

@@ -1,6 +1,6 @@
 import type { RelationCatalog, RelationSpec } from '../query/fields';
 import type { ModelName, Relation, Resource } from './common/declaration';
-import { DECLARED } from './__generated__/declarations';
+import { DECLARED, WRITTEN } from './__generated__/declarations';
 
 /**
  * A folder's declaration must be the model its folder names (`payment-source` declares
@@ -21,6 +21,9 @@ export type ResourcePlural = (typeof RESOURCES)[ResourceModel]['plural'];
 /** A declaration known to be one of RESOURCES: its model and name are those of a declared resource. */
 export type DeclaredResource = Resource & Pick<(typeof RESOURCES)[ResourceModel], 'model' | 'name'>;
 export const ALL_RESOURCES: readonly DeclaredResource[] = Object.values(RESOURCES);
+
+/** The resources a billing office maintains through the common write path (their folder has a writes.ts). */
+export const WRITTEN_MODELS: readonly ResourceModel[] = WRITTEN;
 
 export const isResourceModel = (model: ModelName): model is ResourceModel => Object.hasOwn(RESOURCES, model);
 

@@ -2,6 +2,8 @@ import { resourceServices } from './__generated__/services';
 import { ChangeLogService } from './change-log/service';
 import type { ReadService } from './common/read-service';
 import type { ServiceDeps } from './context';
+import type { RecordWriter } from './maintenance/write-service';
+import { etagOf } from './common/etag';
 import { PricingService } from './pricing/service';
 import type { RESOURCES, ResourceModel, ResourcePlural } from './resources';
 
@@ -12,20 +14,30 @@ import type { RESOURCES, ResourceModel, ResourcePlural } from './resources';
  */
 export type ResourceReaders = { readonly [M in ResourceModel]: ReadService<(typeof RESOURCES)[M]['fields']> };
 
+/** The reference data written through the common write path (billing.maintain), by model: the resources whose folder has a writes.ts. */
+export type ResourceWriters = Partial<Readonly<Record<ResourceModel, RecordWriter>>>;
+
 /**
  * The one service layer both doors call: each resource's service under its declaration's
  * `plural` (the doors find it there; the build collects them from the resource folders) and
  * by model (`readers`), and the pricing and change-log services.
  */
 export function createServices(deps: ServiceDeps) {
-  const { byModel, byPlural } = resourceServices(deps);
+  const { byModel, byPlural, writers } = resourceServices(deps);
   const readers: ResourceReaders = byModel;
+  const maintained: ResourceWriters = writers;
   return {
     ...byPlural,
     readers,
+    writers: maintained,
     pricing: new PricingService(deps),
     changeLog: new ChangeLogService(deps),
-  } satisfies Record<ResourcePlural | 'readers' | 'pricing' | 'changeLog', object>;
+  } satisfies Record<ResourcePlural | 'readers' | 'writers' | 'pricing' | 'changeLog', object>;
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/** The ETag of a record as its single-record read gives it (a customer with its addresses, as REST returns it), for a door holding only part of it. */
+export async function currentEtag(s: Services, model: ResourceModel, id: string): Promise<string> {
+  return etagOf(model === 'Customer' ? await s.customers.withAddresses.get(id) : await s.readers[model].get(id));
+}

@@ -64,6 +64,7 @@ import { ensureBody } from './apollo-internals';
 import { checkPersonalFields } from './personal';
 import { Loaders } from './loaders';
 import { resolvers } from './resolvers';
+import { mutationScopes } from './resolvers/mutation';
 import { sandboxLandingPage } from '../pages/sandbox';
 import { subscriptionServer, type SubscriptionServer } from './subscriptions';
 
@@ -107,7 +108,7 @@ const guard: GraphQLRequestListener<GraphqlContext> = {
       throw httpGraphQLError(new AppError('WRONG_TRANSPORT', 'Subscriptions are served over WebSocket (graphql-ws, subprotocol graphql-transport-ws) at this path'));
     }
     try {
-      requireScope(contextValue.principal, operation.operation === OperationTypeNode.MUTATION ? SCOPES.write : SCOPES.read);
+      for (const scope of operation.operation === OperationTypeNode.MUTATION ? mutationScopes(operation) : [SCOPES.read]) requireScope(contextValue.principal, scope);
     } catch (e) {
       throw isAppError(e) ? httpGraphQLError(e) : e;
     }

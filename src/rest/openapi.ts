@@ -1,5 +1,6 @@
 import { paymentSourceInput, paymentSourcePatch } from '../domain/payment-source/schema';
 import { paymentInput } from '../domain/payment/schema';
+import { customerAddressInput } from '../domain/customer/schema';
 import { ALL_RESOURCES, resourceOf } from '../domain/resources';
 import type { Resource } from '../domain/common/declaration';
 import { PERSONAL_DATA_SCOPE } from '../query/fields';
@@ -326,6 +327,18 @@ export function openApiDocument(): Record<string, unknown> {
       responses: { 204: { description: 'Deleted' }, ...errorResponses('VALIDATION_FAILED', 'NOT_FOUND', 'HAS_PAYMENTS', 'PRECONDITION_FAILED') },
     },
   });
+  // The reference data written through the common write path (billing.maintain), from the declarations' input schemas.
+  // Prices have no collection of their own: their writes are at /article-prices.
+  const maintained: Record<string, Record<string, Operation>> = {};
+  const maintainedSchemas: Record<string, JsonSchema> = {};
+  for (const r of ALL_RESOURCES) {
+    if (!r.input) continue;
+    const path = r.entitySet ? `/${r.entitySet.path}` : '/article-prices';
+    Object.assign((collections[path] ?? (maintained[path] = {})), maintainedCollectionWrites(r.model, r.label));
+    Object.assign((collections[`${path}/{id}`] ?? (maintained[`${path}/{id}`] = {})), maintainedRecordWrites(r.model, r.label));
+    maintainedSchemas[`${r.model}Input`] = inputSchema(r.input);
+    maintainedSchemas[`${r.model}Patch`] = withoutRequired(inputSchema(r.input));
+  }
   Object.assign(collections['/payments']!, {
     post: {
       tags: ['payments'],
@@ -341,7 +354,7 @@ export function openApiDocument(): Record<string, unknown> {
       title: 'Billing reference data',
       version: '1.0.0',
       license: { name: 'Proprietary (all rights reserved)', identifier: 'LicenseRef-Proprietary' },
-      description: 'Payment sources (CRUD), payments, and read access to accounts, articles, article prices, customers, tax codes and academic terms. Decimals are JSON numbers with exact decimal values.',
+      description: 'Payment sources (CRUD), payments, and the reference data a billing office maintains: accounts, articles, article prices, customers with addresses, tax codes and academic terms. Decimals are JSON numbers with exact decimal values.',
     },
     servers: [{ url: '/api/v1' }],
     security: [{ bearer: [] }],
@@ -349,6 +362,7 @@ export function openApiDocument(): Record<string, unknown> {
       ...odataPaths,
       ...collections,
       '/article-prices': {
+        ...maintained['/article-prices'],
         get: {
           tags: ['articles'],
           summary: "An article's prices, newest validFrom first",
@@ -359,22 +373,101 @@ export function openApiDocument(): Record<string, unknown> {
           },
         },
       },
+      '/article-prices/{id}': maintained['/article-prices/{id}'] ?? {},
+      ...addressPaths(),
       ...changePaths(),
       ...extraOpenApiPaths(ref, errorResponses),
     },
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: `Scopes: billing.read, billing.write, billing.audit (the change log), and ${PERSONAL_DATA_SCOPE} besides them for the personal fields (marked x-required-scopes)` } },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: `Scopes: billing.read, billing.write (payment sources, payments), billing.maintain (the other reference data), billing.audit (the change log), and ${PERSONAL_DATA_SCOPE} besides them for the personal fields (marked x-required-scopes)` } },
       schemas: {
         Problem: problem,
         ODataError: odataError,
         PaymentSourceInput: inputSchema(paymentSourceInput),
         PaymentSourcePatch: inputSchema(paymentSourcePatch),
         PaymentInput: inputSchema(paymentInput),
+        ...maintainedSchemas,
+        AddressInput: inputSchema(customerAddressInput.omit({ id: true })),
+        AddressPatch: withoutRequired(inputSchema(customerAddressInput.omit({ id: true }))),
         Change: changeSchema,
         ...Object.fromEntries(ALL_RESOURCES.map((r) => [r.model, withPersonalFields(responseSchema(r.record), r)])),
       },
     },
   });
+}
+
+/** The rule errors a write of maintained reference data may meet (docs/service.md). */
+const MAINTAIN_ERRORS = ['VALIDATION_FAILED', 'FORBIDDEN', 'DUPLICATE_CODE', 'DUPLICATE_KEY', 'PERIOD_OVERLAP', 'ALREADY_EFFECTIVE', 'ACCOUNT_NOT_USABLE', 'PAYLOAD_TOO_LARGE'] as const;
+
+function maintainedCollectionWrites(model: string, label: string): Record<string, Operation> {
+  return {
+    post: {
+      tags: [`${label}s`],
+      summary: `Create one ${label} (billing.maintain)`,
+      requestBody: { required: true, content: { 'application/json': { schema: ref(`${model}Input`) } } },
+      responses: { 201: one(model, 'Created'), ...errorResponses(...MAINTAIN_ERRORS) },
+    },
+  };
+}
+
+function maintainedRecordWrites(model: string, label: string): Record<string, Operation> {
+  const prefer = { name: 'Prefer', in: 'header', required: false, schema: { type: 'string' } };
+  const minimal = { description: 'Updated (return=minimal)', headers: { ETag: { schema: { type: 'string' } } } };
+  return {
+    put: {
+      tags: [`${label}s`],
+      summary: `Replace the ${label} (full replacement; billing.maintain)`,
+      parameters: [idParameter, ifMatch, prefer],
+      requestBody: { required: true, content: { 'application/json': { schema: ref(`${model}Input`) } } },
+      responses: { 200: one(model, 'Updated'), 204: minimal, ...errorResponses(...MAINTAIN_ERRORS, 'NOT_FOUND', 'PRECONDITION_FAILED') },
+    },
+    patch: {
+      tags: [`${label}s`],
+      summary: `Update the named fields of the ${label} (merge; same rules and If-Match as PUT; billing.maintain)`,
+      parameters: [idParameter, ifMatch, prefer],
+      requestBody: { required: true, content: { 'application/json': { schema: ref(`${model}Patch`) } } },
+      responses: { 200: one(model, 'Updated'), 204: minimal, ...errorResponses(...MAINTAIN_ERRORS, 'NOT_FOUND', 'PRECONDITION_FAILED') },
+    },
+    delete: {
+      tags: [`${label}s`],
+      summary: `Delete the ${label}, unless other records still refer to it or it took effect (billing.maintain)`,
+      parameters: [idParameter, ifMatch],
+      responses: { 204: { description: 'Deleted' }, ...errorResponses('VALIDATION_FAILED', 'FORBIDDEN', 'NOT_FOUND', 'IN_USE', 'ALREADY_EFFECTIVE', 'PRECONDITION_FAILED') },
+    },
+  };
+}
+
+/** A customer's addresses at their own paths, written through the customer. */
+function addressPaths(): Record<string, Record<string, Operation>> {
+  const addressId = { name: 'addressId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
+  const body = (required: boolean) => ({ required: true, content: { 'application/json': { schema: required ? ref('AddressInput') : ref('AddressPatch') } } });
+  const errors = ['VALIDATION_FAILED', 'FORBIDDEN', 'NOT_FOUND', 'DEFAULT_ALREADY_SET', 'PAYLOAD_TOO_LARGE'] as const;
+  return {
+    '/customers/{id}/addresses': {
+      post: { tags: ['customers'], summary: 'Add an address to the customer (billing.maintain)', parameters: [idParameter], requestBody: body(true), responses: { 201: one('Address', 'Created'), ...errorResponses(...errors) } },
+    },
+    '/customers/{id}/addresses/{addressId}': {
+      patch: {
+        tags: ['customers'],
+        summary: "Update the named fields of the customer's address (merge; If-Match is the address's ETag; billing.maintain)",
+        parameters: [idParameter, addressId, ifMatch],
+        requestBody: body(false),
+        responses: { 200: one('Address', 'Updated'), ...errorResponses(...errors, 'PRECONDITION_FAILED') },
+      },
+      delete: {
+        tags: ['customers'],
+        summary: "Delete the customer's address (billing.maintain)",
+        parameters: [idParameter, addressId, ifMatch],
+        responses: { 204: { description: 'Deleted' }, ...errorResponses('VALIDATION_FAILED', 'FORBIDDEN', 'NOT_FOUND', 'PRECONDITION_FAILED') },
+      },
+    },
+  };
+}
+
+/** A merge body: the same properties, none required (omitted fields keep their value). */
+function withoutRequired(schema: JsonSchema): JsonSchema {
+  const { required: _required, ...rest } = schema;
+  return rest;
 }
 
 const VERBS: Record<string, (item: boolean) => string> = {

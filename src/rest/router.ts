@@ -10,11 +10,14 @@ import { metadataJson, metadataXml, serviceDocument } from './odata/metadata';
 import { CHANGES_SET, RESOURCE_SETS, entitySetOf } from './odata/model';
 import { decodeComponent, formatOf, optionName, queryPairs } from './odata/options';
 import { sendJson } from './respond';
+import { addressRoutes } from './routes/addresses';
 import { changeRoutes, historyRoutes } from './routes/changes';
 import { articlePriceRoutes, readOnlyRoutes, type Collection } from './routes/read-only';
 import { paymentWrites } from './routes/payments';
 import { paymentSourceWrites } from './routes/payment-sources';
 import { quoteRoutes } from './routes/quotes';
+import { maintainedWrites, refuseOtherMethods } from './routes/maintain';
+import { methodsOf } from './writable';
 
 // Every entity set of the declarations gets GET collection, `/$count` and GET one; these
 // add to or replace that default.
@@ -22,7 +25,7 @@ import { quoteRoutes } from './routes/quotes';
 const READS: Partial<Record<ResourceModel, (s: Services) => Collection<{ id: string }>>> = {
   Customer: (s) => s.customers.withAddresses,
 };
-/** Writes on a collection's routes. */
+/** Writes on a collection's routes other than the common write path's (billing.write; their methods: routes/maintain.ts methodsOf). */
 const WRITES: Partial<Record<ResourceModel, (r: Router, s: Services) => void>> = {
   PaymentSource: paymentSourceWrites,
   Payment: paymentWrites,
@@ -42,11 +45,17 @@ export function restRouter(s: Services): Router {
     else res.status(200).type('application/xml').send(metadataXml);
   });
   r.use(historyRoutes(s));
+  r.use(addressRoutes(s));
   r.use(`/${CHANGES_SET.path}`, changeRoutes(s));
   for (const set of RESOURCE_SETS) {
     const routes = readOnlyRoutes(READS[set.type]?.(s) ?? s[RESOURCES[set.type].plural], set);
     routes.use(personalWrites(RESOURCES[set.type]));
-    WRITES[set.type]?.(routes, s);
+    // Reference data whose folder has a writes.ts is written through the common write path.
+    const own = WRITES[set.type];
+    const maintained = s.writers[set.type];
+    if (own) own(routes, s);
+    else if (maintained) maintainedWrites(maintained)(routes);
+    refuseOtherMethods(routes, methodsOf(set.type));
     r.use(`/${set.path}`, routes);
   }
   r.use('/article-prices', articlePriceRoutes(s));

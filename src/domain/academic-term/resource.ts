@@ -1,6 +1,6 @@
 import { defineResource } from '../common/declaration';
 import { academicTermFields } from './fields';
-import { academicTermRecord } from './schema';
+import { academicTermInput, academicTermRecord } from './schema';
 import { naturalKey } from '../common/natural-key';
 
 export const academicTermResource = defineResource({
@@ -8,6 +8,7 @@ export const academicTermResource = defineResource({
   collection: true,
   fields: academicTermFields,
   record: academicTermRecord,
+  input: academicTermInput,
   relations: {},
   import: { unique: naturalKey.column('code', 'code') },
 });

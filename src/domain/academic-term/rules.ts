@@ -26,3 +26,6 @@ export function termContaining<T extends TermLike>(terms: readonly T[], at: Date
   }
   return best;
 }
+
+/** A term ends on or after its start. */
+export const termDatesOk = (t: { readonly startDate: Date; readonly endDate: Date }): boolean => t.endDate >= t.startDate;

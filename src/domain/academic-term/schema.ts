@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dateTime, optionalText, text, uuid } from '../common/schemas';
+import { termDatesOk } from './rules';
 
 export const academicTermRecord = z
   .strictObject({
@@ -10,4 +11,11 @@ export const academicTermRecord = z
     statisticalSemester: optionalText(50),
     externalSystemId: optionalText(100),
   })
-  .refine((t) => t.endDate >= t.startDate, { path: ['endDate'], error: 'must not be before startDate' });
+  .refine(termDatesOk, { path: ['endDate'], error: 'must not be before startDate' });
+
+/** Body of POST and PUT /academic-terms: the record without its id, with the same rule. */
+export const academicTermInput = z
+  .strictObject(academicTermRecord.shape)
+  .omit({ id: true })
+  .refine(termDatesOk, { path: ['endDate'], error: 'must not be before startDate' });
+export type AcademicTermInput = z.output<typeof academicTermInput>;

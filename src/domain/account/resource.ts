@@ -1,6 +1,6 @@
 import { defineResource, many } from '../common/declaration';
 import { accountFields } from './fields';
-import { accountRecord } from './schema';
+import { accountInput, accountRecord } from './schema';
 import { naturalKey } from '../common/natural-key';
 
 export const accountResource = defineResource({
@@ -8,6 +8,7 @@ export const accountResource = defineResource({
   collection: true,
   fields: accountFields,
   record: accountRecord,
+  input: accountInput,
   relations: {
     paymentSources: many('PaymentSource', 'accountId', [{ field: 'code', direction: 'asc' }]),
   },

@@ -10,3 +10,7 @@ export const accountRecord = z.strictObject({
   type: z.enum(ACCOUNT_TYPES, { error: `must be one of ${ACCOUNT_TYPES.join(', ')}` }),
   isActive: bool().default(true),
 });
+
+/** Body of POST and PUT /accounts (PATCH merges onto the record): the record without its id. */
+export const accountInput = accountRecord.omit({ id: true });
+export type AccountInput = z.output<typeof accountInput>;

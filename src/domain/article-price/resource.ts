@@ -1,7 +1,7 @@
 import { defineResource, one } from '../common/declaration';
 import { naturalKey } from '../common/natural-key';
 import { articlePriceFields } from './fields';
-import { articlePriceRecord } from './schema';
+import { articlePriceInput, articlePriceRecord } from './schema';
 
 /** Prices are read through their article (`/article-prices?articleId=`, `Article.prices`), not as a collection of their own. */
 export const articlePriceResource = defineResource({
@@ -9,6 +9,7 @@ export const articlePriceResource = defineResource({
   collection: false,
   fields: articlePriceFields,
   record: articlePriceRecord,
+  input: articlePriceInput,
   relations: {
     article: one('Article', 'articleId'),
   },

@@ -7,3 +7,7 @@ export const articlePriceRecord = z.strictObject({
   amount: money(),
   validFrom: dateTime(),
 });
+
+/** Body of POST and PUT /article-prices: the record without its id. */
+export const articlePriceInput = articlePriceRecord.omit({ id: true });
+export type ArticlePriceInput = z.output<typeof articlePriceInput>;

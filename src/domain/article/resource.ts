@@ -1,6 +1,6 @@
 import { defineResource, many, one } from '../common/declaration';
 import { articleFields } from './fields';
-import { articleRecord } from './schema';
+import { articleInput, articleRecord } from './schema';
 import { naturalKey } from '../common/natural-key';
 
 export const articleResource = defineResource({
@@ -8,6 +8,7 @@ export const articleResource = defineResource({
   collection: true,
   fields: articleFields,
   record: articleRecord,
+  input: articleInput,
   relations: {
     // Newest price first, as GET /article-prices answers.
     prices: many('ArticlePrice', 'articleId', [{ field: 'validFrom', direction: 'desc' }], { expandable: true }),

@@ -14,3 +14,7 @@ export const articleRecord = z.strictObject({
   useArticleCostCenter: bool().default(false),
   ...auditFields,
 });
+
+/** Body of POST and PUT /articles: the record without what the server assigns. */
+export const articleInput = articleRecord.omit({ id: true, createdAt: true, createdById: true, updatedAt: true, updatedById: true });
+export type ArticleInput = z.output<typeof articleInput>;

@@ -69,6 +69,12 @@ export interface Resource<F extends FieldCatalog = FieldCatalog> {
   readonly relations: Readonly<Record<string, Relation>>;
   /** Reference data the import writes from its own section (src/import/registry.ts); absent for the others. */
   readonly import?: ImportSpec;
+  /**
+   * The body of POST and PUT when the resource is written through the common write path
+   * (its folder's writes.ts holds the store and the rules); absent for the others. The OpenAPI
+   * document and the OData capabilities describe the writes from it.
+   */
+  readonly input?: z.ZodObject<z.ZodRawShape>;
 }
 
 /**

@@ -21,3 +21,6 @@ export interface ImportSpec {
   readonly enumTypes?: Readonly<Record<string, string>>;
   readonly unique?: NaturalKey;
 }
+
+/** What makes two codes the same: codes are unique ignoring case. */
+export const codeKey = (code: string): string => code.toLowerCase();

@@ -1,6 +1,6 @@
 import { defineResource, many, one } from '../common/declaration';
 import { customerFields } from './fields';
-import { customerRecord } from './schema';
+import { customerInput, customerRecord } from './schema';
 import { naturalKey } from '../common/natural-key';
 
 export const customerResource = defineResource({
@@ -8,6 +8,7 @@ export const customerResource = defineResource({
   collection: true,
   fields: customerFields,
   record: customerRecord,
+  input: customerInput,
   relations: {
     // The default address first, then by type (as the record's inline addresses).
     addresses: many(

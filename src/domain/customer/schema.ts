@@ -32,3 +32,16 @@ export const customerRecord = z
     if (addresses.some((a, i) => clashingDefaultAddress(a, addresses.slice(0, i))))
       ctx.addIssue({ code: 'custom', path: ['addresses'], message: 'at most one address can be the default' });
   });
+
+/** An address inside a customer's body: its id (kept when given, else assigned) and values; the customer is the one around it. */
+export const customerAddressInput = z.strictObject(addressRecord.shape).omit({ customerId: true }).extend({ id: uuid().optional() });
+
+/** Body of POST and PUT /customers: the record without its id; `addresses` is the whole set (PUT replaces it). */
+export const customerInput = z
+  .strictObject(customerRecord.shape)
+  .omit({ id: true })
+  .extend({ addresses: z.array(customerAddressInput).default([]) })
+  .superRefine((c, ctx) => {
+    if (c.addresses.filter((a) => a.isDefault).length > 1) ctx.addIssue({ code: 'custom', path: ['addresses'], message: 'at most one address can be the default' });
+  });
+export type CustomerInput = z.output<typeof customerInput>;

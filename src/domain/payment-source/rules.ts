@@ -23,8 +23,7 @@ export function accountFaults(account: AccountLike): AccountFault[] {
 
 export const accountUsable = (account: AccountLike): boolean => accountFaults(account).length === 0;
 
-/** What makes two codes the same: codes are unique ignoring case. */
-export const codeKey = (code: string): string => code.toLowerCase();
+export { codeKey } from '../common/natural-key';
 
 export interface DefaultLike {
   readonly id?: string | undefined;

@@ -1,12 +1,13 @@
 import { defineResource, one } from '../common/declaration';
 import { taxCodeFields } from './fields';
-import { taxCodeRecord } from './schema';
+import { taxCodeInput, taxCodeRecord } from './schema';
 
 export const taxCodeResource = defineResource({
   model: 'TaxCode',
   collection: true,
   fields: taxCodeFields,
   record: taxCodeRecord,
+  input: taxCodeInput,
   relations: {
     taxAccount: one('Account', 'taxAccountId'),
     revenueAccount: one('Account', 'revenueAccountId'),

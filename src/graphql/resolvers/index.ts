@@ -5,7 +5,7 @@ import type { Resolvers } from '../__generated__/resolvers-types';
 import { scalarResolvers } from '../scalars';
 import { changeResolvers } from './changes';
 import { connectionResolvers } from './connection';
-import { Mutation } from './mutation';
+import { etagResolvers, Mutation } from './mutation';
 import { Query } from './query';
 import { computed, relations } from './relations';
 import { Subscription } from './subscription';
@@ -30,7 +30,7 @@ export const resolvers: Resolvers = {
   Query,
   Mutation,
   Subscription,
-  ...mergeTypes(relations, computed, changeResolvers),
+  ...mergeTypes(relations, computed, changeResolvers, etagResolvers),
   // Every resource's list field answers a `<Model>Connection` over the service's Page.
   ...recordBy(ALL_RESOURCES, (r) => `${r.model}Connection` as const, () => connectionResolvers()),
 };

@@ -1,7 +1,11 @@
 // Mutations: the service layer validates and keeps every rule; a rejected write changes nothing.
 
+import { Kind, type OperationDefinitionNode } from 'graphql';
+import { SCOPES, type Scope } from '../../auth/principal';
 import type { Actor } from '../../domain/context';
-import type { MutationResolvers } from '../__generated__/resolvers-types';
+import { WRITTEN_MODELS, type ResourceModel } from '../../domain/resources';
+import { currentEtag } from '../../domain/services';
+import type { MutationResolvers, Resolvers } from '../__generated__/resolvers-types';
 import type { GraphqlContext } from '../context';
 
 /** The caller of a mutation, with the request id its change-log entries carry. */
@@ -17,7 +21,67 @@ function plain(input: object, dropNull: readonly string[] = []): Record<string, 
   return out;
 }
 
+/** A GraphQL input value as a JSON body: plain objects and arrays, instants as ISO text; on create, null is "not given" (the default). */
+function body(value: unknown, dropNull: boolean): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map((v) => body(v, dropNull));
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined && !(dropNull && v === null)) out[k] = body(v, dropNull);
+  return out;
+}
+
+interface WriteArgs {
+  readonly id: string;
+  readonly input: object;
+  readonly ifMatch?: string | null;
+}
+
+/**
+ * create<X>, update<X> (partial input, as REST's PATCH) and delete<X> of one resource of the
+ * common write path. The names are computed from the model, so the object has an index
+ * signature, which MutationResolvers (one optional property per field) accepts.
+ */
+function writeFields(model: ResourceModel): MutationResolvers {
+  const writer = ({ services }: GraphqlContext) => {
+    const w = services.writers[model];
+    if (!w) throw new Error(`${model} has no writer`);
+    return w;
+  };
+  return {
+    [`create${model}`]: (_p: unknown, { input }: WriteArgs, ctx: GraphqlContext) => writer(ctx).create(body(input, true), actor(ctx)),
+    [`update${model}`]: (_p: unknown, { id, input, ifMatch }: WriteArgs, ctx: GraphqlContext) =>
+      writer(ctx).patch(id, body(input, false), actor(ctx), { ifMatch: ifMatch ?? undefined }),
+    [`delete${model}`]: async (_p: unknown, { id, ifMatch }: WriteArgs, ctx: GraphqlContext) => {
+      await writer(ctx).delete(id, actor(ctx), { ifMatch: ifMatch ?? undefined });
+      return true;
+    },
+  };
+}
+
+/** The mutation fields of the reference data a billing office maintains (billing.maintain); the others need billing.write. */
+const MAINTAINED = new Set(WRITTEN_MODELS.flatMap((m) => [`create${m}`, `update${m}`, `delete${m}`]));
+
+/** The scopes the mutation fields of an operation need (fields behind fragments need billing.write and billing.maintain both). */
+export function mutationScopes(operation: OperationDefinitionNode): Scope[] {
+  const scopes = new Set<Scope>();
+  for (const s of operation.selectionSet.selections) {
+    if (s.kind !== Kind.FIELD) {
+      scopes.add(SCOPES.write).add(SCOPES.maintain);
+      continue;
+    }
+    if (s.name.value !== '__typename') scopes.add(MAINTAINED.has(s.name.value) ? SCOPES.maintain : SCOPES.write);
+  }
+  return scopes.size === 0 ? [SCOPES.write] : [...scopes];
+}
+
+/** `etag` of the maintained types: the record's ETag as its REST single-record read gives it (whatever the query selected of it). */
+export const etagResolvers: Resolvers = Object.fromEntries(
+  WRITTEN_MODELS.map((model) => [model, { etag: ({ id }: { id: string }, _a: unknown, { services }: GraphqlContext) => currentEtag(services, model, id) }]),
+);
+
 export const Mutation: MutationResolvers = {
+  ...WRITTEN_MODELS.reduce<MutationResolvers>((all, m) => ({ ...all, ...writeFields(m) }), {}),
   // isActive and isDefault are optional with defaults (true, false): null means "not given".
   createPaymentSource: (_p, { input }, ctx) => ctx.services.paymentSources.create(plain(input, ['isActive', 'isDefault']), actor(ctx)),
   updatePaymentSource: (_p, { id, input }, ctx) => ctx.services.paymentSources.patch(id, plain(input), actor(ctx)),

@@ -8,7 +8,8 @@
 // on the wire they are exactly these strings, compared with string literals in $filter.
 
 import type { FieldSpec, RelationSpec } from '../../query/fields';
-import { ALL_ENTITY_SETS, CONTAINER, entityTypes, NAMESPACE, type EntityTypeModel } from './model';
+import { methodsOf, READ_ONLY } from '../writable';
+import { ALL_ENTITY_SETS, CONTAINER, entityTypes, NAMESPACE, RESOURCE_SETS, type EntityTypeModel } from './model';
 
 const VALIDATION = { namespace: 'Org.OData.Validation.V1', alias: 'Validation' } as const;
 const VOCABULARY_URL = 'https://oasis-tcs.github.io/odata-vocabularies/vocabularies/Org.OData.Validation.V1';
@@ -17,6 +18,32 @@ const VOCABULARY_URL = 'https://oasis-tcs.github.io/odata-vocabularies/vocabular
 // health, religion, ...), which names, addresses and student ids are not.
 const PERSONAL_DATA = { namespace: 'com.sap.vocabularies.PersonalData.v1', alias: 'PersonalData' } as const;
 const PERSONAL_DATA_URL = 'https://sap.github.io/odata-vocabularies/vocabularies/PersonalData';
+const CAPABILITIES = { namespace: 'Org.OData.Capabilities.V1', alias: 'Capabilities' } as const;
+const CAPABILITIES_URL = 'https://oasis-tcs.github.io/odata-vocabularies/vocabularies/Org.OData.Capabilities.V1';
+
+/** What each entity set takes besides reads (Capabilities: Insertable, Updatable, Deletable), from the methods its paths take; the change log is read-only. */
+const WRITABLE: ReadonlyArray<readonly [string, Readonly<Record<'Insert' | 'Update' | 'Delete', boolean>>]> = ALL_ENTITY_SETS.map((set) => {
+  const resource = RESOURCE_SETS.find((r) => r.name === set.name);
+  const m = resource ? methodsOf(resource.type) : READ_ONLY;
+  return [set.name, { Insert: m.collection.includes('POST'), Update: m.item.includes('PUT') || m.item.includes('PATCH'), Delete: m.item.includes('DELETE') }] as const;
+});
+const CAPABILITY_PROPERTY = { Insert: 'Insertable', Update: 'Updatable', Delete: 'Deletable' } as const;
+
+function xmlCapabilities(): string[] {
+  return WRITABLE.map(
+    ([set, can]) =>
+      `<Annotations Target="${qualified(CONTAINER)}/${set}">${(['Insert', 'Update', 'Delete'] as const)
+        .map((k) => `<Annotation Term="${CAPABILITIES.alias}.${k}Restrictions"><Record><PropertyValue Property="${CAPABILITY_PROPERTY[k]}" Bool="${can[k]}"/></Record></Annotation>`)
+        .join('')}</Annotations>`,
+  );
+}
+
+function jsonCapabilities(): [string, Record<string, unknown>][] {
+  return WRITABLE.map(([set, can]) => [
+    `${qualified(CONTAINER)}/${set}`,
+    Object.fromEntries((['Insert', 'Update', 'Delete'] as const).map((k) => [`@${CAPABILITIES.alias}.${k}Restrictions`, { [CAPABILITY_PROPERTY[k]]: can[k] }])),
+  ]);
+}
 
 const EDM_TYPE: Readonly<Record<FieldSpec['type'], string>> = {
   uuid: 'Edm.Guid',
@@ -95,12 +122,14 @@ export const metadataXml: string = [
   '<edmx:Edmx Version="4.0" xmlns:edmx="http://docs.oasis-open.org/odata/ns/edmx">',
   `<edmx:Reference Uri="${VOCABULARY_URL}.xml"><edmx:Include Namespace="${VALIDATION.namespace}" Alias="${VALIDATION.alias}"/></edmx:Reference>`,
   `<edmx:Reference Uri="${PERSONAL_DATA_URL}.xml"><edmx:Include Namespace="${PERSONAL_DATA.namespace}" Alias="${PERSONAL_DATA.alias}"/></edmx:Reference>`,
+  `<edmx:Reference Uri="${CAPABILITIES_URL}.xml"><edmx:Include Namespace="${CAPABILITIES.namespace}" Alias="${CAPABILITIES.alias}"/></edmx:Reference>`,
   '<edmx:DataServices>',
   `<Schema Namespace="${NAMESPACE}" xmlns="http://docs.oasis-open.org/odata/ns/edm">`,
   ...entityTypes().map(xmlEntityType),
   `<EntityContainer Name="${CONTAINER}">${xmlEntitySets()}</EntityContainer>`,
   ...entityTypes().flatMap(xmlAllowedValues),
   ...entityTypes().flatMap(xmlPersonalData),
+  ...xmlCapabilities(),
   '</Schema>',
   '</edmx:DataServices>',
   '</edmx:Edmx>',
@@ -145,6 +174,7 @@ export const metadataJson: Record<string, unknown> = {
   $Reference: {
     [`${VOCABULARY_URL}.json`]: { $Include: [{ $Namespace: VALIDATION.namespace, $Alias: VALIDATION.alias }] },
     [`${PERSONAL_DATA_URL}.json`]: { $Include: [{ $Namespace: PERSONAL_DATA.namespace, $Alias: PERSONAL_DATA.alias }] },
+    [`${CAPABILITIES_URL}.json`]: { $Include: [{ $Namespace: CAPABILITIES.namespace, $Alias: CAPABILITIES.alias }] },
   },
   [NAMESPACE]: {
     ...Object.fromEntries(
@@ -174,7 +204,7 @@ export const metadataJson: Record<string, unknown> = {
         }),
       ),
     },
-    $Annotations: Object.fromEntries([...entityTypes().flatMap(jsonAllowedValues), ...entityTypes().flatMap(jsonPersonalData)]),
+    $Annotations: Object.fromEntries([...entityTypes().flatMap(jsonAllowedValues), ...entityTypes().flatMap(jsonPersonalData), ...jsonCapabilities()]),
   },
 };
 

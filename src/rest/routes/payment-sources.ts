@@ -1,9 +1,9 @@
-import type { Request, Response, Router } from 'express';
+import type { Response, Router } from 'express';
 import { requireScope, SCOPES } from '../../auth/principal';
 import type { Actor } from '../../domain/context';
-import type { PaymentSource } from '../../domain/payment-source/service';
 import type { Services } from '../../domain/services';
 import { sendRecord } from '../respond';
+import { sendUpdated } from './maintain';
 
 /** The one resource with full create, read, update and delete: its writes, on the collection's read-only routes. */
 export function paymentSourceWrites(r: Router, s: Services): void {
@@ -30,13 +30,4 @@ export function paymentSourceWrites(r: Router, s: Services): void {
 /** The caller of a write, with the request id its change-log entries carry. */
 export function writer(res: Response): Actor {
   return { userId: requireScope(res.locals.principal, SCOPES.write).userId, requestId: res.locals.requestId };
-}
-
-/** 200 with the record, or 204 with only its ETag when the client prefers `return=minimal` (OData). */
-function sendUpdated(req: Request, res: Response, record: PaymentSource): void {
-  if (/(^|[,;\s])return=minimal\b/i.test(req.get('prefer') ?? '')) {
-    sendRecord(req, res, record, 204);
-    return;
-  }
-  sendRecord(req, res, record);
 }

@@ -4,6 +4,8 @@ import type { Services } from '../../domain/services';
 import { sendODataCount, sendODataList, sendODataRecord, type Listable, type Retrievable } from '../odata/list';
 import type { EntitySetModel } from '../odata/model';
 import { sendJson } from '../respond';
+import { maintainedWrites, refuseOtherMethods } from './maintain';
+import { MAINTAINED, READ_ONLY } from '../writable';
 
 /** What a collection needs for its GET routes. */
 export interface Collection<T extends { id: string }> extends Listable<T>, Retrievable<T> {}
@@ -40,12 +42,15 @@ export function readOnlyRoutes<T extends { id: string }>(service: Collection<T>,
   return r;
 }
 
-/** GET /article-prices?articleId=: a bare array, newest validFrom first. */
+/** GET /article-prices?articleId=: a bare array, newest validFrom first; and the prices' writes (billing.maintain). */
 export function articlePriceRoutes(s: Services): Router {
   const r = Router();
   r.get('/', async (req, res) => {
     requireScope(res.locals.principal, SCOPES.read);
     sendJson(res, 200, await s.articles.pricesOf(req.query.articleId));
   });
+  const writer = s.writers.ArticlePrice;
+  if (writer) maintainedWrites(writer)(r);
+  refuseOtherMethods(r, writer ? MAINTAINED : READ_ONLY, { count: false, itemRead: false });
   return r;
 }

@@ -1,0 +1,23 @@
+import type { AcademicTerm } from '../../db/__generated__/prisma/client';
+import { parseInput } from '../common/validate';
+import { refuseTakenCode, type WriteSpec } from '../maintenance/write-service';
+import { academicTermResource } from './resource';
+import { academicTermInput, type AcademicTermInput } from './schema';
+
+/** Academic terms: codes unique ignoring case; nothing refers to a term by id, so a delete is free. */
+export const academicTermWrites: WriteSpec<AcademicTerm, AcademicTermInput> = {
+  resource: academicTermResource,
+  input: academicTermInput,
+  parse: (body) => parseInput(academicTermInput, body),
+  store: (db) => ({
+    find: (id) => db.academicTerm.findUnique({ where: { id } }),
+    create: (input) => db.academicTerm.create({ data: input }),
+    update: (id, input) => db.academicTerm.update({ where: { id }, data: input }),
+    remove: async (id) => {
+      await db.academicTerm.delete({ where: { id } });
+    },
+  }),
+  async check(db, next, current) {
+    refuseTakenCode('academic term', next.code, current?.id, await db.academicTerm.findMany({ where: { code: { equals: next.code, mode: 'insensitive' } }, select: { id: true, code: true } }));
+  },
+};

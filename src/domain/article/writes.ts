@@ -1,0 +1,34 @@
+import type { Article } from '../../db/__generated__/prisma/client';
+import { validationFailed } from '../../errors/catalogue';
+import { requireUsableAccount } from '../account/writes';
+import { parseInput } from '../common/validate';
+import { NAMED_REFERRERS, refuseIfReferenced, refuseTakenCode, type WriteSpec } from '../maintenance/write-service';
+import { articleResource } from './resource';
+import { articleInput, type ArticleInput } from './schema';
+
+/** The type of account an article's revenue is booked to. */
+export const REVENUE_ACCOUNT_TYPE = 'Revenue';
+
+export const articleWrites: WriteSpec<Article, ArticleInput> = {
+  resource: articleResource,
+  input: articleInput,
+  parse: (body) => parseInput(articleInput, body),
+  store: (db) => ({
+    find: (id) => db.article.findUnique({ where: { id } }),
+    create: (input, a) => db.article.create({ data: { ...input, createdAt: a.at, createdById: a.by, updatedAt: null, updatedById: null } }),
+    update: (id, input, a) => db.article.update({ where: { id }, data: { ...input, updatedAt: a.at, updatedById: a.by } }),
+    remove: async (id) => {
+      await db.article.delete({ where: { id } });
+    },
+  }),
+  async check(db, next, current) {
+    refuseTakenCode('article', next.code, current?.id, await db.article.findMany({ where: { code: { equals: next.code, mode: 'insensitive' } }, select: { id: true, code: true } }));
+    if (next.revenueAccountId !== null && next.revenueAccountId !== current?.revenueAccountId) await requireUsableAccount(db, next.revenueAccountId, 'revenueAccountId', REVENUE_ACCOUNT_TYPE);
+    if (next.defaultTaxCodeId !== null && !(await db.taxCode.findUnique({ where: { id: next.defaultTaxCodeId }, select: { id: true } })))
+      throw validationFailed([{ field: 'defaultTaxCodeId', message: 'unknown tax code' }]);
+  },
+  async checkDelete(db, current) {
+    const prices = await db.articlePrice.findMany({ where: { articleId: current.id }, select: { validFrom: true }, orderBy: { validFrom: 'asc' }, take: NAMED_REFERRERS });
+    refuseIfReferenced(`Article ${current.code}`, [['its prices from', prices.map((p) => p.validFrom.toISOString())]], '; deactivate it instead (isActive: false)');
+  },
+};

@@ -1,0 +1,117 @@
+import type { Address, Customer } from '../../db/__generated__/prisma/client';
+import { AppError, validationFailed } from '../../errors/catalogue';
+import { requireUsableAccount } from '../account/writes';
+import { addressFields } from '../address/fields';
+import { clashingDefaultAddress } from '../address/rules';
+import { fieldChanges, type ChangeDraft } from '../change-log/append';
+import { parseInput } from '../common/validate';
+import { NAMED_REFERRERS, refuseIfReferenced, type Db, type WriteSpec } from '../maintenance/write-service';
+import { customerResource } from './resource';
+import { customerInput, type CustomerInput } from './schema';
+
+/** A customer with its addresses, in the order the reads give them (the default first, then by type). */
+export type CustomerWithAddresses = Customer & { readonly addresses: Address[] };
+
+const ADDRESS_ORDER = [{ isDefault: 'desc' }, { addressType: 'asc' }, { id: 'asc' }] as const;
+
+const find = (db: Db, id: string) => db.customer.findUnique({ where: { id }, include: { addresses: { orderBy: [...ADDRESS_ORDER] } } });
+
+async function found(db: Db, id: string): Promise<CustomerWithAddresses> {
+  const customer = await find(db, id);
+  if (!customer) throw new AppError('NOT_FOUND', `No customer with id ${id}`);
+  return customer;
+}
+
+/** Makes the customer's addresses the given set: those named by id are replaced, others created, the rest deleted. */
+async function writeAddresses(db: Db, customerId: string, addresses: CustomerInput['addresses']): Promise<void> {
+  const kept = addresses.flatMap((a) => (a.id === undefined ? [] : [a.id]));
+  await db.address.deleteMany({ where: { customerId, id: { notIn: kept } } });
+  // Defaults cleared first, so that the partial unique index sees one default at the end.
+  await db.address.updateMany({ where: { customerId, isDefault: true }, data: { isDefault: false } });
+  for (const { id, ...values } of addresses) {
+    if (id === undefined) await db.address.create({ data: { ...values, customerId } });
+    else await db.address.upsert({ where: { id }, create: { id, ...values, customerId }, update: values });
+  }
+}
+
+/** Customers with their addresses (a PUT's `addresses` is the whole set); debtor numbers unique; a customer with payments stays. */
+export const customerWrites: WriteSpec<CustomerWithAddresses, CustomerInput> = {
+  resource: customerResource,
+  input: customerInput,
+  parse: (body) => parseInput(customerInput, body),
+  asInput: (current) => customerAsInput(current),
+  store: (db) => ({
+    find: (id) => find(db, id),
+    async create({ addresses, ...values }) {
+      const created = await db.customer.create({ data: values });
+      await writeAddresses(db, created.id, addresses);
+      return found(db, created.id);
+    },
+    async update(id, { addresses, ...values }) {
+      await db.customer.update({ where: { id }, data: values });
+      await writeAddresses(db, id, addresses);
+      return found(db, id);
+    },
+    async remove(id) {
+      await db.address.deleteMany({ where: { customerId: id } });
+      await db.customer.delete({ where: { id } });
+    },
+  }),
+  async check(db, next, current) {
+    const other = await db.customer.findFirst({ where: { debtorNumber: next.debtorNumber, ...(current ? { NOT: { id: current.id } } : {}) }, select: { id: true } });
+    if (other) throw new AppError('DUPLICATE_KEY', `The debtor number ${next.debtorNumber} belongs to customer ${other.id}`, [{ field: 'debtorNumber', message: 'already used' }]);
+    if (next.receivableAccountId !== null && next.receivableAccountId !== current?.receivableAccountId) await requireUsableAccount(db, next.receivableAccountId, 'receivableAccountId');
+    if (next.prepaymentAccountId !== null && next.prepaymentAccountId !== current?.prepaymentAccountId) await requireUsableAccount(db, next.prepaymentAccountId, 'prepaymentAccountId');
+    const ids = next.addresses.flatMap((a) => (a.id === undefined ? [] : [a.id]));
+    if (ids.length > 0) {
+      const elsewhere = await db.address.findMany({ where: { id: { in: ids }, NOT: { customerId: current?.id ?? '00000000-0000-0000-0000-000000000000' } }, select: { id: true } });
+      const foreign = new Set(elsewhere.map((a) => a.id));
+      const errors = next.addresses.flatMap((a, i) => (a.id !== undefined && foreign.has(a.id) ? [{ field: `addresses[${i}].id`, message: 'is an address of another customer' }] : []));
+      if (errors.length > 0) throw validationFailed(errors);
+    }
+  },
+  async checkDelete(db, current) {
+    const payments = await db.payment.findMany({ where: { customerId: current.id }, select: { id: true }, orderBy: { receivedAt: 'desc' }, take: NAMED_REFERRERS });
+    refuseIfReferenced(`Customer ${current.debtorNumber}`, [['payments', payments.map((p) => p.id)]]);
+  },
+  alsoLogged: (before, after) => addressChanges(before?.addresses ?? [], after?.addresses ?? []),
+};
+
+/** The change-log entries of a customer's addresses between two versions of the customer. */
+function addressChanges(before: readonly Address[], after: readonly Address[]): ChangeDraft[] {
+  const drafts: ChangeDraft[] = [];
+  const old = new Map(before.map((a) => [a.id, a]));
+  for (const a of after) {
+    const was = old.get(a.id);
+    const changes = fieldChanges(addressFields, was, a);
+    if (!was) drafts.push({ resource: 'address', recordId: a.id, operation: 'created', changes });
+    else if (Object.keys(changes).length > 0) drafts.push({ resource: 'address', recordId: a.id, operation: 'updated', changes });
+    old.delete(a.id);
+  }
+  for (const a of old.values()) drafts.push({ resource: 'address', recordId: a.id, operation: 'deleted', changes: fieldChanges(addressFields, a, undefined) });
+  return drafts;
+}
+
+type AddressInput = CustomerInput['addresses'][number];
+
+/** A customer's address as an element of the customer's body (the customer is the one around it). */
+export const asAddressInput = ({ customerId: _c, ...a }: Address): AddressInput => a;
+
+/** A customer as the body of a full replacement of itself. */
+const customerAsInput = ({ id: _id, addresses, ...values }: CustomerWithAddresses) => ({ ...values, addresses: addresses.map(asAddressInput) });
+
+/**
+ * The customer with `address` added, or put in place of its address with the same id; as
+ * the whole customer (a customer's addresses are written through the customer). A second
+ * default is refused: the customer's default address is unset first.
+ */
+export function customerWithAddress(current: CustomerWithAddresses, address: AddressInput): CustomerInput {
+  const others = current.addresses.filter((a) => a.id !== address.id);
+  const clash = clashingDefaultAddress({ ...address, id: address.id ?? '', customerId: current.id }, others);
+  if (clash) throw new AppError('DEFAULT_ALREADY_SET', `Address ${clash.id} is the customer's default address; unset it first`, [{ field: 'isDefault', message: 'the customer has a default address' }]);
+  return parseInput(customerInput, { ...customerAsInput(current), addresses: [...others.map(asAddressInput), address] });
+}
+
+/** The customer without one of its addresses. */
+export const customerWithoutAddress = (current: CustomerWithAddresses, addressId: string): CustomerInput =>
+  parseInput(customerInput, { ...customerAsInput(current), addresses: current.addresses.filter((a) => a.id !== addressId).map(asAddressInput) });

@@ -1,0 +1,217 @@
+import type { z } from 'zod';
+import type { Prisma, PrismaClient } from '../../db/__generated__/prisma/client';
+import { isCheckViolation, isExclusionViolation, isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../../db/errors';
+import { AppError, notFound, validationFailed } from '../../errors/catalogue';
+import { isDecimal } from '../../query/values';
+import type { FieldCatalog } from '../../query/fields';
+import { appendChanges, fieldChanges, type ChangeDraft, type LoggedResource } from '../change-log/append';
+import type { Actor, ServiceDeps } from '../context';
+import type { ModelName } from '../common/declaration';
+import { checkIfMatch } from '../common/etag';
+import { parseId } from '../common/validate';
+import { codeKey } from '../common/natural-key';
+
+// The one write path of the reference data a billing office maintains (accounts, tax codes,
+// articles and prices, customers with addresses, academic terms): create, full replace,
+// merge and delete, each in one transaction that locks the record, checks If-Match and the
+// resource's rules against the database, writes, and appends its change-log entries last.
+// A resource says what differs in its folder (`writes.ts`: input schema, store, rules); the
+// doors find the writers by model (src/domain/services.ts) and derive routes and mutations.
+
+/** A transaction's client: every read and write of one write goes through it. */
+export type Db = Prisma.TransactionClient;
+
+export interface WriteOptions {
+  /** The client's If-Match header (GraphQL: `ifMatch`), checked against the current record. */
+  readonly ifMatch?: string | undefined;
+}
+
+/** Audit values of a write; a store puts them on resources that have the fields. */
+export interface Audit {
+  readonly at: Date;
+  readonly by: string;
+}
+
+/** How a resource's records are read and written inside a transaction (its Prisma model). */
+export interface Store<R, I> {
+  find(id: string): Promise<R | null>;
+  create(input: I, audit: Audit): Promise<R>;
+  update(id: string, input: I, audit: Audit): Promise<R>;
+  remove(id: string): Promise<void>;
+}
+
+export interface WriteSpec<R extends { id: string }, I> {
+  readonly resource: { readonly model: ModelName; readonly name: LoggedResource; readonly label: string; readonly fields: FieldCatalog };
+  /** The body of POST and PUT (a full replacement); PATCH is the current record with the body's fields over it, checked by the same schema. */
+  readonly input: z.ZodObject<z.ZodRawShape, z.core.$strict>;
+  readonly parse: (body: unknown) => I;
+  /** The current record as a body of `input` (PATCH starts from it); default: its fields of `input` in wire form. */
+  readonly asInput?: (current: R) => Record<string, unknown>;
+  readonly store: (db: Db, now: Date) => Store<R, I>;
+  /** The rules of a new (current undefined) or changed record, checked against the database; throws an AppError. */
+  readonly check?: (db: Db, next: I, current: R | undefined, now: Date) => Promise<void>;
+  /** What keeps a record from being deleted; throws an AppError (IN_USE, ALREADY_EFFECTIVE). */
+  readonly checkDelete?: (db: Db, current: R, now: Date) => Promise<void>;
+  /** Change-log entries of records written with this one (a customer's addresses), between two versions. */
+  readonly alsoLogged?: (before: R | undefined, after: R | undefined) => ChangeDraft[];
+}
+
+/** What the doors call: the type-free face of every resource's writer. */
+export interface RecordWriter {
+  readonly label: string;
+  create(body: unknown, actor: Actor): Promise<{ id: string }>;
+  replace(id: unknown, body: unknown, actor: Actor, o?: WriteOptions): Promise<{ id: string }>;
+  patch(id: unknown, body: unknown, actor: Actor, o?: WriteOptions): Promise<{ id: string }>;
+  delete(id: unknown, actor: Actor, o?: WriteOptions): Promise<void>;
+}
+
+export class WriteService<R extends { id: string }, I> implements RecordWriter {
+  readonly label: string;
+  private readonly prisma: PrismaClient;
+  private readonly now: () => Date;
+
+  constructor(
+    deps: ServiceDeps,
+    private readonly spec: WriteSpec<R, I>,
+  ) {
+    this.label = spec.resource.label;
+    this.prisma = deps.prisma;
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  async create(body: unknown, actor: Actor): Promise<R> {
+    const input = this.spec.parse(body);
+    const write = async (db: Db, now: Date) => {
+      await this.spec.check?.(db, input, undefined, now);
+      const created = await this.spec.store(db, now).create(input, { at: now, by: actor.userId });
+      await this.log(db, 'created', undefined, created, actor, now);
+      return created;
+    };
+    return this.transaction(write, (db, now) => this.spec.check?.(db, input, undefined, now));
+  }
+
+  /** PUT: a full replacement of the editable fields (an omitted optional field becomes its default). */
+  replace(id: unknown, body: unknown, actor: Actor, o: WriteOptions = {}): Promise<R> {
+    const input = this.spec.parse(body);
+    return this.update(id, () => input, actor, o);
+  }
+
+  /** PATCH and GraphQL update: the fields the body names change, the others keep their value. */
+  patch(id: unknown, body: unknown, actor: Actor, o: WriteOptions = {}): Promise<R> {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw validationFailed([{ field: '', message: 'the body must be a JSON object' }]);
+    return this.update(id, (current) => this.spec.parse({ ...this.asInput(current), ...body }), actor, o);
+  }
+
+  /** A change computed from the current record (a customer's address added, changed or removed), with the same rules, lock and log. */
+  change(id: unknown, next: (current: R) => I, actor: Actor, o: WriteOptions = {}): Promise<R> {
+    return this.update(id, next, actor, o);
+  }
+
+  async delete(rawId: unknown, actor: Actor, o: WriteOptions = {}): Promise<void> {
+    const id = parseId(rawId);
+    await this.transaction(async (db, now) => {
+      const current = await this.locked(db, id, o);
+      await this.spec.checkDelete?.(db, current, now);
+      await this.spec.store(db, now).remove(id);
+      await this.log(db, 'deleted', current, undefined, actor, now);
+    });
+  }
+
+  private async update(rawId: unknown, next: (current: R) => I, actor: Actor, o: WriteOptions): Promise<R> {
+    const id = parseId(rawId);
+    let checked: { current: R; input: I } | undefined;
+    const write = async (db: Db, now: Date) => {
+      const current = await this.locked(db, id, o);
+      const input = next(current);
+      checked = { current, input };
+      await this.spec.check?.(db, input, current, now);
+      const updated = await this.spec.store(db, now).update(id, input, { at: now, by: actor.userId });
+      await this.log(db, 'updated', current, updated, actor, now);
+      return updated;
+    };
+    return this.transaction(write, (db, now) => (checked ? this.spec.check?.(db, checked.input, checked.current, now) : undefined));
+  }
+
+  /** The current record, its row locked to the end of the transaction (a concurrent write waits), its ETag checked. */
+  private async locked(db: Db, id: string, o: WriteOptions): Promise<R> {
+    // The table's name is the declaration's model, never input.
+    await db.$executeRawUnsafe(`SELECT 1 FROM "${this.spec.resource.model}" WHERE "id" = $1::uuid FOR UPDATE`, id);
+    const current = await this.spec.store(db, this.now()).find(id);
+    if (!current) throw notFound(this.spec.resource.label, id);
+    checkIfMatch(o.ifMatch, current);
+    return current;
+  }
+
+  private asInput(current: R): Record<string, unknown> {
+    if (this.spec.asInput) return this.spec.asInput(current);
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(this.spec.input.shape)) out[key] = wireValue(Object.getOwnPropertyDescriptor(current, key)?.value);
+    return out;
+  }
+
+  /** The entries of one write, last in its transaction; an update that changed nothing appends none. */
+  private async log(db: Db, operation: 'created' | 'updated' | 'deleted', before: R | undefined, after: R | undefined, actor: Actor, now: Date): Promise<void> {
+    const recordId = (after ?? before)?.id ?? '';
+    const changes = fieldChanges(this.spec.resource.fields, before, after);
+    const drafts: ChangeDraft[] = [];
+    if (operation !== 'updated' || Object.keys(changes).length > 0) drafts.push({ resource: this.spec.resource.name, recordId, operation, changes });
+    drafts.push(...(this.spec.alsoLogged?.(before, after) ?? []));
+    await appendChanges(db, drafts, { ...actor, occurredAt: now });
+  }
+
+  /**
+   * One transaction. What the database refuses (a concurrent request won a rule) becomes the
+   * rule's catalogue code: the rules are checked again against what committed since, which
+   * names the other record; failing that, the constraint's code.
+   */
+  private async transaction<T>(work: (db: Db, now: Date) => Promise<T>, recheck?: (db: Db, now: Date) => Promise<void> | undefined): Promise<T> {
+    try {
+      return await this.prisma.$transaction((db) => work(db, this.now()));
+    } catch (e) {
+      if (recheck && !(e instanceof AppError) && (isExclusionViolation(e) || isUniqueViolation(e))) {
+        const rule = await this.prisma.$transaction(async (db) => recheck(db, this.now())).then(
+          () => undefined,
+          (r: unknown) => r,
+        );
+        if (rule instanceof AppError) throw rule;
+      }
+      throw this.explain(e);
+    }
+  }
+
+  private explain(e: unknown): unknown {
+    if (e instanceof AppError) return e;
+    const what = this.spec.resource.label;
+    if (isExclusionViolation(e)) return new AppError('PERIOD_OVERLAP', `The validity period overlaps another period of the same ${what} (a concurrent write)`);
+    if (isUniqueViolation(e)) return new AppError('DUPLICATE_CODE', `Another ${what} has the same key (a concurrent write)`);
+    if (isForeignKeyViolation(e)) return new AppError('IN_USE', `The ${what} refers to a record that is gone, or is still referred to`);
+    if (isCheckViolation(e)) return new AppError('VALIDATION_FAILED', `The ${what} breaks a rule of the database`);
+    if (isRecordNotFound(e)) return new AppError('PRECONDITION_FAILED', `The ${what} was changed by another request; read it again`);
+    return e;
+  }
+}
+
+/** A value as a client would send it: decimals and instants as their text. */
+function wireValue(v: unknown): unknown {
+  if (v instanceof Date) return v.toISOString();
+  if (isDecimal(v)) return v.toFixed();
+  return v;
+}
+
+/**
+ * Refuses a code another record of the resource has, ignoring case. The candidates come from
+ * an `insensitive` (ILIKE) query, where `_` and `%` are wildcards: compared exactly here.
+ */
+export function refuseTakenCode(label: string, code: string, selfId: string | undefined, candidates: ReadonlyArray<{ readonly id: string; readonly code: string }>): void {
+  const other = candidates.find((c) => c.id !== selfId && codeKey(c.code) === codeKey(code));
+  if (other) throw new AppError('DUPLICATE_CODE', `The code ${code} is already used by another ${label} (${other.code})`, [{ field: 'code', message: 'already used' }]);
+}
+
+/** Refuses the delete of a record that others still refer to, naming them (`[what, their keys]`). */
+export function refuseIfReferenced(record: string, refs: ReadonlyArray<readonly [string, readonly string[]]>, way = ''): void {
+  const named = refs.filter(([, keys]) => keys.length > 0).map(([what, keys]) => `${what} ${keys.join(', ')}`);
+  if (named.length > 0) throw new AppError('IN_USE', `${record} is still referred to by ${named.join(' and ')}${way}`);
+}
+
+/** At most this many referring records are named in a refusal. */
+export const NAMED_REFERRERS = 5;

@@ -1,0 +1,61 @@
+import type { Request, Response, Router } from 'express';
+import { requireScope, SCOPES } from '../../auth/principal';
+import type { RecordWriter } from '../../domain/maintenance/write-service';
+import type { Actor } from '../../domain/context';
+import { AppError } from '../../errors/catalogue';
+import { sendRecord } from '../respond';
+import type { PathMethods } from '../writable';
+
+/** The reference data a billing office maintains (billing.maintain): its writes, on the collection's read-only routes. */
+export function maintainedWrites(writer: RecordWriter): (r: Router) => void {
+  return (r) => {
+    r.post('/', async (req, res) => {
+      const who = maintainer(res);
+      sendRecord(req, res, await writer.create(req.body, who), 201);
+    });
+    r.put('/:id', async (req, res) => {
+      const who = maintainer(res);
+      sendUpdated(req, res, await writer.replace(req.params.id, req.body, who, { ifMatch: req.get('if-match') }));
+    });
+    r.patch('/:id', async (req, res) => {
+      const who = maintainer(res);
+      sendUpdated(req, res, await writer.patch(req.params.id, req.body, who, { ifMatch: req.get('if-match') }));
+    });
+    r.delete('/:id', async (req, res) => {
+      const who = maintainer(res);
+      await writer.delete(req.params.id, who, { ifMatch: req.get('if-match') });
+      res.status(204).end();
+    });
+  };
+}
+
+/**
+ * Answers the methods a collection's paths do not take (after the routes that take the
+ * others): 405 with `Allow`. The collection, `/$count` and one record are read with GET
+ * (and HEAD), unless `itemRead` is false (prices are read through their article).
+ */
+export function refuseOtherMethods(r: Router, methods: PathMethods, { count = true, itemRead = true } = {}): void {
+  const reads = ['GET', 'HEAD'];
+  refuseMethods(r, '/', [...reads, ...methods.collection]);
+  if (count) refuseMethods(r, '/\\$count', reads);
+  const item = [...(itemRead ? reads : []), ...methods.item];
+  if (item.length > 0) refuseMethods(r, '/:id', item);
+}
+
+/** 405 with `Allow` for every method on `path` but those `allow` names (routed before this). */
+export function refuseMethods(r: Router, path: string, allow: readonly string[]): void {
+  r.all(path, (_req, res) => {
+    res.setHeader('Allow', allow.join(', '));
+    throw new AppError('METHOD_NOT_ALLOWED', `This path takes ${allow.join(', ')}`);
+  });
+}
+
+/** The caller of a maintaining write, with the request id its change-log entries carry. */
+export function maintainer(res: Response): Actor {
+  return { userId: requireScope(res.locals.principal, SCOPES.maintain).userId, requestId: res.locals.requestId };
+}
+
+/** 200 with the record, or 204 with only its ETag when the client prefers `return=minimal` (OData). */
+export function sendUpdated(req: Request, res: Response, record: { id: string }): void {
+  sendRecord(req, res, record, /(^|[,;\s])return=minimal\b/i.test(req.get('prefer') ?? '') ? 204 : 200);
+}
