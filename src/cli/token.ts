@@ -3,7 +3,6 @@ import { decodeJwt } from 'jose';
 import { resolveSecret } from '../auth/keys';
 import { SCOPES } from '../auth/principal';
 import { signToken } from '../auth/tokens';
-import { SCOPES } from '../auth/principal';
 import { ConfigError, loadConfig, readEnvFile } from '../config/config';
 import { messageOf } from '../lib/unknown';
 

@@ -33,13 +33,16 @@ import { httpGraphQLError } from './errors';
 /**
  * Personal field names by GraphQL type: a resource's record type, its `where` and `orderBy`
  * inputs and its mutations' inputs (schema.graphql names them after the model, as
- * CreatePaymentSourceInput, their fields after the catalogue), so a mutation setting one is
- * refused as a query naming one is.
+ * CreatePaymentSourceInput or CustomerInput, and CustomerAddressInput for an address inside a
+ * customer's; their fields after the catalogue), so a mutation setting one is refused as a
+ * query naming one is.
  */
 const PERSONAL: ReadonlyMap<string, ReadonlySet<string>> = new Map(
   ALL_RESOURCES.flatMap((r) => {
     const names = personalFieldsOf(r.fields);
-    const types = [r.model, `${r.model}Where`, `${r.model}OrderBy`, `Create${r.model}Input`, `Update${r.model}Input`];
+    // The maintained resources' input (`CustomerInput`), and a record's input inside its parent's (`CustomerAddressInput`).
+    const inside = ALL_RESOURCES.filter((p) => Object.values(p.relations).some((rel) => rel.target === r.model)).map((p) => `${p.model}${r.model}Input`);
+    const types = [r.model, `${r.model}Where`, `${r.model}OrderBy`, `Create${r.model}Input`, `Update${r.model}Input`, `${r.model}Input`, ...inside];
     return names.size === 0 ? [] : types.map((t) => [t, names] as const);
   }),
 );

@@ -12,7 +12,8 @@ let maintainer: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  maintainer = await token('billing.read billing.maintain', WRITER_ID);
+  // billing.pii too: customers' names and addresses are personal data.
+  maintainer = await token('billing.read billing.maintain billing.pii', WRITER_ID);
 });
 afterAll(async () => {
   await t.close();
@@ -108,6 +109,10 @@ describe('tax codes, articles, customers, terms through GraphQL', () => {
     const { updateCustomer: u } = await gqlOk(t, 'mutation($id: ID!) { updateCustomer(id: $id, input: { email: null }) { email addresses { city } } }', { id: c.id }, maintainer);
     expect(u).toEqual({ email: null, addresses: [{ city: 'B' }] });
     await refused(CREATE, { input: { ...input, addresses: [] } }, 'DUPLICATE_KEY');
+    // Without billing.pii: a customer's names and an address's street are refused before anything is written.
+    const withoutPii = await token('billing.read billing.maintain', WRITER_ID);
+    await refused(CREATE, { input: { ...input, debtorNumber: `G${unique()}` } }, 'FORBIDDEN', withoutPii);
+    await refused('mutation($id: ID!) { updateCustomer(id: $id, input: { addresses: [{ addressType: "Home", street: "S 2", city: "C", postalCode: "2", country: "DE" }] }) { id } }', { id: c.id }, 'FORBIDDEN', withoutPii);
   });
 
   it('creates and deletes an academic term and an article', async () => {

@@ -1,3 +1,4 @@
+import type { Row } from '../../db/read/row';
 import { field, personal, type FieldCatalog } from '../../query/fields';
 
 // addressType is open text: Billing, Home and Correspondence are the named types, others may exist.
@@ -11,3 +12,6 @@ export const addressFields = {
   country: field.string(),
   isDefault: field.boolean(),
 } satisfies FieldCatalog;
+
+/** An address as read. */
+export type Address = Row<typeof addressFields>;
