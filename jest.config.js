@@ -3,7 +3,12 @@
 // Tests that need PostgreSQL itself (clusters they start, stop and replicate; several
 // processes on one database) belong to the PostgreSQL leg: left out of the PGlite run
 // rather than skipped inside it.
-const POSTGRES_ONLY = ['test/http/database-fault.test.ts', 'test/db/read-replicas.test.ts', 'test/http/workers.test.ts', 'test/events/relay-takeover.test.ts'];
+const POSTGRES_ONLY = [
+  'test/http/database-fault.test.ts',
+  'test/db/read-replicas.test.ts',
+  'test/http/workers.test.ts',
+  'test/events/relay-takeover.test.ts',
+];
 
 /** @type {import('jest').Config} */
 module.exports = {

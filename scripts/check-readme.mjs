@@ -135,7 +135,12 @@ async function main() {
     const started = Date.now();
     ran++;
     if (step.mode === 'server') {
-      const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script(step.body)], { cwd: dir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script(step.body)], {
+        cwd: dir,
+        env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       child.stderr.on('data', (d) => (out += d));
@@ -144,7 +149,10 @@ async function main() {
       let gone = false;
       void exited.then(() => (gone = true));
       while (!ready && !gone && Date.now() - started < READY_TIMEOUT_MS) {
-        ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+        ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (!ready) await new Promise((r) => setTimeout(r, 500));
       }
       if (!ready) {

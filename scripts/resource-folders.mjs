@@ -49,8 +49,11 @@ export function registrySources(folders) {
     ...folders.map((f) => `  ${f.model}: ${f.declaration},`),
     '} as const;',
     '',
-    "/** The resources whose folder has a writes.ts, written through the common write path (src/domain/maintenance/write-service.ts): the doors derive their writes from this list. */",
-    `export const WRITTEN = [${folders.filter((f) => f.writes).map((f) => `'${f.model}'`).join(', ')}] as const;`,
+    '/** The resources whose folder has a writes.ts, written through the common write path (src/domain/maintenance/write-service.ts): the doors derive their writes from this list. */',
+    `export const WRITTEN = [${folders
+      .filter((f) => f.writes)
+      .map((f) => `'${f.model}'`)
+      .join(', ')}] as const;`,
     '',
   ];
   const services = [
@@ -70,7 +73,9 @@ export function registrySources(folders) {
     ' */',
     'export const resourceServices = (deps: ServiceDeps) => {',
     '  const byModel = {',
-    ...folders.map((f) => `    ${f.model}: ${f.service ? `new ${f.service}(deps)` : `new ReadService(deps, ${f.declaration}, { inline: [] })`},`),
+    ...folders.map(
+      (f) => `    ${f.model}: ${f.service ? `new ${f.service}(deps)` : `new ReadService(deps, ${f.declaration}, { inline: [] })`},`,
+    ),
     '  };',
     '  // The resources with a writes.ts: their writers by model (the doors derive their write routes and mutations from these).',
     '  const writers = {',

@@ -84,7 +84,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // apps on the CORS origins must be able to read responses: CORP then allows cross-origin.
   app.use(helmet({ crossOriginResourcePolicy: { policy: browsers ? 'cross-origin' : 'same-origin' } }));
   const metrics = deps.config.metrics
-    ? createMetrics({ doors: { rest: REST_BASE, graphql: '/graphql' }, ...(deps.poolStats ? { poolStats: deps.poolStats } : {}), events: deps.events })
+    ? createMetrics({
+        doors: { rest: REST_BASE, graphql: '/graphql' },
+        ...(deps.poolStats ? { poolStats: deps.poolStats } : {}),
+        events: deps.events,
+      })
     : undefined;
   metrics?.attach(app);
   app.use(requestContext(deps.logger));
@@ -140,7 +144,12 @@ export async function createApp(deps: AppDeps): Promise<App> {
     const log = res.locals.log ?? deps.logger;
     const e = toAppError(err, log, deps.classifyError);
     if (res.headersSent) return;
-    sendProblem(res, e, req.originalUrl.split('?')[0], errorStyle((name) => req.get(name)));
+    sendProblem(
+      res,
+      e,
+      req.originalUrl.split('?')[0],
+      errorStyle((name) => req.get(name)),
+    );
   });
 
   const subscriptions = graphql.subscriptions;

@@ -29,7 +29,10 @@ async function main(): Promise<void> {
   const config = configOrExit();
   const logger = createLogger(config.logLevel);
   if (!NATIVE_EXACT_JSON && cluster.isPrimary) {
-    logger.warn({ node: process.versions.node }, 'this Node.js has no JSON.rawJSON: responses go through a slower exact-decimal JSON writer; use Node.js 22.15+ or 24');
+    logger.warn(
+      { node: process.versions.node },
+      'this Node.js has no JSON.rawJSON: responses go through a slower exact-decimal JSON writer; use Node.js 22.15+ or 24',
+    );
   }
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
   const started = Date.now();
@@ -73,9 +76,13 @@ async function openServiceDatabase(config: Config, logger: Logger): Promise<Data
     replicaUrls: d.replicaUrls,
     replicaMaxLagMs: d.replicaMaxLagMs,
     replicaReadsAllowed,
-    onReplicaChange: (h) => logger[h.state === 'up' ? 'info' : 'warn']({ replica: h.name, state: h.state, lagMs: h.lagMs }, `read replica ${h.state}`),
+    onReplicaChange: (h) =>
+      logger[h.state === 'up' ? 'info' : 'warn']({ replica: h.name, state: h.state, lagMs: h.lagMs }, `read replica ${h.state}`),
   });
-  logger.info({ database: db.kind, replicas: d.replicaUrls.length, pooler: d.pooler, namedStatements: db.kind === 'postgres' && d.namedStatements }, 'database ready, migrations applied');
+  logger.info(
+    { database: db.kind, replicas: d.replicaUrls.length, pooler: d.pooler, namedStatements: db.kind === 'postgres' && d.namedStatements },
+    'database ready, migrations applied',
+  );
   if (db.kind === 'pglite' && config.loadDemoData && (await loadDemoDataIfEmpty(db))) {
     logger.info('empty embedded database: demo dataset loaded');
   }
@@ -167,14 +174,17 @@ function stopServer(server: http.Server, app: App, logger: Logger, release: () =
     // WebSockets first: an open one would keep server.close() waiting.
     void app.closeSockets();
     // Node does not wait on the close callback: the steps run on their own and end in exit.
-    server.close(() => void (async () => {
-      try {
-        await release();
-        logger.info('stopped');
-      } finally {
-        process.exit(0);
-      }
-    })());
+    server.close(
+      () =>
+        void (async () => {
+          try {
+            await release();
+            logger.info('stopped');
+          } finally {
+            process.exit(0);
+          }
+        })(),
+    );
     server.closeIdleConnections();
   };
 }

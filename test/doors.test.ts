@@ -70,7 +70,8 @@ describe.each(ALL_RESOURCES.map((r) => [r.model, r] as const))('%s', (_model, r)
     });
 
     it('OpenAPI: the collection, $count and record paths, and the record schema', () => {
-      for (const p of [`/${set.path}`, `/${set.path}/$count`, `/${set.path}/{id}`]) expect([p, Object.keys(openApi.paths[p] ?? {})]).toEqual([p, expect.arrayContaining(['get'])]);
+      for (const p of [`/${set.path}`, `/${set.path}/$count`, `/${set.path}/{id}`])
+        expect([p, Object.keys(openApi.paths[p] ?? {})]).toEqual([p, expect.arrayContaining(['get'])]);
       expect(openApi.components.schemas[r.model]).toBeDefined();
     });
   }
@@ -80,7 +81,10 @@ describe.each(ALL_RESOURCES.map((r) => [r.model, r] as const))('%s', (_model, r)
     const fields = queryType.getFields();
     expect(fields[single]?.type.toString()).toBe(r.model);
     expect(fields[r.plural]?.type.toString()).toBe(`${r.model}Connection!`);
-    const data = await gqlOk<Record<string, unknown>>(t, `{ one: ${single}(id: "${UNKNOWN_ID}") { id } list: ${r.plural}(first: 1) { totalCount nodes { id } } }`);
+    const data = await gqlOk<Record<string, unknown>>(
+      t,
+      `{ one: ${single}(id: "${UNKNOWN_ID}") { id } list: ${r.plural}(first: 1) { totalCount nodes { id } } }`,
+    );
     expect(data).toEqual({ one: null, list: { totalCount: 0, nodes: [] } });
   });
 
@@ -106,7 +110,19 @@ describe.each(ALL_RESOURCES.map((r) => [r.model, r] as const))('%s', (_model, r)
 it('docs/architecture.md has the checklist this test enforces', () => {
   const docs = fs.readFileSync(path.join(PROJECT_ROOT, 'docs/architecture.md'), 'utf8');
   const checklist = docs.split(/^## /m).find((section) => section.startsWith('Adding a resource\n')) ?? '';
-  for (const item of ['schema.prisma', 'migration', 'demo dataset', 'src/domain/<resource>/', 'fields.ts', 'schema.ts', 'service.ts', 'resource.ts', 'schema.graphql', 'nothing else', 'test/doors.test.ts']) {
+  for (const item of [
+    'schema.prisma',
+    'migration',
+    'demo dataset',
+    'src/domain/<resource>/',
+    'fields.ts',
+    'schema.ts',
+    'service.ts',
+    'resource.ts',
+    'schema.graphql',
+    'nothing else',
+    'test/doors.test.ts',
+  ]) {
     expect([item, checklist.includes(item)]).toEqual([item, true]);
   }
 });

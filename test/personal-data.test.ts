@@ -19,7 +19,10 @@ import { startLiveApp } from './support/live-app';
 // anywhere in a query is 403 FORBIDDEN before the database is asked (the same body whether
 // or not a record matches), and the change log's entries come with those values removed.
 
-const PERSONAL = { Customer: ['firstName', 'lastName', 'email', 'matriculationId', 'cmsStudentId'], Address: ['street', 'city', 'postalCode'] } as const;
+const PERSONAL = {
+  Customer: ['firstName', 'lastName', 'email', 'matriculationId', 'cmsStudentId'],
+  Address: ['street', 'city', 'postalCode'],
+} as const;
 const ROOT = '/api/v1';
 
 let t: TestApp;
@@ -72,41 +75,105 @@ interface RefusalCase {
 
 const REFUSALS: RefusalCase[] = [
   { name: '$select of a customer field', field: 'email', rest: () => `${ROOT}/customers?$select=id,email` },
-  { name: 'a single record\'s $select', field: 'firstName', rest: () => `${ROOT}/customers/${customer.id}?$select=firstName` },
-  { name: '$filter on email (an address that exists)', field: 'email', rest: () => `${ROOT}/customers?$filter=${enc(`email eq '${customer.email}'`)}` },
-  { name: '$filter on email (an address that does not)', field: 'email', rest: () => `${ROOT}/customers?$filter=${enc("email eq 'nobody@example.invalid'")}` },
-  { name: '$filter deep in and/or/not', field: 'lastName', rest: () => `${ROOT}/customers?$filter=${enc("debtorNumber ne null and (not (contains(tolower(lastName),'er')) or id eq null)")}` },
-  { name: '$count with a filter', field: 'lastName', rest: () => `${ROOT}/customers?$count=true&$top=0&$filter=${enc("startswith(lastName,'M')")}` },
+  { name: "a single record's $select", field: 'firstName', rest: () => `${ROOT}/customers/${customer.id}?$select=firstName` },
+  {
+    name: '$filter on email (an address that exists)',
+    field: 'email',
+    rest: () => `${ROOT}/customers?$filter=${enc(`email eq '${customer.email}'`)}`,
+  },
+  {
+    name: '$filter on email (an address that does not)',
+    field: 'email',
+    rest: () => `${ROOT}/customers?$filter=${enc("email eq 'nobody@example.invalid'")}`,
+  },
+  {
+    name: '$filter deep in and/or/not',
+    field: 'lastName',
+    rest: () => `${ROOT}/customers?$filter=${enc("debtorNumber ne null and (not (contains(tolower(lastName),'er')) or id eq null)")}`,
+  },
+  {
+    name: '$count with a filter',
+    field: 'lastName',
+    rest: () => `${ROOT}/customers?$count=true&$top=0&$filter=${enc("startswith(lastName,'M')")}`,
+  },
   { name: '/$count', field: 'email', rest: () => `${ROOT}/customers/$count?$filter=${enc(`email eq '${customer.email}'`)}` },
   { name: '$orderby', field: 'lastName', rest: () => `${ROOT}/customers?$orderby=lastName%20desc` },
-  { name: '$expand options of inline addresses', field: 'addresses/street', rest: () => `${ROOT}/customers?$expand=addresses($select=street)` },
-  { name: '$expand order of addresses', field: 'addresses/city', rest: () => `${ROOT}/customers/${customer.id}?$expand=addresses($orderby=city)` },
-  { name: '$expand=customer($select=email) from payments', field: 'customer/email', rest: () => `${ROOT}/payments?$expand=customer($select=email)` },
-  { name: 'one payment\'s $expand=customer($select=lastName)', field: 'customer/lastName', rest: () => `${ROOT}/payments/${payment.id}?$expand=customer($select=lastName)` },
-  { name: 'a GraphQL selection', field: 'customers.nodes.lastName', graphql: () => ({ query: '{ customers(first: 5) { nodes { id lastName } } }' }) },
+  {
+    name: '$expand options of inline addresses',
+    field: 'addresses/street',
+    rest: () => `${ROOT}/customers?$expand=addresses($select=street)`,
+  },
+  {
+    name: '$expand order of addresses',
+    field: 'addresses/city',
+    rest: () => `${ROOT}/customers/${customer.id}?$expand=addresses($orderby=city)`,
+  },
+  {
+    name: '$expand=customer($select=email) from payments',
+    field: 'customer/email',
+    rest: () => `${ROOT}/payments?$expand=customer($select=email)`,
+  },
+  {
+    name: "one payment's $expand=customer($select=lastName)",
+    field: 'customer/lastName',
+    rest: () => `${ROOT}/payments/${payment.id}?$expand=customer($select=lastName)`,
+  },
+  {
+    name: 'a GraphQL selection',
+    field: 'customers.nodes.lastName',
+    graphql: () => ({ query: '{ customers(first: 5) { nodes { id lastName } } }' }),
+  },
   { name: 'an alias', field: 'customers.nodes.mail', graphql: () => ({ query: '{ customers(first: 5) { nodes { id mail: email } } }' }) },
   {
     name: 'a fragment selecting lastName inside payments { customer }',
     field: 'payments.nodes.customer.lastName',
-    graphql: () => ({ query: 'query { payments(first: 3) { nodes { id customer { ...Who } } } } fragment Who on Customer { id lastName }' }),
+    graphql: () => ({
+      query: 'query { payments(first: 3) { nodes { id customer { ...Who } } } } fragment Who on Customer { id lastName }',
+    }),
   },
-  { name: 'inline addresses', field: 'customer.addresses.street', graphql: () => ({ query: `{ customer(id: "${customer.id}") { id addresses { street } } }` }) },
-  { name: 'the addresses list', field: 'addresses.nodes.city', graphql: () => ({ query: '{ addresses(first: 3) { nodes { ... on Address { city } } } }' }) },
-  { name: 'where on email (exists)', field: 'customers.where.email', graphql: () => ({ query: `{ customers(where: { email: { eq: "${customer.email}" } }) { totalCount } }` }) },
-  { name: 'where on email (does not)', field: 'customers.where.email', graphql: () => ({ query: '{ customers(where: { email: { eq: "nobody@example.invalid" } }) { totalCount } }' }) },
+  {
+    name: 'inline addresses',
+    field: 'customer.addresses.street',
+    graphql: () => ({ query: `{ customer(id: "${customer.id}") { id addresses { street } } }` }),
+  },
+  {
+    name: 'the addresses list',
+    field: 'addresses.nodes.city',
+    graphql: () => ({ query: '{ addresses(first: 3) { nodes { ... on Address { city } } } }' }),
+  },
+  {
+    name: 'where on email (exists)',
+    field: 'customers.where.email',
+    graphql: () => ({ query: `{ customers(where: { email: { eq: "${customer.email}" } }) { totalCount } }` }),
+  },
+  {
+    name: 'where on email (does not)',
+    field: 'customers.where.email',
+    graphql: () => ({ query: '{ customers(where: { email: { eq: "nobody@example.invalid" } }) { totalCount } }' }),
+  },
   {
     name: 'where in a variable, inside AND',
     field: 'customers.where.AND.0.lastName',
-    graphql: () => ({ query: 'query($w: CustomerWhere) { customers(where: $w) { totalCount } }', variables: { w: { AND: [{ lastName: { startsWith: 'M' } }] } } }),
+    graphql: () => ({
+      query: 'query($w: CustomerWhere) { customers(where: $w) { totalCount } }',
+      variables: { w: { AND: [{ lastName: { startsWith: 'M' } }] } },
+    }),
   },
-  { name: 'orderBy: [{ lastName: ASC }]', field: 'customers.orderBy.0.lastName', graphql: () => ({ query: '{ customers(orderBy: [{ lastName: ASC }]) { nodes { id } } }' }) },
+  {
+    name: 'orderBy: [{ lastName: ASC }]',
+    field: 'customers.orderBy.0.lastName',
+    graphql: () => ({ query: '{ customers(orderBy: [{ lastName: ASC }]) { nodes { id } } }' }),
+  },
   {
     name: 'a hand-made cursor keyed on lastName',
     field: 'customers.orderBy.0.lastName',
-    graphql: () => ({ query: 'query($after: String) { customers(orderBy: [{ lastName: ASC }], after: $after) { nodes { id } } }', variables: { after: handMadeCursor() } }),
+    graphql: () => ({
+      query: 'query($after: String) { customers(orderBy: [{ lastName: ASC }], after: $after) { nodes { id } } }',
+      variables: { after: handMadeCursor() },
+    }),
   },
   {
-    name: 'a mutation\'s answer selecting the customer\'s e-mail',
+    name: "a mutation's answer selecting the customer's e-mail",
     field: 'createPayment.customer.email',
     scopes: 'billing.read billing.write',
     graphql: () => ({ query: `mutation { createPayment(input: { customerId: "${customer.id}", amount: 1 }) { id customer { email } } }` }),
@@ -158,7 +225,10 @@ describe.each([
 
   it('answers the same 403 body whether or not a record matches', async () => {
     const pairs: Array<[RefusalCase | undefined, RefusalCase | undefined]> = [
-      [REFUSALS.find((c) => c.name === '$filter on email (an address that exists)'), REFUSALS.find((c) => c.name === '$filter on email (an address that does not)')],
+      [
+        REFUSALS.find((c) => c.name === '$filter on email (an address that exists)'),
+        REFUSALS.find((c) => c.name === '$filter on email (an address that does not)'),
+      ],
       [REFUSALS.find((c) => c.name === 'where on email (exists)'), REFUSALS.find((c) => c.name === 'where on email (does not)')],
     ];
     for (const [a, b] of pairs.filter(([x]) => x?.[door])) {
@@ -172,10 +242,22 @@ describe.each([
 
 describe('REST: records without billing.pii have no personal keys', () => {
   const READS: Array<[string, () => string, (body: Json) => Array<[Json, keyof typeof PERSONAL]>]> = [
-    ['a customer list with inline addresses', () => `${ROOT}/customers?$top=20`, (b) => b.value.flatMap((c: Json) => [[c, 'Customer'], ...c.addresses.map((a: Json) => [a, 'Address'])])],
+    [
+      'a customer list with inline addresses',
+      () => `${ROOT}/customers?$top=20`,
+      (b) => b.value.flatMap((c: Json) => [[c, 'Customer'], ...c.addresses.map((a: Json) => [a, 'Address'])]),
+    ],
     ['one customer', () => `${ROOT}/customers/${customer.id}`, (c) => [[c, 'Customer'], ...c.addresses.map((a: Json) => [a, 'Address'])]],
-    ['customers with $expand=addresses', () => `${ROOT}/customers?$top=5&$expand=addresses`, (b) => b.value.flatMap((c: Json) => [[c, 'Customer'], ...c.addresses.map((a: Json) => [a, 'Address'])])],
-    ['payments with $expand=customer', () => `${ROOT}/payments?$expand=customer`, (b) => b.value.map((p: Json) => [p.customer, 'Customer'])],
+    [
+      'customers with $expand=addresses',
+      () => `${ROOT}/customers?$top=5&$expand=addresses`,
+      (b) => b.value.flatMap((c: Json) => [[c, 'Customer'], ...c.addresses.map((a: Json) => [a, 'Address'])]),
+    ],
+    [
+      'payments with $expand=customer',
+      () => `${ROOT}/payments?$expand=customer`,
+      (b) => b.value.map((p: Json) => [p.customer, 'Customer']),
+    ],
     ['one payment with $expand=customer', () => `${ROOT}/payments/${payment.id}?$expand=customer`, (p) => [[p.customer, 'Customer']]],
   ];
 
@@ -201,7 +283,10 @@ describe('REST: records without billing.pii have no personal keys', () => {
   });
 
   it('non-personal fields stay readable, filterable and sortable', async () => {
-    const res = await get(`${ROOT}/customers?$select=id,debtorNumber&$orderby=debtorNumber&$filter=${enc(`debtorNumber eq '${customer.debtorNumber}'`)}`, plain).expect(200);
+    const res = await get(
+      `${ROOT}/customers?$select=id,debtorNumber&$orderby=debtorNumber&$filter=${enc(`debtorNumber eq '${customer.debtorNumber}'`)}`,
+      plain,
+    ).expect(200);
     expect(res.body.value).toEqual([{ id: customer.id, debtorNumber: customer.debtorNumber }]);
   });
 });
@@ -222,14 +307,27 @@ describe('writes', () => {
     const maintainerPlain = await token('billing.read billing.maintain');
     await request(t.http).post(`${ROOT}/customers`).set(bearer(maintainerPlain)).send(body).expect(403);
     const maintainer = await token('billing.read billing.maintain billing.pii');
-    const written = await request(t.http).post(`${ROOT}/customers`).set(bearer(maintainer)).send({ ...body, firstName: 'Ada', addresses: [{ addressType: 'Home', street: 'Hauptstr. 1', city: 'Musterstadt', postalCode: '12345', country: 'DE', isDefault: true }] });
+    const written = await request(t.http)
+      .post(`${ROOT}/customers`)
+      .set(bearer(maintainer))
+      .send({
+        ...body,
+        firstName: 'Ada',
+        addresses: [
+          { addressType: 'Home', street: 'Hauptstr. 1', city: 'Musterstadt', postalCode: '12345', country: 'DE', isDefault: true },
+        ],
+      });
     expect({ status: written.status, lastName: written.body.lastName }).toEqual({ status: 201, lastName: 'Guessed' });
     await request(t.http).patch(`${ROOT}/customers/${customer.id}`).set(bearer(writerPlain)).send({ email: 'x@example.org' }).expect(403);
   });
 
   it('a write naming no personal field goes through, and its answer holds only what the caller may read', async () => {
     const writerPlain = await token('billing.read billing.write');
-    const created = await request(t.http).post(`${ROOT}/payments?$expand=customer`).set(bearer(writerPlain)).send({ customerId: customer.id, amount: 3 }).expect(201);
+    const created = await request(t.http)
+      .post(`${ROOT}/payments?$expand=customer`)
+      .set(bearer(writerPlain))
+      .send({ customerId: customer.id, amount: 3 })
+      .expect(201);
     expect(created.body.customerId).toBe(customer.id);
     expect(JSON.stringify(created.body)).not.toContain(customer.lastName);
   });
@@ -239,7 +337,9 @@ describe('GraphQL without billing.pii', () => {
   it('reads the fields that are not personal, through relations too', async () => {
     const res = await gqlRequest(
       t.http,
-      { query: `{ customer(id: "${customer.id}") { id debtorNumber addresses { id country isDefault } } payments(first: 2) { nodes { customer { debtorNumber } } } }` },
+      {
+        query: `{ customer(id: "${customer.id}") { id debtorNumber addresses { id country isDefault } } payments(first: 2) { nodes { customer { debtorNumber } } } }`,
+      },
       plain,
     ).expect(200);
     expect(res.body.errors).toBeUndefined();
@@ -247,15 +347,25 @@ describe('GraphQL without billing.pii', () => {
   });
 
   it('names every offending field, each with its path', async () => {
-    const res = await gqlRequest(t.http, { query: '{ customers(first: 1) { nodes { firstName n: lastName addresses { postalCode } } } }' }, plain).expect(403);
-    expect(res.body.errors[0].extensions.errors.map((e: Json) => e.field)).toEqual(['customers.nodes.firstName', 'customers.nodes.n', 'customers.nodes.addresses.postalCode']);
+    const res = await gqlRequest(
+      t.http,
+      { query: '{ customers(first: 1) { nodes { firstName n: lastName addresses { postalCode } } } }' },
+      plain,
+    ).expect(403);
+    expect(res.body.errors[0].extensions.errors.map((e: Json) => e.field)).toEqual([
+      'customers.nodes.firstName',
+      'customers.nodes.n',
+      'customers.nodes.addresses.postalCode',
+    ]);
   });
 });
 
 describe('the change log without billing.pii', () => {
   /** The first customer entry of the log (the import's create), as a reader with both scopes sees it. */
   async function customerEntry(tok: string): Promise<Json> {
-    const res = await get(`${ROOT}/changes?$filter=${enc(`resource eq 'customer' and recordId eq ${customer.id}`)}&$top=1`, tok).expect(200);
+    const res = await get(`${ROOT}/changes?$filter=${enc(`resource eq 'customer' and recordId eq ${customer.id}`)}&$top=1`, tok).expect(
+      200,
+    );
     return res.body.value[0];
   }
 
@@ -299,7 +409,13 @@ describe('the changes subscription', () => {
     const live = await startLiveApp();
     try {
       const first = async (scope: string): Promise<Json> => {
-        const client = createClient({ url: live.wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true, connectionParams: { Authorization: `Bearer ${await token(scope)}` } });
+        const client = createClient({
+          url: live.wsUrl,
+          webSocketImpl: WebSocket,
+          retryAttempts: 0,
+          lazy: true,
+          connectionParams: { Authorization: `Bearer ${await token(scope)}` },
+        });
         try {
           return await new Promise<Json>((resolve, reject) => {
             const stop = client.subscribe(
@@ -342,7 +458,11 @@ describe('no side channels', () => {
   });
 
   it('the key of ETags and cursors: SEAL_KEY, required in production when tokens are checked against a JWKS alone', () => {
-    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgresql://billing@db.internal/billing', JWT_JWKS_URL: 'https://idp.example.edu/jwks' };
+    const production = {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgresql://billing@db.internal/billing',
+      JWT_JWKS_URL: 'https://idp.example.edu/jwks',
+    };
     expect(() => loadConfig(production)).toThrow(/SEAL_KEY/);
     expect(loadConfig({ ...production, SEAL_KEY: 'k'.repeat(32) }).sealKey).toBe('k'.repeat(32));
     expect(() => loadConfig({ ...production, SEAL_KEY: 'short' })).toThrow(/SEAL_KEY/);
@@ -353,7 +473,11 @@ describe('no side channels', () => {
     const edges = (await gqlRequest(t.http, { query: byName }, full).expect(200)).body.data.customers.edges;
     for (const e of edges) {
       expect(Buffer.from(e.cursor, 'base64url').toString('latin1')).not.toContain(e.node.lastName);
-      expect(e.cursor).not.toContain(Buffer.from(e.node.lastName).toString('base64url').slice(0, 4 * Math.floor(e.node.lastName.length / 3)));
+      expect(e.cursor).not.toContain(
+        Buffer.from(e.node.lastName)
+          .toString('base64url')
+          .slice(0, 4 * Math.floor(e.node.lastName.length / 3)),
+      );
     }
     const next = 'query($after: String) { customers(first: 1, orderBy: [{ lastName: ASC }], after: $after) { nodes { id } } }';
     const page2 = await gqlRequest(t.http, { query: next, variables: { after: edges[0].cursor } }, full).expect(200);
@@ -363,7 +487,14 @@ describe('no side channels', () => {
     // A cursor of an order that is not personal, from and for a caller without the scope.
     const byDebtor = '{ customers(first: 1, orderBy: [{ debtorNumber: ASC }]) { edges { cursor } } }';
     const cursor = (await gqlRequest(t.http, { query: byDebtor }, plain).expect(200)).body.data.customers.edges[0].cursor;
-    const after = await gqlRequest(t.http, { query: 'query($a: String) { customers(first: 1, orderBy: [{ debtorNumber: ASC }], after: $a) { nodes { debtorNumber } } }', variables: { a: cursor } }, plain);
+    const after = await gqlRequest(
+      t.http,
+      {
+        query: 'query($a: String) { customers(first: 1, orderBy: [{ debtorNumber: ASC }], after: $a) { nodes { debtorNumber } } }',
+        variables: { a: cursor },
+      },
+      plain,
+    );
     expect(after.body.errors).toBeUndefined();
     // Hand-made cursors keyed on lastName, without an order and with one of debtorNumber: 400 for both scopes, the same body.
     for (const order of ['', ', orderBy: [{ debtorNumber: ASC }]']) {
@@ -382,13 +513,19 @@ describe('no side channels', () => {
 describe('discoverable', () => {
   it('$metadata marks exactly the personal fields with PersonalData.IsPotentiallyPersonal, in XML and JSON', async () => {
     const xml = (await get(`${ROOT}/$metadata`, plain).expect(200)).text;
-    const marked = [...xml.matchAll(/<Annotations Target="[^"]*\.(\w+)\/(\w+)"><Annotation Term="PersonalData\.IsPotentiallyPersonal" Bool="true"\/><\/Annotations>/g)].map((m) => `${m[1]}.${m[2]}`);
+    const marked = [
+      ...xml.matchAll(
+        /<Annotations Target="[^"]*\.(\w+)\/(\w+)"><Annotation Term="PersonalData\.IsPotentiallyPersonal" Bool="true"\/><\/Annotations>/g,
+      ),
+    ].map((m) => `${m[1]}.${m[2]}`);
     const expected = Object.entries(PERSONAL).flatMap(([type, fields]) => fields.map((f) => `${type}.${f}`));
     expect(marked.sort()).toEqual(expected.sort());
     expect(xml).toContain('Namespace="com.sap.vocabularies.PersonalData.v1" Alias="PersonalData"');
     const json = (await get(`${ROOT}/$metadata?$format=json`, plain).expect(200)).body;
     const annotations: Record<string, Json> = Object.values<Json>(json).find((v) => v?.$Annotations)?.$Annotations;
-    const jsonMarked = Object.entries(annotations).filter(([, a]) => a['@PersonalData.IsPotentiallyPersonal'] === true).map(([target]) => target.split('.').at(-1)!.replace('/', '.'));
+    const jsonMarked = Object.entries(annotations)
+      .filter(([, a]) => a['@PersonalData.IsPotentiallyPersonal'] === true)
+      .map(([target]) => target.split('.').at(-1)!.replace('/', '.'));
     expect(jsonMarked.sort()).toEqual(expected.sort());
   });
 
@@ -415,7 +552,12 @@ describe('events on NATS', () => {
     try {
       await importReferenceData(db, DEMO_DATA_FILE);
       const services = servicesOf(db);
-      const [entry] = (await services.changeLog.feed({ filter: { kind: 'compare', field: 'resource', op: 'eq', value: { type: 'string', value: 'customer' } }, limit: 1 })).items;
+      const [entry] = (
+        await services.changeLog.feed({
+          filter: { kind: 'compare', field: 'resource', op: 'eq', value: { type: 'string', value: 'customer' } },
+          limit: 1,
+        })
+      ).items;
       /** The event of that customer entry, as a relay with the setting publishes it. */
       const published = async (setting: 'full' | 'redacted') => {
         const stream = `PII_${setting.toUpperCase()}`;
@@ -431,7 +573,9 @@ describe('events on NATS', () => {
         });
         const events = await startEvents({ config: config.events, db, services, logger: createLogger('silent') });
         try {
-          return await until(`the ${setting} event`, async () => (await readStream(nats.url, stream).catch(() => [])).find((e) => e.event.id === entry!.id));
+          return await until(`the ${setting} event`, async () =>
+            (await readStream(nats.url, stream).catch(() => [])).find((e) => e.event.id === entry!.id),
+          );
         } finally {
           await events.stop();
         }
@@ -445,7 +589,9 @@ describe('events on NATS', () => {
       expect(redacted.event.data.changes.debtorNumber).toEqual(full.event.data.changes.debtorNumber);
       // `data` is the entry as the service layer gives it to REST: whole, or as a reader without billing.pii reads it.
       expect(full.event.data).toEqual(JSON.parse(stringifyJson(await services.changeLog.get(entry!.id))));
-      expect(redacted.event.data).toEqual(JSON.parse(stringifyJson(await services.changeLog.get(entry!.id, undefined, { personalData: false }))));
+      expect(redacted.event.data).toEqual(
+        JSON.parse(stringifyJson(await services.changeLog.get(entry!.id, undefined, { personalData: false }))),
+      );
     } finally {
       await db.close();
       await nats.destroy();

@@ -5,7 +5,13 @@ import { PERSONAL_DATA_SCOPE } from '../query/fields';
  * Every scope a token may carry. `pii` is needed on top of read or write for the personal
  * fields (src/query/fields.ts `personal`); `maintain` is for the other reference data's writes.
  */
-export const SCOPES = { read: 'billing.read', write: 'billing.write', maintain: 'billing.maintain', audit: 'billing.audit', pii: PERSONAL_DATA_SCOPE } as const;
+export const SCOPES = {
+  read: 'billing.read',
+  write: 'billing.write',
+  maintain: 'billing.maintain',
+  audit: 'billing.audit',
+  pii: PERSONAL_DATA_SCOPE,
+} as const;
 export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
 
 /** Who is calling: the token's subject (written to createdById/updatedById) and scopes. */

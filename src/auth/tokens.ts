@@ -47,22 +47,17 @@ export function createTokenVerifier(o: VerifierOptions): TokenVerifier {
     let payload: JWTPayload;
     try {
       const options = { algorithms, issuer: o.issuer, audience: o.audience, clockTolerance: 5 };
-      payload =
-        key instanceof KeyObject
-          ? (await jwtVerify(token, key, options)).payload
-          : (await jwtVerify(token, key, options)).payload;
+      payload = key instanceof KeyObject ? (await jwtVerify(token, key, options)).payload : (await jwtVerify(token, key, options)).payload;
     } catch (e) {
       if (e instanceof joseErrors.JWTExpired) throw unauthenticated('The token has expired');
-      if (e instanceof joseErrors.JWTClaimValidationFailed)
-        throw unauthenticated(`The token's ${e.claim} claim is not valid`);
+      if (e instanceof joseErrors.JWTClaimValidationFailed) throw unauthenticated(`The token's ${e.claim} claim is not valid`);
       throw unauthenticated('The token is not valid');
     }
     if (typeof payload.exp !== 'number') throw unauthenticated('The token has no expiry (exp); tokens must expire');
     const issued = typeof payload.iat === 'number' ? payload.iat : Math.floor(Date.now() / 1000);
     if (payload.exp - issued > maxTtl) throw unauthenticated(`The token lives longer than the ${maxTtl} seconds allowed`);
-    if (typeof payload.sub !== 'string' || !isUuid(payload.sub))
-      throw unauthenticated('The token has no subject (sub) that is a UUID');
-    if (payload.sub === NIL_UUID) throw unauthenticated('The token\'s subject is reserved for the system');
+    if (typeof payload.sub !== 'string' || !isUuid(payload.sub)) throw unauthenticated('The token has no subject (sub) that is a UUID');
+    if (payload.sub === NIL_UUID) throw unauthenticated("The token's subject is reserved for the system");
     const scope: unknown = payload['scope'];
     const scopes = new Set(typeof scope === 'string' ? scope.split(' ').filter(Boolean) : []);
     const principal: Principal = { userId: payload.sub.toLowerCase(), scopes };

@@ -73,10 +73,7 @@ function progressLine(): { update(p: ImportProgress): void; clear(): void } {
       const secs = (now - phaseStart) / 1000;
       const rate = secs >= 0.5 ? `, ${num(Math.round(p.totalRecords / secs))}/s` : '';
       const pct = p.totalBytes > 0 ? ` ${Math.min(100, Math.floor((p.bytes / p.totalBytes) * 100))}%` : '';
-      const what =
-        p.phase === 'check'
-          ? ''
-          : ` ${p.section ?? ''} ${num(p.sectionRecords)} · ${num(p.totalRecords)} records${rate}`;
+      const what = p.phase === 'check' ? '' : ` ${p.section ?? ''} ${num(p.sectionRecords)} · ${num(p.totalRecords)} records${rate}`;
       err(`\r\x1b[K${PHASE[p.phase]}${what}${p.phase === 'check' ? '' : pct}`);
       shown = true;
     },
@@ -96,8 +93,7 @@ function printResult(file: string, kind: Database['kind'], r: ImportResult): voi
     Math.max(head[0]!.length, ...rows.map((r) => r[0].length)),
     ...([1, 2, 3] as const).map((i) => Math.max(head[i]!.length, ...counts(i))),
   ];
-  const line = (cells: string[]) =>
-    `  ${cells.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ')}\n`;
+  const line = (cells: string[]) => `  ${cells.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join('  ')}\n`;
   out(line(head));
   for (const r of rows) out(line([r[0], num(r[1]), num(r[2]), num(r[3])]));
 }

@@ -41,7 +41,9 @@ async function main(): Promise<void> {
   // The service refuses tokens that live longer than JWT_MAX_TTL: say so now, not at the first request.
   const { exp, iat } = decodeJwt(token);
   if (exp !== undefined && iat !== undefined && exp - iat > config.auth.maxTtlSeconds)
-    throw new Error(`--expires ${values.expires} is longer than JWT_MAX_TTL (${config.auth.maxTtlSeconds} seconds); the service would refuse the token`);
+    throw new Error(
+      `--expires ${values.expires} is longer than JWT_MAX_TTL (${config.auth.maxTtlSeconds} seconds); the service would refuse the token`,
+    );
   process.stdout.write(`${token}\n`);
 }
 

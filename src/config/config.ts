@@ -37,7 +37,11 @@ export const HOSTED_SANDBOX_ORIGIN = 'https://studio.apollographql.com';
  * The default outside production: a front-end dev server on this machine (Vite, webpack, …) on
  * any port, and the hosted Apollo Sandbox (the GraphQL explorer developers keep open).
  */
-const DEVELOPMENT_ORIGINS: readonly (string | RegExp)[] = [/^http:\/\/localhost(:\d{1,5})?$/, /^http:\/\/127\.0\.0\.1(:\d{1,5})?$/, HOSTED_SANDBOX_ORIGIN];
+const DEVELOPMENT_ORIGINS: readonly (string | RegExp)[] = [
+  /^http:\/\/localhost(:\d{1,5})?$/,
+  /^http:\/\/127\.0\.0\.1(:\d{1,5})?$/,
+  HOSTED_SANDBOX_ORIGIN,
+];
 
 const schema = z
   .object({
@@ -47,7 +51,9 @@ const schema = z
     DATABASE_URL: optionalText.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
       message: 'must be a postgresql:// URL (or unset for the embedded database)',
     }),
-    DATABASE_DIRECT_URL: optionalText.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), { message: 'must be a postgresql:// URL' }),
+    DATABASE_DIRECT_URL: optionalText.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
+      message: 'must be a postgresql:// URL',
+    }),
     DB_POOLER: z.enum(['none', 'transaction']).default('none'),
     DB_PREPARED_STATEMENTS: z.enum(['auto', 'named', 'unnamed']).default('auto'),
     PGSSLROOTCERT: optionalText,
@@ -57,7 +63,14 @@ const schema = z
     DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(3000),
     DB_STARTUP_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
     DATABASE_REPLICA_URLS: optionalText
-      .transform((v) => (v === undefined ? [] : v.split(',').map((u) => u.trim()).filter((u) => u !== '')))
+      .transform((v) =>
+        v === undefined
+          ? []
+          : v
+              .split(',')
+              .map((u) => u.trim())
+              .filter((u) => u !== ''),
+      )
       .refine((urls) => urls.every((u) => /^postgres(ql)?:\/\//.test(u)), { message: 'must be comma-separated postgresql:// URLs' }),
     DB_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).max(3_600_000).default(2000),
     READ_YOUR_WRITES_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
@@ -88,17 +101,29 @@ const schema = z
     CORS_ORIGINS: optionalText.transform((v, ctx) => {
       if (v === undefined || v === '*') return v;
       const origins: string[] = [];
-      for (const item of v.split(',').map((o) => o.trim()).filter(Boolean)) {
+      for (const item of v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean)) {
         const origin = originOf(item);
         if (origin) origins.push(origin);
         // Named in the message, without any user:password part.
-        else ctx.addIssue({ code: 'custom', message: `"${item.replace(/\/\/[^/]*@/, '//…@')}" is not an origin (scheme://host[:port], no path), nor "*"` });
+        else
+          ctx.addIssue({
+            code: 'custom',
+            message: `"${item.replace(/\/\/[^/]*@/, '//…@')}" is not an origin (scheme://host[:port], no path), nor "*"`,
+          });
       }
       return origins;
     }),
     METRICS: z.enum(['on', 'off']).default('on'),
-    EVENTS_NATS_URL: optionalText.refine((v) => v === undefined || /^(nats|tls):\/\/[^\s]+$/.test(v), { message: 'must be a nats:// (or tls://) URL' }),
-    EVENTS_NATS_STREAM: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a JetStream stream name (letters, digits, _ and -)').default('BILLING_CHANGES'),
+    EVENTS_NATS_URL: optionalText.refine((v) => v === undefined || /^(nats|tls):\/\/[^\s]+$/.test(v), {
+      message: 'must be a nats:// (or tls://) URL',
+    }),
+    EVENTS_NATS_STREAM: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a JetStream stream name (letters, digits, _ and -)')
+      .default('BILLING_CHANGES'),
     EVENTS_NATS_SUBJECT_PREFIX: z
       .string()
       .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be NATS subject tokens separated by dots (no wildcards)')
@@ -112,21 +137,38 @@ const schema = z
   })
   .superRefine((env, ctx) => {
     if (!env.DATABASE_URL && env.DATABASE_REPLICA_URLS.length > 0)
-      ctx.addIssue({ code: 'custom', path: ['DATABASE_REPLICA_URLS'], message: 'needs DATABASE_URL (replicas of the embedded database do not exist)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_REPLICA_URLS'],
+        message: 'needs DATABASE_URL (replicas of the embedded database do not exist)',
+      });
     if (!env.DATABASE_URL && (env.DATABASE_DIRECT_URL || env.DB_POOLER !== 'none'))
-      ctx.addIssue({ code: 'custom', path: [env.DATABASE_DIRECT_URL ? 'DATABASE_DIRECT_URL' : 'DB_POOLER'], message: 'needs DATABASE_URL (the embedded database has no pooler)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.DATABASE_DIRECT_URL ? 'DATABASE_DIRECT_URL' : 'DB_POOLER'],
+        message: 'needs DATABASE_URL (the embedded database has no pooler)',
+      });
     // Session-level advisory locks (migrations, ./src/db/session.ts) cannot hold across a
     // pooler that hands each transaction another server connection.
     if (env.DATABASE_URL && env.DB_POOLER === 'transaction' && !env.DATABASE_DIRECT_URL)
       ctx.addIssue({
         code: 'custom',
         path: ['DATABASE_DIRECT_URL'],
-        message: 'is required with DB_POOLER=transaction: migrations and advisory locks need a session of their own (a URL that bypasses the pooler)',
+        message:
+          'is required with DB_POOLER=transaction: migrations and advisory locks need a session of their own (a URL that bypasses the pooler)',
       });
     if (env.GRAPHQL_DOCUMENTS === 'trusted' && !env.GRAPHQL_TRUSTED_DOCUMENTS)
-      ctx.addIssue({ code: 'custom', path: ['GRAPHQL_DOCUMENTS'], message: 'trusted needs GRAPHQL_TRUSTED_DOCUMENTS (the manifest of the documents to accept)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GRAPHQL_DOCUMENTS'],
+        message: 'trusted needs GRAPHQL_TRUSTED_DOCUMENTS (the manifest of the documents to accept)',
+      });
     if (!env.DATABASE_URL && env.WORKERS > 1)
-      ctx.addIssue({ code: 'custom', path: ['WORKERS'], message: 'above 1 needs DATABASE_URL (the embedded database belongs to one process)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WORKERS'],
+        message: 'above 1 needs DATABASE_URL (the embedded database belongs to one process)',
+      });
     if (env.NODE_ENV !== 'production') return;
     if (!env.JWT_SECRET && !env.JWT_JWKS_URL)
       ctx.addIssue({
@@ -229,9 +271,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((i) => `${i.path.join('.') || '(environment)'} ${i.message}`),
-    );
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(environment)'} ${i.message}`));
   }
   const e = parsed.data;
   return {
@@ -272,6 +312,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: e.EVENTS_POLL_MS,
       redactPersonalData: e.EVENTS_PERSONAL_DATA === 'redacted',
     },
-    graphqlDocuments: { manifest: e.GRAPHQL_TRUSTED_DOCUMENTS, trustedOnly: e.GRAPHQL_DOCUMENTS === 'trusted' && e.NODE_ENV === 'production' },
+    graphqlDocuments: {
+      manifest: e.GRAPHQL_TRUSTED_DOCUMENTS,
+      trustedOnly: e.GRAPHQL_DOCUMENTS === 'trusted' && e.NODE_ENV === 'production',
+    },
   };
 }

@@ -51,7 +51,8 @@ function readOwner(file: string): LockOwner | null | undefined {
   try {
     const o: unknown = JSON.parse(text);
     const pid = propOf(o, 'pid');
-    if (typeof pid === 'number' && Number.isInteger(pid) && pid > 0) return { pid, role: stringProp(o, 'role') ?? 'unknown', since: stringProp(o, 'since') ?? 'unknown' };
+    if (typeof pid === 'number' && Number.isInteger(pid) && pid > 0)
+      return { pid, role: stringProp(o, 'role') ?? 'unknown', since: stringProp(o, 'since') ?? 'unknown' };
   } catch {
     // a lock file cut short by a crash while it was written: nobody owns it
   }

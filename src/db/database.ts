@@ -69,8 +69,17 @@ export interface DatabaseOptions {
 }
 
 /** The configured database and how to reach it: what the service and the import open alike. */
-export function configuredDatabase(d: Config['database']): Pick<DatabaseOptions, 'url' | 'directUrl' | 'pooler' | 'namedStatements' | 'tlsRootCertFile' | 'dataDir'> {
-  return { url: d.url, directUrl: d.directUrl, pooler: d.pooler, namedStatements: d.namedStatements, tlsRootCertFile: d.tlsRootCertFile, dataDir: d.dataDir };
+export function configuredDatabase(
+  d: Config['database'],
+): Pick<DatabaseOptions, 'url' | 'directUrl' | 'pooler' | 'namedStatements' | 'tlsRootCertFile' | 'dataDir'> {
+  return {
+    url: d.url,
+    directUrl: d.directUrl,
+    pooler: d.pooler,
+    namedStatements: d.namedStatements,
+    tlsRootCertFile: d.tlsRootCertFile,
+    dataDir: d.dataDir,
+  };
 }
 
 /** One database as /readyz reports it. */
@@ -176,7 +185,10 @@ function poolConfig(url: string, opts: DatabaseOptions): PoolConfig {
 function newPool(url: string, opts: DatabaseOptions): Pool {
   const config = poolConfig(url, opts);
   const timeout = opts.statementTimeoutMs;
-  const pool = opts.pooler === 'transaction' ? transactionPool(config, timeout ? { statementTimeoutMs: timeout, idleInTransactionMs: timeout * 2 } : undefined) : new Pool(config);
+  const pool =
+    opts.pooler === 'transaction'
+      ? transactionPool(config, timeout ? { statementTimeoutMs: timeout, idleInTransactionMs: timeout * 2 } : undefined)
+      : new Pool(config);
   // A dropped server connection surfaces on the pool; readiness reports it, the process lives on.
   pool.on('error', () => undefined);
   return pool;
@@ -198,7 +210,11 @@ async function waitForServer(url: string, opts: DatabaseOptions): Promise<void> 
   for (let attempt = 1; ; attempt++) {
     let c: Client | undefined;
     try {
-      c = new Client({ connectionString: config.connectionString, connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000, ...startupParameters(opts) });
+      c = new Client({
+        connectionString: config.connectionString,
+        connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
+        ...startupParameters(opts),
+      });
       c.on('error', () => undefined);
       await c.connect();
       await c.query('SELECT 1');
@@ -229,7 +245,10 @@ function openPools(url: string, opts: DatabaseOptions) {
   // A stalled server never cancels anything: the client gives up a little later.
   const timeout = opts.statementTimeoutMs;
   const stopGuards = timeout ? [pool, ...replicaPools].map((p) => guardCheckouts(p, timeout)) : [];
-  const replicas = replicaPools.length > 0 ? new ReplicaSet(replicaPools, { maxLagMs: opts.replicaMaxLagMs ?? 2_000, onStateChange: opts.onReplicaChange }) : undefined;
+  const replicas =
+    replicaPools.length > 0
+      ? new ReplicaSet(replicaPools, { maxLagMs: opts.replicaMaxLagMs ?? 2_000, onStateChange: opts.onReplicaChange })
+      : undefined;
   return { pool, replicaPools, replicas, stopGuards };
 }
 
@@ -286,7 +305,11 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
   if (opts.migrate !== false) await migrateOn(lockSession);
   const clients = await postgresClients(pool, replicas, opts);
   await replicas?.start();
-  const up = () => pool.query('SELECT 1').then(() => 'up' as const, () => 'down' as const);
+  const up = () =>
+    pool.query('SELECT 1').then(
+      () => 'up' as const,
+      () => 'down' as const,
+    );
   return {
     kind: 'postgres',
     prisma: clients.prisma,
@@ -357,7 +380,12 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
   const adapter = new PrismaPGlite(pg);
   const prisma = prismaClient(adapter, opts.onQuery);
   const rows = adapterReader(await adapter.connect(), opts.onQuery);
-  const up = async () => !pg.closed && (await pg.query('SELECT 1').then(() => true, () => false));
+  const up = async () =>
+    !pg.closed &&
+    (await pg.query('SELECT 1').then(
+      () => true,
+      () => false,
+    ));
   return {
     kind: 'pglite',
     prisma,

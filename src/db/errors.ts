@@ -93,7 +93,9 @@ export function connectFailure(e: unknown, url: string): Error | undefined {
     if (typeof message === 'string' && /does not support SSL/i.test(message))
       return new Error(`TLS to PostgreSQL at ${where(url)} failed: ${message} (the URL asks for sslmode with TLS)`);
     if (syscall === 'open' && typeof path === 'string')
-      return new Error(`TLS to PostgreSQL at ${where(url)}: cannot read the file ${path} named by sslrootcert, sslcert, sslkey or PGSSLROOTCERT (${String(code)})`);
+      return new Error(
+        `TLS to PostgreSQL at ${where(url)}: cannot read the file ${path} named by sslrootcert, sslcert, sslkey or PGSSLROOTCERT (${String(code)})`,
+      );
     if (typeof message === 'string' && /unsupported startup parameter/i.test(message))
       return new Error(
         `PostgreSQL at ${where(url)} refused a startup parameter (${message}): a transaction-mode pooler such as PgBouncer? ` +

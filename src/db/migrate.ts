@@ -77,8 +77,7 @@ export async function applyMigrations(db: SqlSession, migrations = readMigration
             `migration ${m.name} failed earlier and may be half applied: undo what it did, then mark it with \`npx prisma migrate resolve --rolled-back ${m.name}\` (see prisma/README.md)`,
           );
         if (row.checksum !== m.checksum) {
-          if (!PREVIOUS_CHECKSUMS[m.name]?.includes(row.checksum))
-            throw new Error(`migration ${m.name} was modified after it was applied`);
+          if (!PREVIOUS_CHECKSUMS[m.name]?.includes(row.checksum)) throw new Error(`migration ${m.name} was modified after it was applied`);
           await db.query('UPDATE "_prisma_migrations" SET checksum = $1 WHERE migration_name = $2 AND checksum = $3', [
             m.checksum,
             m.name,
@@ -90,15 +89,13 @@ export async function applyMigrations(db: SqlSession, migrations = readMigration
       const id = randomUUID();
       await db.exec('BEGIN');
       try {
-        await db.query(
-          `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())`,
-          [id, m.checksum, m.name],
-        );
+        await db.query(`INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())`, [
+          id,
+          m.checksum,
+          m.name,
+        ]);
         await db.exec(m.sql);
-        await db.query(
-          `UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
-          [id],
-        );
+        await db.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
         await db.exec('COMMIT');
       } catch (e) {
         await db.exec('ROLLBACK');

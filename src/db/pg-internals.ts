@@ -10,7 +10,8 @@ import { propOf } from '../lib/unknown';
 export const isQueryConfig = (v: unknown): v is QueryConfig => typeof propOf(v, 'text') === 'string';
 
 /** The text of query()'s first argument, in any of its forms (a string, a QueryConfig, a Submittable). */
-export const statementText = (arg: unknown): string | undefined => (typeof arg === 'string' ? arg : isQueryConfig(arg) ? arg.text : undefined);
+export const statementText = (arg: unknown): string | undefined =>
+  typeof arg === 'string' ? arg : isQueryConfig(arg) ? arg.text : undefined;
 
 /**
  * 1. The adapter opens an interactive transaction with a bare `BEGIN` through the client's

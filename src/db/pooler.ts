@@ -31,7 +31,8 @@ function limitedClient(limits: TransactionLimits): typeof Client {
       const text = statementText(first);
       // Unnamed and without values, so it goes as one simple-protocol message (a named or
       // parameterised statement cannot hold three commands).
-      if (text !== undefined && isBareBegin(text)) args[0] = isQueryConfig(first) ? { ...first, text: begin, name: undefined, values: undefined } : begin;
+      if (text !== undefined && isBareBegin(text))
+        args[0] = isQueryConfig(first) ? { ...first, text: begin, name: undefined, values: undefined } : begin;
       return passOn(super.query.bind(this), args);
     }
   };

@@ -15,7 +15,10 @@ export type ResultSet = Awaited<ReturnType<PgAdapter['queryRaw']>>;
  *    at each call: replacing it routes those statements (src/db/replicas.ts sends plain
  *    reads to a replica). Statements of a transaction go through the transaction's object.
  */
-export function routeStatements(adapter: PgAdapter, route: (q: SqlQuery, here: (q: SqlQuery) => Promise<ResultSet>) => Promise<ResultSet>): void {
+export function routeStatements(
+  adapter: PgAdapter,
+  route: (q: SqlQuery, here: (q: SqlQuery) => Promise<ResultSet>) => Promise<ResultSet>,
+): void {
   const here = adapter.queryRaw.bind(adapter);
   adapter.queryRaw = (q) => route(q, here);
 }
@@ -25,7 +28,16 @@ export function routeStatements(adapter: PgAdapter, route: (q: SqlQuery, here: (
  *    each an object of methods; these read and every other method of a model writes. A
  *    Proxy over the client may answer the model properties with objects of its own.
  */
-export const READ_METHODS: ReadonlySet<PropertyKey> = new Set(['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany', 'count', 'aggregate', 'groupBy']);
+export const READ_METHODS: ReadonlySet<PropertyKey> = new Set([
+  'findUnique',
+  'findUniqueOrThrow',
+  'findFirst',
+  'findFirstOrThrow',
+  'findMany',
+  'count',
+  'aggregate',
+  'groupBy',
+]);
 
 /** A model method of a client (2.), called on that client's model. */
 export function callModel(client: object, model: PropertyKey, method: PropertyKey, args: unknown[]): unknown {

@@ -27,18 +27,15 @@ export function guardCheckouts(pool: Pool, statementTimeoutMs: number): () => vo
   pool.on('acquire', (client) => since.set(client, Date.now()));
   pool.on('release', (_err, client) => since.delete(client));
   pool.on('remove', (client) => since.delete(client));
-  const timer = setInterval(
-    () => {
-      const now = Date.now();
-      for (const [client, at] of since) {
-        if (now - at <= limitMs) continue;
-        since.delete(client);
-        // Pool connections are pg Clients; the type of the event only promises the pool's view.
-        if (client instanceof Client) client.connection.stream.destroy();
-      }
-    },
-    CHECK_EVERY_MS,
-  );
+  const timer = setInterval(() => {
+    const now = Date.now();
+    for (const [client, at] of since) {
+      if (now - at <= limitMs) continue;
+      since.delete(client);
+      // Pool connections are pg Clients; the type of the event only promises the pool's view.
+      if (client instanceof Client) client.connection.stream.destroy();
+    }
+  }, CHECK_EVERY_MS);
   timer.unref();
   return () => clearInterval(timer);
 }

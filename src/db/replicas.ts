@@ -19,7 +19,6 @@ import { callModel, READ_METHODS, routeStatements, type PgAdapter, type ResultSe
 // A replica that fails to answer is marked down and the statement runs on the primary
 // instead, so a replica outage costs no request an error.
 
-
 export interface ReplicaHealth {
   readonly name: string;
   readonly role: 'replica';
@@ -182,7 +181,6 @@ export class ReplicaReadsPrismaPg extends PrismaPg {
   }
 }
 
-
 /**
  * The one client the services get: model reads go to `reader` when the current request's
  * read scope allows it (decided at each call, in the caller's context; services keep
@@ -213,7 +211,8 @@ export function routeReads(primary: PrismaClient, reader: PrismaClient, replicaR
         };
       }
       const value: unknown = Reflect.get(target, prop);
-      if (typeof prop !== 'string' || prop.startsWith('$') || prop.startsWith('_') || typeof value !== 'object' || value === null) return value;
+      if (typeof prop !== 'string' || prop.startsWith('$') || prop.startsWith('_') || typeof value !== 'object' || value === null)
+        return value;
       let d = delegates.get(prop);
       if (!d) delegates.set(prop, (d = delegate(prop, value)));
       return d;

@@ -33,7 +33,8 @@ export function withRootCert(url: string, caFile: string | undefined): string {
  * Where sessions connect: DATABASE_DIRECT_URL when set (past the pooler), else DATABASE_URL,
  * with the CA file of PGSSLROOTCERT where the URL names none.
  */
-export const sessionUrl = (url: string, directUrl: string | undefined, caFile: string | undefined): string => withRootCert(directUrl ?? url, caFile);
+export const sessionUrl = (url: string, directUrl: string | undefined, caFile: string | undefined): string =>
+  withRootCert(directUrl ?? url, caFile);
 
 /**
  * A plain client, not from a pool. A `watched` one holds what dies with its connection (a

@@ -28,7 +28,8 @@ export const WRITTEN_MODELS: readonly ResourceModel[] = WRITTEN;
 export const isResourceModel = (model: ModelName): model is ResourceModel => Object.hasOwn(RESOURCES, model);
 
 /** A relation whose target is a declared resource (the drift test holds every declaration to that). */
-export const pointsAtResource = <R extends Relation>(relation: R): relation is R & { readonly target: ResourceModel } => isResourceModel(relation.target);
+export const pointsAtResource = <R extends Relation>(relation: R): relation is R & { readonly target: ResourceModel } =>
+  isResourceModel(relation.target);
 
 /** The resource a relation points at. */
 export const resourceOf = (model: ModelName): Resource | undefined => (isResourceModel(model) ? RESOURCES[model] : undefined);

@@ -67,15 +67,10 @@ export class AppError extends Error {
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
 
-export const notFound = (what: string, id: string): AppError =>
-  new AppError('NOT_FOUND', `No ${what} with id ${id}`);
+export const notFound = (what: string, id: string): AppError => new AppError('NOT_FOUND', `No ${what} with id ${id}`);
 
 export const validationFailed = (errors: readonly FieldError[], detail?: string): AppError =>
-  new AppError(
-    'VALIDATION_FAILED',
-    detail ?? errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; '),
-    errors,
-  );
+  new AppError('VALIDATION_FAILED', detail ?? errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; '), errors);
 
 /** Seconds a client should wait before retrying while the database is unavailable. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -91,7 +86,4 @@ export const serviceUnavailable = (): AppError =>
 
 /** A fault in a query option; `position` is the 0-based character offset of the fault. */
 export const invalidQuery = (option: string, message: string, position?: number): AppError =>
-  new AppError(
-    'INVALID_QUERY',
-    position === undefined ? `${option}: ${message}` : `${option}: ${message} at position ${position}`,
-  );
+  new AppError('INVALID_QUERY', position === undefined ? `${option}: ${message}` : `${option}: ${message} at position ${position}`);

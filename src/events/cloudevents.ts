@@ -27,7 +27,8 @@ export interface CloudEvent {
 export const eventType = (e: Pick<EventEntry, 'resource' | 'operation'>): string => `billing.${e.resource}.${e.operation}`;
 
 /** The NATS subject of an entry: `<prefix>.<resource>.<operation>`, so consumers filter by either. */
-export const subjectOf = (prefix: string, e: Pick<EventEntry, 'resource' | 'operation'>): string => `${prefix}.${e.resource}.${e.operation}`;
+export const subjectOf = (prefix: string, e: Pick<EventEntry, 'resource' | 'operation'>): string =>
+  `${prefix}.${e.resource}.${e.operation}`;
 
 export function toCloudEvent(e: EventEntry, source: string, data: unknown): CloudEvent {
   return {
@@ -43,6 +44,9 @@ export function toCloudEvent(e: EventEntry, source: string, data: unknown): Clou
 }
 
 /** The stream message of an entry; `stringify` writes exact decimals (src/http/json.ts's writer). */
-export function toMessage(e: EventEntry, o: { source: string; subjectPrefix: string; data: unknown; stringify: (v: unknown) => string }): OutgoingMessage {
+export function toMessage(
+  e: EventEntry,
+  o: { source: string; subjectPrefix: string; data: unknown; stringify: (v: unknown) => string },
+): OutgoingMessage {
   return { subject: subjectOf(o.subjectPrefix, e), msgId: e.id, body: o.stringify(toCloudEvent(e, o.source, o.data)) };
 }

@@ -41,7 +41,12 @@ export async function startEvents(o: { config: Config['events']; db: Database; s
   let relay: ChangeRelay | undefined;
   let broker: JetStreamBroker | undefined;
   if (c.natsUrl) {
-    broker = new JetStreamBroker({ url: c.natsUrl, stream: c.stream, subjectPrefix: c.subjectPrefix, duplicateWindowSeconds: c.duplicateWindowSeconds });
+    broker = new JetStreamBroker({
+      url: c.natsUrl,
+      stream: c.stream,
+      subjectPrefix: c.subjectPrefix,
+      duplicateWindowSeconds: c.duplicateWindowSeconds,
+    });
     const b = broker;
     relay = new ChangeRelay({
       // EVENTS_PERSONAL_DATA=redacted: the entries as a reader without billing.pii sees them.

@@ -135,7 +135,12 @@ export class JetStreamBroker {
     // CloudEvents' NATS binding, structured mode: the whole event is the JSON body.
     h.set('Content-Type', 'application/cloudevents+json; charset=utf-8');
     try {
-      await js.publish(m.subject, m.body, { msgID: m.msgId, headers: h, timeout: PUBLISH_TIMEOUT_MS, ...(after === undefined ? {} : { expect: { lastMsgID: after } }) });
+      await js.publish(m.subject, m.body, {
+        msgID: m.msgId,
+        headers: h,
+        timeout: PUBLISH_TIMEOUT_MS,
+        ...(after === undefined ? {} : { expect: { lastMsgID: after } }),
+      });
     } catch (e) {
       this.streamChecked = false;
       throw new BrokerError(`JetStream did not store the message: ${messageOf(e)}`);

@@ -26,7 +26,6 @@ export interface RelayEntry extends EventEntry {
   readonly seq: string;
 }
 
-
 export interface RelayDeps {
   /** The change log after a seq, in seq order (the service layer's reader). */
   readonly read: (afterSeq: bigint, limit: number) => Promise<readonly RelayEntry[]>;
@@ -121,14 +120,18 @@ export class ChangeRelay {
       } catch (e) {
         // The database failed (reading the log or saving the position): start over.
         failures++;
-        this.d.logger.warn({ err: e instanceof Error ? e.message.slice(0, 200) : String(e), retryInMs: backoff(failures) }, 'change relay: database error; retrying');
+        this.d.logger.warn(
+          { err: e instanceof Error ? e.message.slice(0, 200) : String(e), retryInMs: backoff(failures) },
+          'change relay: database error; retrying',
+        );
         await wait(backoff(failures), stop);
       } finally {
         this.leader = false;
         this.position = undefined;
         await lock.release();
       }
-      if (lost.signal.aborted && !stop.aborted) this.d.logger.warn('change relay: lost the relay lock (database session ended); trying to take it again');
+      if (lost.signal.aborted && !stop.aborted)
+        this.d.logger.warn('change relay: lost the relay lock (database session ended); trying to take it again');
     }
   }
 
@@ -151,7 +154,9 @@ export class ChangeRelay {
       }
       for (let from = 0; from < batch.length && !signal.aborted; from += WINDOW) {
         const window = batch.slice(from, from + WINDOW);
-        const outcomes = await Promise.allSettled(window.map((e, i) => this.d.publish(this.d.toMessage(e), i === 0 ? previous : window[i - 1]!.id)));
+        const outcomes = await Promise.allSettled(
+          window.map((e, i) => this.d.publish(this.d.toMessage(e), i === 0 ? previous : window[i - 1]!.id)),
+        );
         let i = 0;
         for (; i < window.length && outcomes[i]!.status === 'fulfilled'; i++) published(window[i]!);
         const failed = outcomes[i];
@@ -180,7 +185,8 @@ export class ChangeRelay {
       } catch (e) {
         if (!(e instanceof BrokerError)) throw e;
         failures++;
-        if (!this.brokerFailing || failures % 10 === 0) this.d.logger.warn({ err: e.message, retryInMs: backoff(failures) }, 'change relay: cannot publish; retrying');
+        if (!this.brokerFailing || failures % 10 === 0)
+          this.d.logger.warn({ err: e.message, retryInMs: backoff(failures) }, 'change relay: cannot publish; retrying');
         this.brokerFailing = true;
         await wait(backoff(failures), signal);
       }

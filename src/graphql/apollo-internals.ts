@@ -31,7 +31,8 @@ export const isVariableFault = (e: GraphQLError): boolean => e.path === undefine
  *    GRAPHQL_PARSE_FAILED (errors.ts makes it QUERY_TOO_COMPLEX). graphql 16 writes "more
  *    that"; later versions may fix the typo.
  */
-export const isTokenLimitMessage = (message: string): boolean => /Document contains more th(?:an|at) \d+ tokens\. Parsing aborted\./.test(message);
+export const isTokenLimitMessage = (message: string): boolean =>
+  /Document contains more th(?:an|at) \d+ tokens\. Parsing aborted\./.test(message);
 
 /** 4. graphql-js's name suggestions in messages: `Did you mean "isActive"?`, `Did you mean the enum value "Cash"?`. */
 export const SUGGESTION = /\s*Did you mean [^?]*\?/g;

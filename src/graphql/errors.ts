@@ -91,10 +91,18 @@ export function logInternalErrors(errors: readonly GraphQLError[], log: Logger, 
 }
 
 function format(formatted: GraphQLFormattedError, error: unknown, classify?: ErrorClassifier): GraphQLFormattedError {
-  const base = { message: formatted.message, ...(formatted.locations ? { locations: formatted.locations } : {}), ...(formatted.path ? { path: formatted.path } : {}) };
+  const base = {
+    message: formatted.message,
+    ...(formatted.locations ? { locations: formatted.locations } : {}),
+    ...(formatted.path ? { path: formatted.path } : {}),
+  };
   const original = unwrapResolverError(error);
   // Thrown by a resolver (unwrapped above), or wrapped by us for the context or the scope check.
-  const app = isAppError(original) ? original : error instanceof GraphQLError && isAppError(error.originalError) ? error.originalError : undefined;
+  const app = isAppError(original)
+    ? original
+    : error instanceof GraphQLError && isAppError(error.originalError)
+      ? error.originalError
+      : undefined;
   if (app) {
     return { ...base, message: app.detail, extensions: appErrorExtensions(app) };
   }
@@ -107,7 +115,8 @@ function format(formatted: GraphQLFormattedError, error: unknown, classify?: Err
   // a coercion fault graphql-js still finds is a bad input all the same.
   if (code === 'BAD_USER_INPUT') return { ...base, extensions: { code: 'VALIDATION_FAILED' } };
   // The parser stopped at the token limit (limits.ts): a limit, not a syntax fault.
-  if (code === 'GRAPHQL_PARSE_FAILED' && isTokenLimitMessage(formatted.message)) return { ...base, extensions: { code: 'QUERY_TOO_COMPLEX' } };
+  if (code === 'GRAPHQL_PARSE_FAILED' && isTokenLimitMessage(formatted.message))
+    return { ...base, extensions: { code: 'QUERY_TOO_COMPLEX' } };
   if (typeof code === 'string' && PROTOCOL_CODES.has(code)) return { ...base, extensions: { code } };
   // A database outage or time-out: retryable, not a fault of ours.
   const known = classify?.(original);
@@ -116,4 +125,3 @@ function format(formatted: GraphQLFormattedError, error: unknown, classify?: Err
   // the body); logInternalErrors puts it in the log.
   return { ...base, message: INTERNAL_MESSAGE, extensions: { code: 'INTERNAL' } };
 }
-

@@ -92,7 +92,11 @@ export function jitExecution(schema: GraphQLSchema, sdl: string): JitExecution {
   // the request's context value (Apollo hands the executor the same object).
   const outcomes = new WeakMap<object, Promise<ExecutorResult>>();
 
-  const compiledFor = (document: DocumentNode, operation: OperationDefinitionNode | undefined, operationName: string | null | undefined): CompiledQuery | null => {
+  const compiledFor = (
+    document: DocumentNode,
+    operation: OperationDefinitionNode | undefined,
+    operationName: string | null | undefined,
+  ): CompiledQuery | null => {
     if (!operation) return null;
     let byName = compiled.get(document);
     if (!byName) compiled.set(document, (byName = new Map<string, CompiledQuery | null>()));

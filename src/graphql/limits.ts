@@ -211,9 +211,11 @@ export function checkLimits(
 ): number {
   const { depth, fields, aliases, cost } = measure(schema, document, operation, variables);
   if (depth > LIMITS.depth) throw tooComplex(`The query is nested ${depth} levels deep; at most ${LIMITS.depth} are allowed`, operation);
-  if (fields > LIMITS.rootFields) throw tooComplex(`The operation has ${fields} root fields; at most ${LIMITS.rootFields} are allowed`, operation);
+  if (fields > LIMITS.rootFields)
+    throw tooComplex(`The operation has ${fields} root fields; at most ${LIMITS.rootFields} are allowed`, operation);
   if (aliases > LIMITS.aliases) throw tooComplex(`The query uses ${aliases} aliases; at most ${LIMITS.aliases} are allowed`, operation);
-  if (cost > max) throw tooComplex(`The query could return about ${cost} objects; at most ${max} are allowed (ask for smaller pages with first:)`);
+  if (cost > max)
+    throw tooComplex(`The query could return about ${cost} objects; at most ${max} are allowed (ask for smaller pages with first:)`);
   return cost;
 }
 
@@ -225,5 +227,6 @@ export interface CostBudget {
 /** Adds an operation's cost to its request's; QUERY_TOO_COMPLEX once the request's operations together are over `max`. */
 export function chargeCost(budget: CostBudget, cost: number, max = LIMITS.cost): void {
   budget.spent += cost;
-  if (budget.spent > max) throw tooComplex(`The operations of this request could return about ${budget.spent} objects together; at most ${max} are allowed`);
+  if (budget.spent > max)
+    throw tooComplex(`The operations of this request could return about ${budget.spent} objects together; at most ${max} are allowed`);
 }

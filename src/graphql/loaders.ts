@@ -63,7 +63,8 @@ export class Loaders {
       this.#children[relation.target] = loaders;
     }
     let loader = loaders.get(relation);
-    if (!loader) loaders.set(relation, (loader = byParent<GraphModel<M>>((ids) => this.s.readers[relation.target].byParents(relation, ids))));
+    if (!loader)
+      loaders.set(relation, (loader = byParent<GraphModel<M>>((ids) => this.s.readers[relation.target].byParents(relation, ids))));
     return loader;
   }
 
@@ -71,7 +72,11 @@ export class Loaders {
   history(resource: LoggedResource): DataLoader<string, ChangeEntry[]> {
     const loaders = (this.#history ??= new Map<LoggedResource, DataLoader<string, ChangeEntry[]>>());
     let loader = loaders.get(resource);
-    if (!loader) loaders.set(resource, (loader = byParent(async (ids) => groupBy(await this.s.changeLog.historyOf(resource, ids), (e) => e.recordId))));
+    if (!loader)
+      loaders.set(
+        resource,
+        (loader = byParent(async (ids) => groupBy(await this.s.changeLog.historyOf(resource, ids), (e) => e.recordId))),
+      );
     return loader;
   }
 

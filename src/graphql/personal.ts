@@ -41,8 +41,18 @@ const PERSONAL: ReadonlyMap<string, ReadonlySet<string>> = new Map(
   ALL_RESOURCES.flatMap((r) => {
     const names = personalFieldsOf(r.fields);
     // The maintained resources' input (`CustomerInput`), and a record's input inside its parent's (`CustomerAddressInput`).
-    const inside = ALL_RESOURCES.filter((p) => Object.values(p.relations).some((rel) => rel.target === r.model)).map((p) => `${p.model}${r.model}Input`);
-    const types = [r.model, `${r.model}Where`, `${r.model}OrderBy`, `Create${r.model}Input`, `Update${r.model}Input`, `${r.model}Input`, ...inside];
+    const inside = ALL_RESOURCES.filter((p) => Object.values(p.relations).some((rel) => rel.target === r.model)).map(
+      (p) => `${p.model}${r.model}Input`,
+    );
+    const types = [
+      r.model,
+      `${r.model}Where`,
+      `${r.model}OrderBy`,
+      `Create${r.model}Input`,
+      `Update${r.model}Input`,
+      `${r.model}Input`,
+      ...inside,
+    ];
     return names.size === 0 ? [] : types.map((t) => [t, names] as const);
   }),
 );
@@ -69,7 +79,8 @@ function mayNamePersonal(type: GraphQLInputType): boolean {
   const known = reachesPersonal.get(named);
   if (known !== undefined) return known;
   reachesPersonal.set(named, false); // a type nested in itself (AND/OR lists) decides nothing
-  const result = isInputObjectType(named) && (PERSONAL.has(named.name) || Object.values(named.getFields()).some((f) => mayNamePersonal(f.type)));
+  const result =
+    isInputObjectType(named) && (PERSONAL.has(named.name) || Object.values(named.getFields()).some((f) => mayNamePersonal(f.type)));
   reachesPersonal.set(named, result);
   return result;
 }
@@ -80,11 +91,17 @@ function analyse(schema: GraphQLSchema, document: DocumentNode, operation: Opera
   const selected: string[] = [];
   const argumentsToCheck: ArgumentToCheck[] = [];
 
-  const walk = (set: SelectionSetNode, parent: GraphQLNamedType | null | undefined, path: readonly string[], inFragments: ReadonlySet<string>): void => {
+  const walk = (
+    set: SelectionSetNode,
+    parent: GraphQLNamedType | null | undefined,
+    path: readonly string[],
+    inFragments: ReadonlySet<string>,
+  ): void => {
     for (const s of set.selections) {
       if (s.kind === Kind.FRAGMENT_SPREAD) {
         const f = fragments.get(s.name.value);
-        if (f && !inFragments.has(f.name.value)) walk(f.selectionSet, schema.getType(f.typeCondition.name.value), path, new Set([...inFragments, f.name.value]));
+        if (f && !inFragments.has(f.name.value))
+          walk(f.selectionSet, schema.getType(f.typeCondition.name.value), path, new Set([...inFragments, f.name.value]));
         continue;
       }
       if (s.kind === Kind.INLINE_FRAGMENT) {
@@ -144,7 +161,12 @@ function plain(node: ValueNode, variables: Readonly<Record<string, unknown>>): u
  * FORBIDDEN (HTTP 403) naming the path of each personal field the operation selects or
  * names in an argument, when the caller lacks the personal-data scope; nothing otherwise.
  */
-export function checkPersonalFields(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>> | undefined): void {
+export function checkPersonalFields(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Readonly<Record<string, unknown>> | undefined,
+): void {
   let analysis = analysed.get(operation);
   if (!analysis) analysed.set(operation, (analysis = analyse(schema, document, operation)));
   if (analysis.selected.length === 0 && analysis.argumentsToCheck.length === 0) return;

@@ -50,7 +50,8 @@ export const UUIDScalar = new GraphQLScalarType<string, string>({
 function parseInstant(value: unknown): Date {
   if (typeof value !== 'string') throw new ScalarInputError(`must be an ISO 8601 date-time string; got ${describe(value)}`);
   const parsed = parseInstantText(value);
-  if (typeof parsed === 'string') throw new ScalarInputError(`must be an ISO 8601 date-time with a time zone, e.g. 2026-01-01T00:00:00Z: ${parsed}`);
+  if (typeof parsed === 'string')
+    throw new ScalarInputError(`must be an ISO 8601 date-time with a time zone, e.g. 2026-01-01T00:00:00Z: ${parsed}`);
   return parsed;
 }
 
@@ -108,7 +109,8 @@ function decimalText(text: string): string {
   }
   const d = new Decimal(t);
   const exponent = d.e;
-  if (!d.isFinite() || Math.abs(exponent) > MAX_DIGITS || d.sd() > MAX_DIGITS) throw new ScalarInputError(`is not a decimal number this service can hold: ${describe(text)}`);
+  if (!d.isFinite() || Math.abs(exponent) > MAX_DIGITS || d.sd() > MAX_DIGITS)
+    throw new ScalarInputError(`is not a decimal number this service can hold: ${describe(text)}`);
   return d.toFixed();
 }
 

@@ -105,10 +105,16 @@ const guard: GraphQLRequestListener<GraphqlContext> = {
   async didResolveOperation({ operation, contextValue, document, schema, request }) {
     if (!operation) return;
     if (operation.operation === OperationTypeNode.SUBSCRIPTION) {
-      throw httpGraphQLError(new AppError('WRONG_TRANSPORT', 'Subscriptions are served over WebSocket (graphql-ws, subprotocol graphql-transport-ws) at this path'));
+      throw httpGraphQLError(
+        new AppError(
+          'WRONG_TRANSPORT',
+          'Subscriptions are served over WebSocket (graphql-ws, subprotocol graphql-transport-ws) at this path',
+        ),
+      );
     }
     try {
-      for (const scope of operation.operation === OperationTypeNode.MUTATION ? mutationScopes(operation) : [SCOPES.read]) requireScope(contextValue.principal, scope);
+      for (const scope of operation.operation === OperationTypeNode.MUTATION ? mutationScopes(operation) : [SCOPES.read])
+        requireScope(contextValue.principal, scope);
     } catch (e) {
       throw isAppError(e) ? httpGraphQLError(e) : e;
     }

@@ -20,7 +20,17 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { CloseCode, type Context, type SubscribePayload } from 'graphql-ws';
 import { useServer, type Extra } from 'graphql-ws/use/ws';
-import { getOperationAST, GraphQLError, OperationTypeNode, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import {
+  getOperationAST,
+  GraphQLError,
+  OperationTypeNode,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type ExecutionArgs,
+  type GraphQLSchema,
+} from 'graphql';
 import { WebSocketServer } from 'ws';
 import { requireScope, SCOPES, type Principal } from '../auth/principal';
 import type { TokenVerifier } from '../auth/tokens';
@@ -93,7 +103,11 @@ interface Connections {
  * the socket closed with 4401/4403. A connection lives no longer than its token: closed (4401)
  * when the token expires.
  */
-async function admit(deps: SubscriptionDeps, conns: Connections, ctx: Context<Record<string, unknown> | undefined, Extra>): Promise<boolean> {
+async function admit(
+  deps: SubscriptionDeps,
+  conns: Connections,
+  ctx: Context<Record<string, unknown> | undefined, Extra>,
+): Promise<boolean> {
   const params = ctx.connectionParams ?? {};
   const header = params.Authorization ?? params.authorization;
   try {
@@ -101,7 +115,10 @@ async function admit(deps: SubscriptionDeps, conns: Connections, ctx: Context<Re
     conns.principals.set(ctx, principal);
     const ms = typeof header === 'string' ? expiresInMs(header) : undefined;
     if (ms !== undefined) {
-      const timer = setTimeout(() => ctx.extra.socket.close(CloseCode.Unauthorized, reason(new AppError('UNAUTHENTICATED', 'The token has expired'))), ms);
+      const timer = setTimeout(
+        () => ctx.extra.socket.close(CloseCode.Unauthorized, reason(new AppError('UNAUTHENTICATED', 'The token has expired'))),
+        ms,
+      );
       timer.unref();
       conns.expiries.set(ctx, timer);
     }
@@ -131,10 +148,15 @@ function subscriptionOf(deps: SubscriptionDeps, payload: SubscribePayload): { do
     return refusal('GRAPHQL_PARSE_FAILED', e instanceof Error ? e.message : 'The document does not parse');
   }
   const invalid = validate(deps.schema, document, specifiedRules);
-  if (invalid.length > 0) return invalid.map((x) => new GraphQLError(x.message, { nodes: x.nodes ?? null, extensions: { code: x.extensions.code ?? 'GRAPHQL_VALIDATION_FAILED' } }));
+  if (invalid.length > 0)
+    return invalid.map(
+      (x) =>
+        new GraphQLError(x.message, { nodes: x.nodes ?? null, extensions: { code: x.extensions.code ?? 'GRAPHQL_VALIDATION_FAILED' } }),
+    );
   const operation = getOperationAST(document, payload.operationName);
   if (!operation) return refusal('GRAPHQL_VALIDATION_FAILED', 'The document names no operation to run (give operationName)');
-  if (operation.operation !== OperationTypeNode.SUBSCRIPTION) return refusal('WRONG_TRANSPORT', 'Only subscriptions are served over WebSocket; send queries and mutations over HTTP');
+  if (operation.operation !== OperationTypeNode.SUBSCRIPTION)
+    return refusal('WRONG_TRANSPORT', 'Only subscriptions are served over WebSocket; send queries and mutations over HTTP');
   try {
     checkVariables(payload.variables);
     checkLimits(deps.schema, document, operation, payload.variables ?? undefined);
@@ -161,12 +183,25 @@ export function subscriptionServer(deps: SubscriptionDeps): SubscriptionServer {
         const principal = conns.principals.get(ctx);
         if (!principal) return refusal('UNAUTHENTICATED', 'A bearer token is required');
         const running = open.get(ctx) ?? 0;
-        if (running >= MAX_SUBSCRIPTIONS_PER_SOCKET) return refusal('QUERY_TOO_COMPLEX', `At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions may run on one connection`);
+        if (running >= MAX_SUBSCRIPTIONS_PER_SOCKET)
+          return refusal('QUERY_TOO_COMPLEX', `At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions may run on one connection`);
         const found = subscriptionOf(deps, payload);
         if (!('document' in found)) return found;
         open.set(ctx, running + 1);
-        const contextValue: GraphqlContext = { principal, services: deps.services, loaders: new Loaders(deps.services), log: deps.logger, live: deps.live };
-        return { schema: deps.schema, document: found.document, operationName: payload.operationName ?? null, variableValues: payload.variables ?? null, contextValue };
+        const contextValue: GraphqlContext = {
+          principal,
+          services: deps.services,
+          loaders: new Loaders(deps.services),
+          log: deps.logger,
+          live: deps.live,
+        };
+        return {
+          schema: deps.schema,
+          document: found.document,
+          operationName: payload.operationName ?? null,
+          variableValues: payload.variables ?? null,
+          contextValue,
+        };
       },
       onNext(_ctx, _id, _payload, _args, result) {
         if (!result.errors?.length) return;

@@ -73,7 +73,11 @@ function check(value: unknown, type: GraphQLInputType, path: Path, fault: (path:
 }
 
 /** VALIDATION_FAILED listing every variable that does not fit its type (at most MAX_FAULTS), or undefined. */
-export function variableFaults(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>>): AppError | undefined {
+export function variableFaults(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  variables: Readonly<Record<string, unknown>>,
+): AppError | undefined {
   const faults: FieldError[] = [];
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;

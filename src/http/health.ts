@@ -53,11 +53,16 @@ export function healthRoutes(databases: () => Promise<readonly DatabaseState[]>,
 }
 
 /** The probe for a deployment with one database and no replicas. */
-export const primaryOnly =
-  (ping: () => Promise<void>) =>
-  async (): Promise<DatabaseState[]> => [
-    { name: 'primary', role: 'primary', state: await ping().then(() => 'up' as const, () => 'down' as const) },
-  ];
+export const primaryOnly = (ping: () => Promise<void>) => async (): Promise<DatabaseState[]> => [
+  {
+    name: 'primary',
+    role: 'primary',
+    state: await ping().then(
+      () => 'up' as const,
+      () => 'down' as const,
+    ),
+  },
+];
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -36,8 +36,7 @@ function withRawJson(raw: (text: string) => unknown): (value: unknown) => string
 
 const NUMBER_STRINGIFIERS = [{ test: isExact, stringify: (v: unknown) => (isExact(v) ? numberText(v) : String(v)) }];
 
-const withLosslessJson = (value: unknown): string =>
-  losslessStringify(value, undefined, undefined, NUMBER_STRINGIFIERS) ?? 'null';
+const withLosslessJson = (value: unknown): string => losslessStringify(value, undefined, undefined, NUMBER_STRINGIFIERS) ?? 'null';
 
 /** JSON text of a response body (REST), decimals (Prisma's, decimal.js's) as exact numbers. */
 export const stringifyJson: (value: unknown) => string = rawJSON ? withRawJson(rawJSON) : withLosslessJson;

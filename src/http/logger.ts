@@ -22,7 +22,11 @@ export type { Logger };
  */
 export function describeError(e: unknown): Record<string, unknown> {
   if (!(e instanceof Error)) return { kind: typeof e };
-  const message = e.message.split(/\b(SELECT|INSERT|UPDATE|DELETE|WITH|Key \()/)[0]!.replace(/\s+/g, ' ').trim().slice(0, 300);
+  const message = e.message
+    .split(/\b(SELECT|INSERT|UPDATE|DELETE|WITH|Key \()/)[0]!
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 300);
   const code = stringProp(e, 'code');
   const sqlState = stringProp(e.cause, 'originalCode') ?? stringProp(e.cause, 'code');
   return {

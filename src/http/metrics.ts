@@ -95,7 +95,11 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 const doorFinder =
   (doors: MetricsOptions['doors']) =>
   (path: string): string =>
-    path === doors.rest || path.startsWith(`${doors.rest}/`) ? 'rest' : path === doors.graphql || path.startsWith(`${doors.graphql}/`) ? 'graphql' : 'other';
+    path === doors.rest || path.startsWith(`${doors.rest}/`)
+      ? 'rest'
+      : path === doors.graphql || path.startsWith(`${doors.graphql}/`)
+        ? 'graphql'
+        : 'other';
 
 /** The database pools' gauges, read at each scrape. */
 function poolGauges(registry: Registry, poolStats: () => readonly PoolStats[]): void {
@@ -179,7 +183,11 @@ export function createMetrics(o: MetricsOptions): Metrics {
     },
     graphqlOperation({ name, type, seconds, ok }) {
       graphql.observe(
-        { operation: type === undefined ? UNMATCHED : name === undefined ? '(anonymous)' : operations.of(name), type: type ?? UNMATCHED, outcome: ok ? 'ok' : 'error' },
+        {
+          operation: type === undefined ? UNMATCHED : name === undefined ? '(anonymous)' : operations.of(name),
+          type: type ?? UNMATCHED,
+          outcome: ok ? 'ok' : 'error',
+        },
         seconds,
       );
     },
@@ -209,6 +217,10 @@ function relayGauges(registry: Registry, events: () => Promise<EventsState>): vo
     });
   gauge('change_relay_lag_entries', 'Change-log entries not yet published to NATS JetStream', (s) => s.lagEntries);
   gauge('change_relay_lag_seconds', 'Age in seconds of the oldest change-log entry not yet published (0 when none)', (s) => s.lagSeconds);
-  gauge('change_relay_broker_up', 'Whether NATS accepted the last publish and the connection is up (1) or not (0)', (s) => (s.broker === 'up' ? 1 : 0));
-  gauge('change_relay_publishing', 'Whether this instance holds the relay lock and publishes (1) or stands by (0)', (s) => (s.relay === 'publishing' ? 1 : 0));
+  gauge('change_relay_broker_up', 'Whether NATS accepted the last publish and the connection is up (1) or not (0)', (s) =>
+    s.broker === 'up' ? 1 : 0,
+  );
+  gauge('change_relay_publishing', 'Whether this instance holds the relay lock and publishes (1) or stands by (0)', (s) =>
+    s.relay === 'publishing' ? 1 : 0,
+  );
 }

@@ -65,7 +65,10 @@ export function sendProblem(res: Response, e: AppError, instance?: string, style
     const error: Record<string, unknown> = { code: e.code, message: e.detail };
     if (e.errors?.length === 1 && e.errors[0]?.field) error.target = e.errors[0].field;
     if (e.errors) error.details = e.errors.map((f) => ({ code: e.code, message: f.message, target: f.field }));
-    res.status(e.status).type('application/json').send(JSON.stringify({ error, ...body }));
+    res
+      .status(e.status)
+      .type('application/json')
+      .send(JSON.stringify({ error, ...body }));
     return;
   }
   res.status(e.status).type('application/problem+json').send(JSON.stringify(body));

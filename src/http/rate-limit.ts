@@ -28,7 +28,11 @@ export function rateLimiter(perMinute: number, o: RateLimitOptions = {}) {
     limit: perMinute,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
-    store: o.redis ? new RedisWithFallbackStore(o.redis.client, `${o.redis.keyPrefix}rl:`, o.logger) : cluster.isWorker ? new ClusterMemoryStoreWorker({ prefix: 'billing-rl' }) : undefined,
+    store: o.redis
+      ? new RedisWithFallbackStore(o.redis.client, `${o.redis.keyPrefix}rl:`, o.logger)
+      : cluster.isWorker
+        ? new ClusterMemoryStoreWorker({ prefix: 'billing-rl' })
+        : undefined,
     handler: (req, res, next) => {
       const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
       const seconds = reset ? Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000)) : 60;
@@ -85,7 +89,10 @@ class RedisWithFallbackStore implements Store {
     if (Date.now() - this.loadedAt > 1000) this.loadScripts();
     if (!this.usingRedis) return;
     this.usingRedis = false;
-    this.logger?.warn({ error: e instanceof Error ? e.message : String(e) }, 'rate limit: Redis unreachable, counting in this process until it is back');
+    this.logger?.warn(
+      { error: e instanceof Error ? e.message : String(e) },
+      'rate limit: Redis unreachable, counting in this process until it is back',
+    );
   }
 
   private recovered(): void {

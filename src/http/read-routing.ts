@@ -27,7 +27,9 @@ export class ReadRouting {
     const subscriber = redis.duplicate();
     subscriber.on('error', () => undefined);
     subscriber.on('message', (_channel: string, userId: string) => this.remember(userId));
-    void subscriber.subscribe(this.channel).catch((e: Error) => logger.warn({ error: e.message }, 'read-your-writes: cannot subscribe; the window holds per instance'));
+    void subscriber
+      .subscribe(this.channel)
+      .catch((e: Error) => logger.warn({ error: e.message }, 'read-your-writes: cannot subscribe; the window holds per instance'));
     return () => {
       subscriber.disconnect();
       return Promise.resolve();

@@ -26,7 +26,13 @@ export function requestContext(logger: Logger) {
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       res.locals.log.info(
-        { method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10, user: res.locals.principal?.userId },
+        {
+          method: req.method,
+          path: req.originalUrl.split('?')[0],
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+          user: res.locals.principal?.userId,
+        },
         'request',
       );
     });

@@ -70,8 +70,7 @@ export class UuidMap {
       if (this.values[i] === -1) return i;
       const o = i * 4;
       const keys = this.keys;
-      if (keys[o] === k[at] && keys[o + 1] === k[at + 1] && keys[o + 2] === k[at + 2] && keys[o + 3] === k[at + 3])
-        return i;
+      if (keys[o] === k[at] && keys[o + 1] === k[at + 1] && keys[o + 2] === k[at + 2] && keys[o + 3] === k[at + 3]) return i;
       i = (i + 1) & this.mask;
     }
   }

@@ -22,11 +22,7 @@ export async function isDatabaseEmpty(db: Database): Promise<boolean> {
  * starting at once on one empty database may both import: the import upserts by id, so the
  * second one finds the same rows.
  */
-export async function loadDemoDataIfEmpty(
-  db: Database,
-  file: string = DEMO_DATA_FILE,
-  opts: ImportOptions = {},
-): Promise<boolean> {
+export async function loadDemoDataIfEmpty(db: Database, file: string = DEMO_DATA_FILE, opts: ImportOptions = {}): Promise<boolean> {
   if (!(await isDatabaseEmpty(db))) return false;
   await importReferenceData(db, file, opts);
   return true;

@@ -4,7 +4,18 @@ import { NIL_UUID } from '../domain/common/schemas';
 import { RESOURCES } from '../domain/resources';
 import type { Database } from '../db/database';
 import { fileSize, scanFile } from './read-file';
-import { dependsOn, IMPORT_SECTIONS, isFileSection, perFileSection, perSection, sectionDef, type FileSection, type ImportSection, type Raw, type RecordOf } from './registry';
+import {
+  dependsOn,
+  IMPORT_SECTIONS,
+  isFileSection,
+  perFileSection,
+  perSection,
+  sectionDef,
+  type FileSection,
+  type ImportSection,
+  type Raw,
+  type RecordOf,
+} from './registry';
 import { propOf, stringProp } from '../lib/unknown';
 import {
   ImportFileError,
@@ -119,8 +130,7 @@ export function writeRuns(sections: readonly FileSection[]): FileSection[][] {
   const runs: FileSection[][] = [];
   while (done.size < present.size) {
     const run = new Set<FileSection>();
-    for (const s of sections)
-      if (!done.has(s) && dependsOn(s).every((d) => !present.has(d) || done.has(d) || run.has(d))) run.add(s);
+    for (const s of sections) if (!done.has(s) && dependsOn(s).every((d) => !present.has(d) || done.has(d) || run.has(d))) run.add(s);
     runs.push([...run]);
     for (const s of run) done.add(s);
   }
@@ -143,7 +153,12 @@ function databaseMessage(e: unknown): string {
     return `${message}${detail === undefined ? '' : ` (${detail})`}`;
   }
   const m = stringProp(e, 'message') ?? String(e);
-  return m.split('\n').filter((l) => l.trim() !== '').pop() ?? m;
+  return (
+    m
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .pop() ?? m
+  );
 }
 
 /** The second pass found a record the first pass had not checked. */
@@ -252,7 +267,14 @@ async function writeRun(pass: WritePass, run: readonly FileSection[]): Promise<v
         pass.totalRecords++;
         if (writers.pending(item.section) >= pass.batchSize) await pipeline.submit(writers.take(item.section, false));
       }
-      pass.onProgress?.({ phase: 'write', section: current, sectionRecords, totalRecords: pass.totalRecords, bytes, totalBytes: pass.totalBytes });
+      pass.onProgress?.({
+        phase: 'write',
+        section: current,
+        sectionRecords,
+        totalRecords: pass.totalRecords,
+        bytes,
+        totalBytes: pass.totalBytes,
+      });
     },
   );
   await pipeline.drain();
@@ -274,7 +296,15 @@ async function writeFile(
       async (tx) => {
         await stageImportChanges(tx);
         await prepareKeys(tx, plan.moveKeyFirst, plan.clearDefaultFirst);
-        const pass: WritePass = { file, writers, pipeline: new BatchPipeline(tx), batchSize: opts.batchSize ?? DEFAULT_BATCH, totalBytes, onProgress: opts.onProgress, totalRecords: 0 };
+        const pass: WritePass = {
+          file,
+          writers,
+          pipeline: new BatchPipeline(tx),
+          batchSize: opts.batchSize ?? DEFAULT_BATCH,
+          totalBytes,
+          onProgress: opts.onProgress,
+          totalRecords: 0,
+        };
         for (const run of writeRuns(plan.sections)) await writeRun(pass, run);
         // Last: the feed's lock is held from here to the commit (src/domain/change-log/append.ts).
         await appendStagedChanges(tx, { userId: NIL_UUID, importRunId: runId, occurredAt: started });

@@ -19,8 +19,7 @@ function fsMessage(e: NodeJS.ErrnoException): string {
   }
 }
 
-const isFsError = (e: unknown): e is NodeJS.ErrnoException =>
-  e instanceof Error && stringProp(e, 'syscall') !== undefined;
+const isFsError = (e: unknown): e is NodeJS.ErrnoException => e instanceof Error && stringProp(e, 'syscall') !== undefined;
 
 /** Size of a readable regular file; an ImportFileError otherwise. */
 export async function fileSize(file: string): Promise<{ size: number; mtimeMs: number }> {
@@ -39,11 +38,7 @@ export async function fileSize(file: string): Promise<{ size: number; mtimeMs: n
  * Streams the file through the scanner. `afterChunk` runs after each chunk's records were
  * handed over; the next chunk is read only when it has finished (back-pressure).
  */
-export async function scanFile(
-  file: string,
-  handler: SectionHandler,
-  afterChunk?: (bytes: number) => Promise<void> | void,
-): Promise<void> {
+export async function scanFile(file: string, handler: SectionHandler, afterChunk?: (bytes: number) => Promise<void> | void): Promise<void> {
   const scanner = new JsonSectionScanner(handler);
   try {
     for await (const chunk of fs.createReadStream(file, { highWaterMark: CHUNK })) {

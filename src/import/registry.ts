@@ -54,7 +54,15 @@ function section(r: (typeof IMPORTED)[number]): SectionDef {
     return rel.kind === 'one' && isFileSection(target) ? [{ field: rel.foreignKey, target }] : [];
   });
   const { enumTypes, unique }: ImportSpec = r.import;
-  return { noun: r.label, table: r.model, schema: r.record, fields: r.fields, enumTypes, unique: unique && uniqueKeyOf(unique), references };
+  return {
+    noun: r.label,
+    table: r.model,
+    schema: r.record,
+    fields: r.fields,
+    enumTypes,
+    unique: unique && uniqueKeyOf(unique),
+    references,
+  };
 }
 
 export const SECTIONS: Readonly<Record<FileSection, SectionDef>> = recordOf(
@@ -84,7 +92,11 @@ function writeOrder(): FileSection[] {
 export const FILE_SECTIONS: readonly FileSection[] = writeOrder();
 
 /** The records nested in customers: written to their own table, counted as their own section. */
-export const ADDRESSES = { noun: RESOURCES.Address.label, table: RESOURCES.Address.model, fields: RESOURCES.Address.fields } as const satisfies Pick<SectionDef, 'noun' | 'table' | 'fields'>;
+export const ADDRESSES = {
+  noun: RESOURCES.Address.label,
+  table: RESOURCES.Address.model,
+  fields: RESOURCES.Address.fields,
+} as const satisfies Pick<SectionDef, 'noun' | 'table' | 'fields'>;
 
 /** What the import counts: the file sections, addresses right after the customers that hold them. */
 export const IMPORT_SECTIONS = FILE_SECTIONS.flatMap((s) => (s === 'customers' ? (['customers', 'addresses'] as const) : [s]));
@@ -97,7 +109,9 @@ export const sectionDef = (s: FileSection): SectionDef => SECTIONS[s];
 export const dependsOn = (s: FileSection): FileSection[] => [...new Set(sectionDef(s).references.map((r) => r.target))];
 
 /** Database tables per counted section. */
-export const TABLE: Readonly<Record<ImportSection, Prisma.ModelName>> = recordOf(IMPORT_SECTIONS, (s) => (s === 'addresses' ? ADDRESSES.table : SECTIONS[s].table));
+export const TABLE: Readonly<Record<ImportSection, Prisma.ModelName>> = recordOf(IMPORT_SECTIONS, (s) =>
+  s === 'addresses' ? ADDRESSES.table : SECTIONS[s].table,
+);
 
 export const NOUN = (s: ImportSection): string => (s === 'addresses' ? ADDRESSES.noun : SECTIONS[s].noun);
 

@@ -60,7 +60,9 @@ export class ImportValidationError extends Error {
 
   constructor(readonly problems: readonly ImportProblem[]) {
     const records = new Set(problems.map((p) => recordOf(p.position))).size;
-    super(`${records} invalid record${records === 1 ? '' : 's'} (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was imported`);
+    super(
+      `${records} invalid record${records === 1 ? '' : 's'} (${problems.length} problem${problems.length === 1 ? '' : 's'}); nothing was imported`,
+    );
     this.name = 'ImportValidationError';
     this.invalidRecords = records;
   }

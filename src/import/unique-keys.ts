@@ -29,7 +29,6 @@ export interface UniqueKey {
   readonly show: (key: string) => string;
 }
 
-
 function columnKey(field: string, label: string, caseInsensitive: boolean): UniqueKey {
   const compared = caseInsensitive ? '; codes compare case-insensitively' : '';
   return {
@@ -64,4 +63,5 @@ function perParentKey(parent: string, field: string, label: string): UniqueKey {
 }
 
 /** The import's side of a declared natural key. */
-export const uniqueKeyOf = (k: NaturalKey): UniqueKey => (k.kind === 'column' ? columnKey(k.field, k.label, k.caseInsensitive) : perParentKey(k.parent, k.field, k.label));
+export const uniqueKeyOf = (k: NaturalKey): UniqueKey =>
+  k.kind === 'column' ? columnKey(k.field, k.label, k.caseInsensitive) : perParentKey(k.parent, k.field, k.label);

@@ -25,7 +25,8 @@ export function recordBy<T, const K extends string, V>(items: Iterable<T>, key: 
 }
 
 /** A record with one entry per key, typed by the keys. */
-export const recordOf = <const K extends string, V>(keys: Iterable<K>, value: (key: K) => V): Record<K, V> => recordBy(keys, (k) => k, value);
+export const recordOf = <const K extends string, V>(keys: Iterable<K>, value: (key: K) => V): Record<K, V> =>
+  recordBy(keys, (k) => k, value);
 
 /** Whether `value` is one of `list` (a type guard over a list of literals). */
 export const isOneOf = <const T extends string>(list: readonly T[], value: string): value is T => list.some((item) => item === value);

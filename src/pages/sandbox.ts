@@ -41,7 +41,7 @@ const TOKEN_PLACEHOLDER = 'Bearer PASTE-THE-OUTPUT-OF-npm-run--silent-token';
 const DOCUMENT = [
   '# Every request needs a token: run `npm run --silent token` in the project folder and put',
   '# it into the Authorization header (Headers, below): Authorization: Bearer <the token>',
-  '# (it has every scope, billing.pii included: customers\' names, e-mails and addresses need it)',
+  "# (it has every scope, billing.pii included: customers' names, e-mails and addresses need it)",
   EXAMPLE_OPERATION,
 ].join('\n');
 
@@ -94,7 +94,9 @@ function policyFor(page: string): string {
     [...page.matchAll(new RegExp(`<${tag}\\b(?![^>]*\\bsrc=)[^>]*>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => hash(m[1]!));
   const external = [...page.matchAll(/<script\b[^>]*\bsrc="(https?:[^"]+)"/g)].map((m) => new URL(m[1]!).origin);
   if (external.length !== 1 || external[0] !== SANDBOX_SCRIPT_ORIGIN) {
-    throw new Error(`Apollo's landing page changed: expected the embed's script from ${SANDBOX_SCRIPT_ORIGIN}, found ${external.join(', ') || 'none'}`);
+    throw new Error(
+      `Apollo's landing page changed: expected the embed's script from ${SANDBOX_SCRIPT_ORIGIN}, found ${external.join(', ') || 'none'}`,
+    );
   }
   const scripts = inline('script');
   if (scripts.length === 0) throw new Error("Apollo's landing page changed: no inline start script");

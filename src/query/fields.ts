@@ -48,7 +48,9 @@ export const field = {
   boolean: (): { readonly type: 'boolean'; readonly nullable: false } => ({ type: 'boolean', nullable: false }),
   decimal: plain('decimal'),
   datetime: plain('datetime'),
-  enum: <const V extends string>(values: readonly V[]): { readonly type: 'enum'; readonly nullable: false; readonly values: readonly V[] } => ({
+  enum: <const V extends string>(
+    values: readonly V[],
+  ): { readonly type: 'enum'; readonly nullable: false; readonly values: readonly V[] } => ({
     type: 'enum',
     nullable: false,
     values,
@@ -120,4 +122,5 @@ export const fieldNames = <C extends object>(catalog: C): Array<keyof C & string
  * when there is no such field. Own properties only: `constructor` or `__proto__` must be
  * unknown fields, not Object's.
  */
-export const lookupField = <S>(catalog: Readonly<Record<string, S>>, name: string): S | undefined => (Object.hasOwn(catalog, name) ? catalog[name] : undefined);
+export const lookupField = <S>(catalog: Readonly<Record<string, S>>, name: string): S | undefined =>
+  Object.hasOwn(catalog, name) ? catalog[name] : undefined;

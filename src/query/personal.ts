@@ -55,7 +55,11 @@ export function personalFieldsNamed(fields: FieldCatalog, q: NamedFields, relati
  * relation written inside it, such as a customer's addresses), sorted: a caller without the
  * scope may not create or change them.
  */
-export function personalFieldsWritten(fields: FieldCatalog, body: unknown, relationFields: (relation: string) => FieldCatalog | undefined): string[] {
+export function personalFieldsWritten(
+  fields: FieldCatalog,
+  body: unknown,
+  relationFields: (relation: string) => FieldCatalog | undefined,
+): string[] {
   if (typeof body !== 'object' || body === null) return [];
   const found = new Set<string>();
   const own = personalFieldsOf(fields);
@@ -63,7 +67,8 @@ export function personalFieldsWritten(fields: FieldCatalog, body: unknown, relat
     if (own.has(key)) found.add(key);
     const theirs = Object.hasOwn(fields, key) ? undefined : relationFields(key);
     if (!theirs) continue;
-    for (const record of Array.isArray(value) ? value : [value]) for (const f of personalFieldsWritten(theirs, record, () => undefined)) found.add(`${key}/${f}`);
+    for (const record of Array.isArray(value) ? value : [value])
+      for (const f of personalFieldsWritten(theirs, record, () => undefined)) found.add(`${key}/${f}`);
   }
   return [...found].sort();
 }

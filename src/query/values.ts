@@ -102,8 +102,7 @@ export function textProblem(value: string): string | undefined {
 export const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 // OData's dateTimeOffsetValue: seconds optional, fractional seconds 1-12 digits, and a
 // zone that is required (Z or ±hh:mm) so that an instant never depends on the server's zone.
-export const DATETIME_PATTERN =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,12}))?)?(Z|[+-]\d{2}:\d{2})$/i;
+export const DATETIME_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,12}))?)?(Z|[+-]\d{2}:\d{2})$/i;
 
 const daysInMonth = (year: number, month: number): number => {
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
@@ -183,8 +182,7 @@ export function parseInstant(text: string): Date | string {
 }
 
 /** Lowercase canonical form of a GUID, or undefined when the text is not one. */
-export const canonicalGuid = (text: string): string | undefined =>
-  isUuid(text) ? text.toLowerCase() : undefined;
+export const canonicalGuid = (text: string): string | undefined => (isUuid(text) ? text.toLowerCase() : undefined);
 
 const mismatchOf = (fieldName: string, raw: RawValue, expected: string): Bound =>
   fail(`field '${fieldName}' is ${expected}; ${describe(raw)} does not fit`);
@@ -258,8 +256,7 @@ const listValues = (values: readonly string[]): string => values.map((v) => `'${
  * their string value"), compared by code point as the `C` collation does. Keyset cursors
  * and `gt`/`lt` on enum fields are computed from this order.
  */
-export const enumSortOrder = (spec: EnumFieldSpec): readonly string[] =>
-  [...spec.values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+export const enumSortOrder = (spec: EnumFieldSpec): readonly string[] => [...spec.values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 /** Which text case a literal must already be in for tolower()/toupper() to be able to match it. */
 export const isInCase = (value: string, fn: 'tolower' | 'toupper'): boolean =>

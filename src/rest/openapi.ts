@@ -18,7 +18,6 @@ import { inputSchema, isObject, responseSchema, type JsonSchema } from './openap
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-
 const problem = {
   type: 'object',
   required: ['type', 'title', 'status', 'detail', 'code'],
@@ -86,13 +85,29 @@ const expandParameter = {
   name: '$expand',
   in: 'query',
   schema: { type: 'string' },
-  description: 'Relations to return inside each record, with nested `$select`, and `$orderby` / `$top` for collections: `prices($orderby=validFrom desc;$top=1)`',
+  description:
+    'Relations to return inside each record, with nested `$select`, and `$orderby` / `$top` for collections: `prices($orderby=validFrom desc;$top=1)`',
 };
 const formatParameter = { name: '$format', in: 'query', schema: { type: 'string', enum: ['json', 'application/json'] } };
 const odataParameters = [
-  { name: '$filter', in: 'query', schema: { type: 'string', maxLength: MAX_FILTER_LENGTH }, description: "OData filter, e.g. `isActive eq true and startswith(code,'K')`" },
-  { name: '$orderby', in: 'query', schema: { type: 'string' }, description: 'Comma-separated `field [asc|desc]`; ties are broken by id; nulls first ascending, last descending' },
-  { name: '$top', in: 'query', schema: { type: 'integer', minimum: 0, maximum: MAX_PAGE_SIZE }, description: `Records to return, all in one response; without it the server returns pages of ${DEFAULT_PAGE_SIZE} with @odata.nextLink` },
+  {
+    name: '$filter',
+    in: 'query',
+    schema: { type: 'string', maxLength: MAX_FILTER_LENGTH },
+    description: "OData filter, e.g. `isActive eq true and startswith(code,'K')`",
+  },
+  {
+    name: '$orderby',
+    in: 'query',
+    schema: { type: 'string' },
+    description: 'Comma-separated `field [asc|desc]`; ties are broken by id; nulls first ascending, last descending',
+  },
+  {
+    name: '$top',
+    in: 'query',
+    schema: { type: 'integer', minimum: 0, maximum: MAX_PAGE_SIZE },
+    description: `Records to return, all in one response; without it the server returns pages of ${DEFAULT_PAGE_SIZE} with @odata.nextLink`,
+  },
   { name: '$skip', in: 'query', schema: { type: 'integer', minimum: 0, maximum: MAX_OFFSET } },
   { name: '$count', in: 'query', schema: { type: 'boolean' } },
   { name: '$select', in: 'query', schema: { type: 'string' }, description: 'Comma-separated fields' },
@@ -109,7 +124,10 @@ const ifNoneMatch = {
   schema: { type: 'string' },
   description: 'The ETag of the copy you hold: 304 without a body while the record is unchanged (not with $expand)',
 };
-const notModified = { description: 'Not modified: the ETag sent in If-None-Match is current', headers: { ETag: { required: true, schema: { type: 'string' } } } };
+const notModified = {
+  description: 'Not modified: the ETag sent in If-None-Match is current',
+  headers: { ETag: { required: true, schema: { type: 'string' } } },
+};
 
 const listOf = (name: string) => ({
   description: 'A page of records',
@@ -137,14 +155,22 @@ const one = (name: string, description = 'The record') => ({
 function collection(path: string, name: string, tag: string) {
   return {
     [path]: {
-      get: { tags: [tag], summary: `List ${tag}`, parameters: odataParameters, responses: { 200: listOf(name), ...errorResponses('INVALID_QUERY') } },
+      get: {
+        tags: [tag],
+        summary: `List ${tag}`,
+        parameters: odataParameters,
+        responses: { 200: listOf(name), ...errorResponses('INVALID_QUERY') },
+      },
     },
     [`${path}/$count`]: {
       get: {
         tags: [tag],
         summary: `Count ${tag} (with $filter)`,
         parameters: [odataParameters[0], formatParameter],
-        responses: { 200: { description: 'The number', content: { 'text/plain': { schema: { type: 'integer' } } } }, ...errorResponses('INVALID_QUERY') },
+        responses: {
+          200: { description: 'The number', content: { 'text/plain': { schema: { type: 'integer' } } } },
+          ...errorResponses('INVALID_QUERY'),
+        },
       },
     },
     [`${path}/{id}`]: {
@@ -182,23 +208,43 @@ const changeSchema = {
 };
 const feedParameters = [
   ...odataParameters.filter((p) => p !== expandParameter),
-  { name: '$skiptoken', in: 'query', schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'Continue after this seq (from @odata.nextLink); not with $orderby' },
-  { name: '$deltatoken', in: 'query', schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'Entries committed after this seq (from @odata.deltaLink); not with $orderby' },
+  {
+    name: '$skiptoken',
+    in: 'query',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+    description: 'Continue after this seq (from @odata.nextLink); not with $orderby',
+  },
+  {
+    name: '$deltatoken',
+    in: 'query',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+    description: 'Entries committed after this seq (from @odata.deltaLink); not with $orderby',
+  },
 ];
 const feedOf = () => {
   const list = listOf('Change');
   const schema = list.content['application/json'].schema;
   return {
     ...list,
-    description: 'A page of entries; in feed order (no $orderby) the last page carries @odata.deltaLink, to poll for what is committed later',
-    content: { 'application/json': { schema: { ...schema, properties: { ...schema.properties, '@odata.deltaLink': { type: 'string', format: 'uri' } } } } },
+    description:
+      'A page of entries; in feed order (no $orderby) the last page carries @odata.deltaLink, to poll for what is committed later',
+    content: {
+      'application/json': {
+        schema: { ...schema, properties: { ...schema.properties, '@odata.deltaLink': { type: 'string', format: 'uri' } } },
+      },
+    },
   };
 };
 function changePaths() {
   const { '/changes/$count': count } = collection('/changes', 'Change', 'changes');
   const paths: Record<string, unknown> = {
     '/changes': {
-      get: { tags: ['changes'], summary: 'The change log (scope billing.audit), in feed order unless $orderby is given', parameters: feedParameters, responses: { 200: feedOf(), ...errorResponses('INVALID_QUERY') } },
+      get: {
+        tags: ['changes'],
+        summary: 'The change log (scope billing.audit), in feed order unless $orderby is given',
+        parameters: feedParameters,
+        responses: { 200: feedOf(), ...errorResponses('INVALID_QUERY') },
+      },
     },
     '/changes/$count': count,
     '/changes/{id}': {
@@ -206,7 +252,10 @@ function changePaths() {
         tags: ['changes'],
         summary: 'One change-log entry (scope billing.audit)',
         parameters: [idParameter, formatParameter, odataParameters.find((p) => p.name === '$select')!],
-        responses: { 200: { description: 'The entry', content: { 'application/json': { schema: ref('Change') } } }, ...errorResponses('VALIDATION_FAILED', 'INVALID_QUERY', 'NOT_FOUND') },
+        responses: {
+          200: { description: 'The entry', content: { 'application/json': { schema: ref('Change') } } },
+          ...errorResponses('VALIDATION_FAILED', 'INVALID_QUERY', 'NOT_FOUND'),
+        },
       },
     },
   };
@@ -240,7 +289,10 @@ const odataPaths = {
                 type: 'object',
                 properties: {
                   '@odata.context': { type: 'string' },
-                  value: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, kind: { type: 'string' }, url: { type: 'string' } } } },
+                  value: {
+                    type: 'array',
+                    items: { type: 'object', properties: { name: { type: 'string' }, kind: { type: 'string' }, url: { type: 'string' } } },
+                  },
                 },
               },
             },
@@ -254,9 +306,14 @@ const odataPaths = {
     get: {
       tags: ['odata'],
       summary: 'OData metadata (CSDL): XML by default, JSON with $format=json or Accept: application/json',
-      parameters: [{ name: '$format', in: 'query', schema: { type: 'string', enum: ['xml', 'json', 'application/xml', 'application/json'] } }],
+      parameters: [
+        { name: '$format', in: 'query', schema: { type: 'string', enum: ['xml', 'json', 'application/xml', 'application/json'] } },
+      ],
       responses: {
-        200: { description: 'CSDL', content: { 'application/xml': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'object' } } } },
+        200: {
+          description: 'CSDL',
+          content: { 'application/xml': { schema: { type: 'string' } }, 'application/json': { schema: { type: 'object' } } },
+        },
         ...errorResponses('INVALID_QUERY'),
       },
     },
@@ -279,10 +336,19 @@ function withPersonalFields(schema: JsonSchema, r: Resource): JsonSchema {
       if (target) return [name, isObject(p.items) ? { ...p, items: withPersonalFields(p.items, target) } : withPersonalFields(p, target)];
       if (!r.fields[name]?.personal) return [name, p];
       const note = `Personal data: present only with the scope ${PERSONAL_DATA_SCOPE}, which naming it in a query needs too.`;
-      return [name, { ...p, description: typeof p.description === 'string' ? `${p.description} ${note}` : note, 'x-required-scopes': [PERSONAL_DATA_SCOPE] }];
+      return [
+        name,
+        {
+          ...p,
+          description: typeof p.description === 'string' ? `${p.description} ${note}` : note,
+          'x-required-scopes': [PERSONAL_DATA_SCOPE],
+        },
+      ];
     }),
   );
-  const required = Array.isArray(schema.required) ? schema.required.filter((f) => typeof f !== 'string' || !r.fields[f]?.personal) : undefined;
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((f) => typeof f !== 'string' || !r.fields[f]?.personal)
+    : undefined;
   return { ...schema, properties: marked, ...(required ? { required } : {}) };
 }
 
@@ -298,7 +364,10 @@ export function openApiDocument(): Record<string, unknown> {
       tags: ['payment sources'],
       summary: 'Create a payment source',
       requestBody: body,
-      responses: { 201: one('PaymentSource', 'Created'), ...errorResponses('VALIDATION_FAILED', 'DUPLICATE_CODE', 'DEFAULT_ALREADY_SET', 'ACCOUNT_NOT_USABLE', 'PAYLOAD_TOO_LARGE') },
+      responses: {
+        201: one('PaymentSource', 'Created'),
+        ...errorResponses('VALIDATION_FAILED', 'DUPLICATE_CODE', 'DEFAULT_ALREADY_SET', 'ACCOUNT_NOT_USABLE', 'PAYLOAD_TOO_LARGE'),
+      },
     },
   });
   Object.assign(collections['/payment-sources/{id}']!, {
@@ -307,24 +376,47 @@ export function openApiDocument(): Record<string, unknown> {
       summary: 'Replace a payment source (full replacement)',
       parameters: [idParameter, ifMatch],
       requestBody: body,
-      responses: { 200: one('PaymentSource', 'Updated'), ...errorResponses('VALIDATION_FAILED', 'NOT_FOUND', 'DUPLICATE_CODE', 'DEFAULT_ALREADY_SET', 'ACCOUNT_NOT_USABLE', 'PRECONDITION_FAILED', 'PAYLOAD_TOO_LARGE') },
+      responses: {
+        200: one('PaymentSource', 'Updated'),
+        ...errorResponses(
+          'VALIDATION_FAILED',
+          'NOT_FOUND',
+          'DUPLICATE_CODE',
+          'DEFAULT_ALREADY_SET',
+          'ACCOUNT_NOT_USABLE',
+          'PRECONDITION_FAILED',
+          'PAYLOAD_TOO_LARGE',
+        ),
+      },
     },
     patch: {
       tags: ['payment sources'],
-      summary: 'Update the named fields of a payment source (merge); same rules, audit fields and If-Match as PUT. `Prefer: return=minimal` answers 204',
+      summary:
+        'Update the named fields of a payment source (merge); same rules, audit fields and If-Match as PUT. `Prefer: return=minimal` answers 204',
       parameters: [idParameter, ifMatch, { name: 'Prefer', in: 'header', required: false, schema: { type: 'string' } }],
       requestBody: { required: true, content: { 'application/json': { schema: ref('PaymentSourcePatch') } } },
       responses: {
         200: one('PaymentSource', 'Updated'),
         204: { description: 'Updated (return=minimal)', headers: { ETag: { schema: { type: 'string' } } } },
-        ...errorResponses('VALIDATION_FAILED', 'NOT_FOUND', 'DUPLICATE_CODE', 'DEFAULT_ALREADY_SET', 'ACCOUNT_NOT_USABLE', 'PRECONDITION_FAILED', 'PAYLOAD_TOO_LARGE'),
+        ...errorResponses(
+          'VALIDATION_FAILED',
+          'NOT_FOUND',
+          'DUPLICATE_CODE',
+          'DEFAULT_ALREADY_SET',
+          'ACCOUNT_NOT_USABLE',
+          'PRECONDITION_FAILED',
+          'PAYLOAD_TOO_LARGE',
+        ),
       },
     },
     delete: {
       tags: ['payment sources'],
       summary: 'Delete a payment source without payments',
       parameters: [idParameter, ifMatch],
-      responses: { 204: { description: 'Deleted' }, ...errorResponses('VALIDATION_FAILED', 'NOT_FOUND', 'HAS_PAYMENTS', 'PRECONDITION_FAILED') },
+      responses: {
+        204: { description: 'Deleted' },
+        ...errorResponses('VALIDATION_FAILED', 'NOT_FOUND', 'HAS_PAYMENTS', 'PRECONDITION_FAILED'),
+      },
     },
   });
   // The reference data written through the common write path (billing.maintain), from the declarations' input schemas.
@@ -334,8 +426,8 @@ export function openApiDocument(): Record<string, unknown> {
   for (const r of ALL_RESOURCES) {
     if (!r.input) continue;
     const path = r.entitySet ? `/${r.entitySet.path}` : '/article-prices';
-    Object.assign((collections[path] ?? (maintained[path] = {})), maintainedCollectionWrites(r.model, r.label));
-    Object.assign((collections[`${path}/{id}`] ?? (maintained[`${path}/{id}`] = {})), maintainedRecordWrites(r.model, r.label));
+    Object.assign(collections[path] ?? (maintained[path] = {}), maintainedCollectionWrites(r.model, r.label));
+    Object.assign(collections[`${path}/{id}`] ?? (maintained[`${path}/{id}`] = {}), maintainedRecordWrites(r.model, r.label));
     maintainedSchemas[`${r.model}Input`] = inputSchema(r.input);
     maintainedSchemas[`${r.model}Patch`] = withoutRequired(inputSchema(r.input));
   }
@@ -344,7 +436,10 @@ export function openApiDocument(): Record<string, unknown> {
       tags: ['payments'],
       summary: 'Record a payment (the default payment source when none is named)',
       requestBody: { required: true, content: { 'application/json': { schema: ref('PaymentInput') } } },
-      responses: { 201: one('Payment', 'Created'), ...errorResponses('VALIDATION_FAILED', 'PAYMENT_SOURCE_INACTIVE', 'NO_DEFAULT_PAYMENT_SOURCE', 'PAYLOAD_TOO_LARGE') },
+      responses: {
+        201: one('Payment', 'Created'),
+        ...errorResponses('VALIDATION_FAILED', 'PAYMENT_SOURCE_INACTIVE', 'NO_DEFAULT_PAYMENT_SOURCE', 'PAYLOAD_TOO_LARGE'),
+      },
     },
   });
 
@@ -354,7 +449,8 @@ export function openApiDocument(): Record<string, unknown> {
       title: 'Billing reference data',
       version: '1.0.0',
       license: { name: 'Proprietary (all rights reserved)', identifier: 'LicenseRef-Proprietary' },
-      description: 'Payment sources (CRUD), payments, and the reference data a billing office maintains: accounts, articles, article prices, customers with addresses, tax codes and academic terms. Decimals are JSON numbers with exact decimal values.',
+      description:
+        'Payment sources (CRUD), payments, and the reference data a billing office maintains: accounts, articles, article prices, customers with addresses, tax codes and academic terms. Decimals are JSON numbers with exact decimal values.',
     },
     servers: [{ url: '/api/v1' }],
     security: [{ bearer: [] }],
@@ -379,7 +475,14 @@ export function openApiDocument(): Record<string, unknown> {
       ...extraOpenApiPaths(ref, errorResponses),
     },
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: `Scopes: billing.read, billing.write (payment sources, payments), billing.maintain (the other reference data), billing.audit (the change log), and ${PERSONAL_DATA_SCOPE} besides them for the personal fields (marked x-required-scopes)` } },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: `Scopes: billing.read, billing.write (payment sources, payments), billing.maintain (the other reference data), billing.audit (the change log), and ${PERSONAL_DATA_SCOPE} besides them for the personal fields (marked x-required-scopes)`,
+        },
+      },
       schemas: {
         Problem: problem,
         ODataError: odataError,
@@ -397,7 +500,16 @@ export function openApiDocument(): Record<string, unknown> {
 }
 
 /** The rule errors a write of maintained reference data may meet (docs/service.md). */
-const MAINTAIN_ERRORS = ['VALIDATION_FAILED', 'FORBIDDEN', 'DUPLICATE_CODE', 'DUPLICATE_KEY', 'PERIOD_OVERLAP', 'ALREADY_EFFECTIVE', 'ACCOUNT_NOT_USABLE', 'PAYLOAD_TOO_LARGE'] as const;
+const MAINTAIN_ERRORS = [
+  'VALIDATION_FAILED',
+  'FORBIDDEN',
+  'DUPLICATE_CODE',
+  'DUPLICATE_KEY',
+  'PERIOD_OVERLAP',
+  'ALREADY_EFFECTIVE',
+  'ACCOUNT_NOT_USABLE',
+  'PAYLOAD_TOO_LARGE',
+] as const;
 
 function maintainedCollectionWrites(model: string, label: string): Record<string, Operation> {
   return {
@@ -432,7 +544,10 @@ function maintainedRecordWrites(model: string, label: string): Record<string, Op
       tags: [`${label}s`],
       summary: `Delete the ${label}, unless other records still refer to it or it took effect (billing.maintain)`,
       parameters: [idParameter, ifMatch],
-      responses: { 204: { description: 'Deleted' }, ...errorResponses('VALIDATION_FAILED', 'FORBIDDEN', 'NOT_FOUND', 'IN_USE', 'ALREADY_EFFECTIVE', 'PRECONDITION_FAILED') },
+      responses: {
+        204: { description: 'Deleted' },
+        ...errorResponses('VALIDATION_FAILED', 'FORBIDDEN', 'NOT_FOUND', 'IN_USE', 'ALREADY_EFFECTIVE', 'PRECONDITION_FAILED'),
+      },
     },
   };
 }
@@ -440,11 +555,20 @@ function maintainedRecordWrites(model: string, label: string): Record<string, Op
 /** A customer's addresses at their own paths, written through the customer. */
 function addressPaths(): Record<string, Record<string, Operation>> {
   const addressId = { name: 'addressId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
-  const body = (required: boolean) => ({ required: true, content: { 'application/json': { schema: required ? ref('AddressInput') : ref('AddressPatch') } } });
+  const body = (required: boolean) => ({
+    required: true,
+    content: { 'application/json': { schema: required ? ref('AddressInput') : ref('AddressPatch') } },
+  });
   const errors = ['VALIDATION_FAILED', 'FORBIDDEN', 'NOT_FOUND', 'DEFAULT_ALREADY_SET', 'PAYLOAD_TOO_LARGE'] as const;
   return {
     '/customers/{id}/addresses': {
-      post: { tags: ['customers'], summary: 'Add an address to the customer (billing.maintain)', parameters: [idParameter], requestBody: body(true), responses: { 201: one('Address', 'Created'), ...errorResponses(...errors) } },
+      post: {
+        tags: ['customers'],
+        summary: 'Add an address to the customer (billing.maintain)',
+        parameters: [idParameter],
+        requestBody: body(true),
+        responses: { 201: one('Address', 'Created'), ...errorResponses(...errors) },
+      },
     },
     '/customers/{id}/addresses/{addressId}': {
       patch: {
@@ -458,7 +582,10 @@ function addressPaths(): Record<string, Record<string, Operation>> {
         tags: ['customers'],
         summary: "Delete the customer's address (billing.maintain)",
         parameters: [idParameter, addressId, ifMatch],
-        responses: { 204: { description: 'Deleted' }, ...errorResponses('VALIDATION_FAILED', 'FORBIDDEN', 'NOT_FOUND', 'PRECONDITION_FAILED') },
+        responses: {
+          204: { description: 'Deleted' },
+          ...errorResponses('VALIDATION_FAILED', 'FORBIDDEN', 'NOT_FOUND', 'PRECONDITION_FAILED'),
+        },
       },
     },
   };
@@ -477,7 +604,11 @@ const VERBS: Record<string, (item: boolean) => string> = {
   patch: () => 'update',
   delete: () => 'delete',
 };
-const pascal = (s: string) => s.split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+const pascal = (s: string) =>
+  s
+    .split(/[^A-Za-z0-9]+/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
 const singular = (s: string) => s.replace(/ies$/, 'y').replace(/s$/, '');
 
 /** `listPaymentSources`, `getPaymentSource`, `createPayment`: verb and the path's nouns. */
@@ -494,7 +625,9 @@ export function operationIdOf(method: string, path: string): string {
 type Response = JsonSchema & { headers?: Record<string, unknown> };
 type Operation = JsonSchema & { operationId?: string; responses?: Record<string, Response> };
 
-function finish(doc: { paths: Record<string, Record<string, Operation>>; components: Record<string, Record<string, unknown>> } & JsonSchema) {
+function finish(
+  doc: { paths: Record<string, Record<string, Operation>>; components: Record<string, Record<string, unknown>> } & JsonSchema,
+) {
   const ids = new Set<string>();
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
@@ -503,7 +636,11 @@ function finish(doc: { paths: Record<string, Record<string, Operation>>; compone
       if (ids.has(op.operationId)) throw new Error(`OpenAPI: operationId ${op.operationId} used twice`);
       ids.add(op.operationId);
       const created = op.responses?.['201'];
-      if (created) created.headers = { Location: { description: 'Path of the created record', required: true, schema: { type: 'string' } }, ...created.headers };
+      if (created)
+        created.headers = {
+          Location: { description: 'Path of the created record', required: true, schema: { type: 'string' } },
+          ...created.headers,
+        };
     }
   }
   // Components no path refers to (directly or through another component) are left out.

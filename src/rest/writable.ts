@@ -16,4 +16,5 @@ export const READ_ONLY: PathMethods = { collection: [], item: [] };
 const OWN_WRITES: Partial<Record<ResourceModel, PathMethods>> = { PaymentSource: MAINTAINED, Payment: { collection: ['POST'], item: [] } };
 
 /** The write methods a collection's paths take: the 405 answers and the OData capabilities follow from it. */
-export const methodsOf = (model: ResourceModel): PathMethods => OWN_WRITES[model] ?? (WRITTEN_MODELS.includes(model) ? MAINTAINED : READ_ONLY);
+export const methodsOf = (model: ResourceModel): PathMethods =>
+  OWN_WRITES[model] ?? (WRITTEN_MODELS.includes(model) ? MAINTAINED : READ_ONLY);

@@ -53,8 +53,18 @@ try {
   if (!registered.ok) throw new Error(`registration: HTTP ${registered.status} ${await registered.text()}`);
 
   const forms = [
-    { name: 'APQ GET (hash only)', method: 'GET', path: `/graphql?${search({ operationName: 'PaymentSourcePage', variables, extensions })}`, headers: auth },
-    { name: 'GET with the text', method: 'GET', path: `/graphql?${search({ operationName: 'PaymentSourcePage', query: QUERY, variables })}`, headers: auth },
+    {
+      name: 'APQ GET (hash only)',
+      method: 'GET',
+      path: `/graphql?${search({ operationName: 'PaymentSourcePage', variables, extensions })}`,
+      headers: auth,
+    },
+    {
+      name: 'GET with the text',
+      method: 'GET',
+      path: `/graphql?${search({ operationName: 'PaymentSourcePage', query: QUERY, variables })}`,
+      headers: auth,
+    },
     {
       name: 'POST with the text',
       method: 'POST',
@@ -86,7 +96,9 @@ try {
       non2xx: r.non2xx,
     });
   }
-  console.log(`service: ${serviceDir}; node ${process.version}; ${connections} connections, ${seconds} s per form; load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+  console.log(
+    `service: ${serviceDir}; node ${process.version}; ${connections} connections, ${seconds} s per form; load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+  );
   console.table(rows);
 } finally {
   await service.stop();

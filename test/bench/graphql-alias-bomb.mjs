@@ -55,8 +55,12 @@ try {
   cpu.sort((a, b) => a - b);
   const median = (xs) => (xs.length % 2 ? xs[(xs.length - 1) / 2] : (xs[xs.length / 2 - 1] + xs[xs.length / 2]) / 2);
   console.log(`service: ${serviceDir}`);
-  console.log(`document: ${bomb.length} bytes, 1000 aliases; answer HTTP ${first.status} ${answer.errors?.[0]?.extensions?.code}: ${answer.errors?.[0]?.message?.slice(0, 90)}`);
-  console.log(`CPU to refuse it, ${bombRuns} requests one at a time: median ${median(cpu).toFixed(2)} ms, max ${cpu[cpu.length - 1].toFixed(2)} ms`);
+  console.log(
+    `document: ${bomb.length} bytes, 1000 aliases; answer HTTP ${first.status} ${answer.errors?.[0]?.extensions?.code}: ${answer.errors?.[0]?.message?.slice(0, 90)}`,
+  );
+  console.log(
+    `CPU to refuse it, ${bombRuns} requests one at a time: median ${median(cpu).toFixed(2)} ms, max ${cpu[cpu.length - 1].toFixed(2)} ms`,
+  );
 
   /** A victim sending `rps` small queries a second for `secs` seconds (each timed alone), optionally under attack. */
   async function victimLatencies(attack) {

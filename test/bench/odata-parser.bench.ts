@@ -35,7 +35,9 @@ function measure(run: () => void): number {
 const fmt = (x: number): string => Math.round(x).toLocaleString('en-US').padStart(12);
 
 console.log(`node ${process.version}\n`);
-console.log(`${'filter'.padEnd(14)} ${'chars'.padStart(5)} ${'parse/s'.padStart(12)} ${'+bind/s'.padStart(12)} ${'+prisma/s'.padStart(12)}`);
+console.log(
+  `${'filter'.padEnd(14)} ${'chars'.padStart(5)} ${'parse/s'.padStart(12)} ${'+bind/s'.padStart(12)} ${'+prisma/s'.padStart(12)}`,
+);
 for (const [name, text] of FILTERS) {
   const parse = measure(() => parseFilter(text));
   const bind = measure(() => bindFilter(parseFilter(text), paymentSourceFields));

@@ -69,13 +69,21 @@ async function plan(s: Statement): Promise<string> {
 
 /** The first 100 ids in page order, read directly: what the page must return. */
 async function expectedIds(pattern: string): Promise<string[]> {
-  const rows = await t.db.session.query<{ id: string }>('SELECT id FROM "Customer" WHERE "lastName" LIKE $1 ORDER BY "lastName", id LIMIT 100', [pattern]);
+  const rows = await t.db.session.query<{ id: string }>(
+    'SELECT id FROM "Customer" WHERE "lastName" LIKE $1 ORDER BY "lastName", id LIMIT 100',
+    [pattern],
+  );
   return rows.map((r) => r.id);
 }
 
 /** Prints a case's plan. */
 function show(title: string, p: string): void {
-  process.stdout.write(`\n${title}\n${p.split('\n').map((l) => `    ${l}`).join('\n')}\n`);
+  process.stdout.write(
+    `\n${title}\n${p
+      .split('\n')
+      .map((l) => `    ${l}`)
+      .join('\n')}\n`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -88,7 +96,10 @@ async function main(): Promise<void> {
     const p = await plan(page);
     show("contains(lastName,'eumann'): a substring many customers share", p);
     const listed = page.values.find(Array.isArray);
-    expectThat('the filter lists the 25 surnames containing it', /"lastName" = ANY\(\$\d+::text\[\]\)/.test(page.text) && listed?.length === 25);
+    expectThat(
+      'the filter lists the 25 surnames containing it',
+      /"lastName" = ANY\(\$\d+::text\[\]\)/.test(page.text) && listed?.length === 25,
+    );
     expectThat("the page is the filter's first 100, in order", same(ids, await expectedIds('%eumann%')));
     expectThat('a scan of the (lastName, id) index', PAGE_SCAN.test(p));
     expectThat("just those surnames' ranges", /Index Cond: \(+"lastName"(\)::text)? = ANY /.test(p));
@@ -113,13 +124,19 @@ async function main(): Promise<void> {
       INSERT INTO "Customer" (id, "firstName", "lastName", "debtorNumber")
       SELECT gen_random_uuid(), 'F', 'Kzqvxj' || i, 'KZQV' || i FROM generate_series(1, 130) AS i;
       ANALYZE "Customer";`);
-    const { ids, count } = await list({ $filter: "contains(lastName,'zqvxj')", $orderby: 'lastName', $top: '100', $select: 'id', $count: 'true' });
+    const { ids, count } = await list({
+      $filter: "contains(lastName,'zqvxj')",
+      $orderby: 'lastName',
+      $top: '100',
+      $select: 'id',
+      $count: 'true',
+    });
     process.stdout.write("\ncontains(lastName,'zqvxj'): a substring in more surnames than the filter lists\n");
     expectThat('130 customers counted', count === 130);
     expectThat("the page is the filter's first 100, in order", same(ids, await expectedIds('%zqvxj%')));
     const statements = onCustomers();
     expectThat('the filter is left as it is (no surname list)', !statements.some((s) => /"lastName" (= ANY\(|= \$)/.test(s.text)));
-    expectThat("two LIKE statements: the page and the count", statements.filter((s) => s.text.includes('LIKE')).length === 2);
+    expectThat('two LIKE statements: the page and the count', statements.filter((s) => s.text.includes('LIKE')).length === 2);
   }
   {
     const { page, ids } = await pageStatement("startswith(lastName,'Zimmermann4')");
@@ -128,7 +145,10 @@ async function main(): Promise<void> {
     expectThat('a full page', ids.length === 100);
     expectThat('no LIKE: the prefix is its code point range', !page.text.includes('LIKE'));
     expectThat('a scan of the (lastName, id) index', PAGE_SCAN.test(p));
-    expectThat("the prefix's range, which also gives the order", /Index Cond: .*"lastName"(\)::text)? >= 'Zimmermann4'::text.*"lastName"(\)::text)? < 'Zimmermann5'::text/.test(p) && !/Sort/.test(p));
+    expectThat(
+      "the prefix's range, which also gives the order",
+      /Index Cond: .*"lastName"(\)::text)? >= 'Zimmermann4'::text.*"lastName"(\)::text)? < 'Zimmermann5'::text/.test(p) && !/Sort/.test(p),
+    );
   }
   {
     // The count reads the range from the index alone, with no LIKE to test per entry (the
@@ -140,7 +160,7 @@ async function main(): Promise<void> {
     const p = await plan(counted);
     show("startswith(lastName,'M') with $count: a prefix's count", p);
     const [direct] = await t.db.session.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Customer" WHERE "lastName" LIKE 'M%'`);
-    expectThat('the count is the filter\'s', count === direct?.n);
+    expectThat("the count is the filter's", count === direct?.n);
     expectThat("the count's condition is the prefix's range", /WHERE \(t\."lastName" >= \$1 AND t\."lastName" < \$2\)$/.test(counted.text));
     expectThat('an index-only scan of (lastName, id)', /Index Only Scan using "Customer_lastName_id_idx"/.test(p));
     expectThat("the prefix's range", /Index Cond: .*"lastName"(\)::text)? >= 'M'::text.*"lastName"(\)::text)? < 'N'::text/.test(p));

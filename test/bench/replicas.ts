@@ -42,14 +42,30 @@ function serverCpuMs(c: PgCluster): number {
 
 function startInstance(port: number, env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, [path.join(root, 'dist/src/main.js')], {
-    env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', JWT_SECRET: secret, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', NODE_ENV: 'production', DB_POOL_MAX: '10', ...env },
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      JWT_SECRET: secret,
+      RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      DB_POOL_MAX: '10',
+      ...env,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 }
 
 async function ready(port: number): Promise<void> {
   for (let i = 0; i < 300; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`instance on ${port} did not become ready`);
@@ -62,8 +78,17 @@ async function stopAll(children: ChildProcess[]): Promise<void> {
 const scenario = {
   name: 'GraphQL 100 customers with addresses, REST customers startswith $top=100 $count (alternating)',
   requests: [
-    { method: 'POST' as const, path: '/graphql', body: JSON.stringify({ query: '{ customers(first: 100) { nodes { id firstName lastName email addresses { id city postalCode } } } }' }) },
-    { method: 'GET' as const, path: `/api/v1/customers?${new URLSearchParams({ $filter: "startswith(lastName,'M')", $top: '100', $count: 'true' }).toString()}` },
+    {
+      method: 'POST' as const,
+      path: '/graphql',
+      body: JSON.stringify({
+        query: '{ customers(first: 100) { nodes { id firstName lastName email addresses { id city postalCode } } } }',
+      }),
+    },
+    {
+      method: 'GET' as const,
+      path: `/api/v1/customers?${new URLSearchParams({ $filter: "startswith(lastName,'M')", $top: '100', $count: 'true' }).toString()}`,
+    },
   ],
 };
 
@@ -83,10 +108,20 @@ async function load(ports: number[], auth: string, duration: number) {
 
 async function measure(label: string, children: ChildProcess[], ports: number[], auth: string, servers: Record<string, PgCluster>) {
   await load(ports, auth, 2); // warm-up
-  const before = { svc: children.map((c) => cpuMs(c.pid!)), db: Object.fromEntries(Object.entries(servers).map(([k, c]) => [k, serverCpuMs(c)])) };
+  const before = {
+    svc: children.map((c) => cpuMs(c.pid!)),
+    db: Object.fromEntries(Object.entries(servers).map(([k, c]) => [k, serverCpuMs(c)])),
+  };
   const r = await load(ports, auth, seconds);
   const svcMs = children.reduce((s, c, i) => s + cpuMs(c.pid!) - before.svc[i]!, 0);
-  const row: Record<string, string | number> = { setup: label, 'req/s': r.rps, 'p50 ms': r.p50, 'p99 ms': r.p99, non2xx: r.non2xx, 'service CPU ms/req': +(svcMs / r.requests).toFixed(2) };
+  const row: Record<string, string | number> = {
+    setup: label,
+    'req/s': r.rps,
+    'p50 ms': r.p50,
+    'p99 ms': r.p99,
+    non2xx: r.non2xx,
+    'service CPU ms/req': +(svcMs / r.requests).toFixed(2),
+  };
   for (const [k, c] of Object.entries(servers)) row[`${k} CPU ms/req`] = +((serverCpuMs(c) - before.db[k]!) / r.requests).toFixed(2);
   return row;
 }
@@ -146,7 +181,9 @@ async function main() {
     sampling = false;
     await sampler;
 
-    console.log(`\n${scenario.name}; ${connections} connections per instance, ${seconds} s, node ${process.version}, ${fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length} cores`);
+    console.log(
+      `\n${scenario.name}; ${connections} connections per instance, ${seconds} s, node ${process.version}, ${fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length} cores`,
+    );
     console.table(rows);
     console.log(
       `write burst: ${Math.round(burst.requests.average)} payments/s for ${Math.min(seconds, 5)} s (non-2xx ${burst.non2xx}); ` +

@@ -47,10 +47,15 @@ async function ensureDatabase() {
   const file = path.join('/tmp', `bench-ref-${customers}.json`);
   if (!fs.existsSync(file)) {
     console.log(`generating ${file} ...`);
-    execFileSync(process.execPath, [path.join(root, 'test/fixtures/generate.mjs'), '--customers', String(customers), '--out', file], { stdio: 'inherit' });
+    execFileSync(process.execPath, [path.join(root, 'test/fixtures/generate.mjs'), '--customers', String(customers), '--out', file], {
+      stdio: 'inherit',
+    });
   }
   console.log(`importing into ${name} ...`);
-  execFileSync(process.execPath, [path.join(root, 'dist/src/cli/import.js'), file], { stdio: 'inherit', env: { ...process.env, DATABASE_URL: dbUrl } });
+  execFileSync(process.execPath, [path.join(root, 'dist/src/cli/import.js'), file], {
+    stdio: 'inherit',
+    env: { ...process.env, DATABASE_URL: dbUrl },
+  });
   // Statistics and the visibility map now, not whenever autovacuum gets there: plans and
   // index-only scans are then the ones a settled database gets.
   const v = new pg.Client({ connectionString: dbUrl });
@@ -121,7 +126,16 @@ async function firstCustomer() {
 
 async function startServer() {
   const child = spawn(process.execPath, [path.join(root, 'dist/src/main.js')], {
-    env: { ...process.env, DATABASE_URL: dbUrl, PORT: String(port), JWT_SECRET: secret, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', NODE_ENV: 'production', DB_POOL_MAX: '10' },
+    env: {
+      ...process.env,
+      DATABASE_URL: dbUrl,
+      PORT: String(port),
+      JWT_SECRET: secret,
+      RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      DB_POOL_MAX: '10',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   for (let i = 0; i < 100; i++) {
@@ -147,29 +161,97 @@ const gql = (query) => ({ method: 'POST', path: '/graphql', body: JSON.stringify
 // Spaces as %20: OData reads a raw `+` as a plus sign (docs/odata.md), not as form encoding's space.
 // The first customer by id of the generated data (any existing id does).
 let BENCH_CUSTOMER = '00000000-0000-4000-8000-000000000000';
-const rest = (resource, options) => ({ method: 'GET', path: `/api/v1/${resource}?${new URLSearchParams(options).toString().replaceAll('+', '%20')}` });
+const rest = (resource, options) => ({
+  method: 'GET',
+  path: `/api/v1/${resource}?${new URLSearchParams(options).toString().replaceAll('+', '%20')}`,
+});
 const scenarios = () => [
-  { name: "(a) REST payment-sources $filter=isActive eq true&$top=50", ...rest('payment-sources', { $filter: 'isActive eq true', $top: '50' }) },
-  { name: "(b) REST customers startswith(lastName,'M') $top=100 $count", ...rest('customers', { $filter: "startswith(lastName,'M')", $top: '100', $count: 'true' }) },
-  { name: "(c) REST customers startswith(lastName,'M') $orderby=lastName,id $top=100", ...rest('customers', { $filter: "startswith(lastName,'M')", $orderby: 'lastName,id', $top: '100' }) },
-  { name: "(d) REST customers contains(lastName,'mann') $orderby=lastName $top=100", ...rest('customers', { $filter: "contains(lastName,'mann')", $orderby: 'lastName', $top: '100' }) },
+  {
+    name: '(a) REST payment-sources $filter=isActive eq true&$top=50',
+    ...rest('payment-sources', { $filter: 'isActive eq true', $top: '50' }),
+  },
+  {
+    name: "(b) REST customers startswith(lastName,'M') $top=100 $count",
+    ...rest('customers', { $filter: "startswith(lastName,'M')", $top: '100', $count: 'true' }),
+  },
+  {
+    name: "(c) REST customers startswith(lastName,'M') $orderby=lastName,id $top=100",
+    ...rest('customers', { $filter: "startswith(lastName,'M')", $orderby: 'lastName,id', $top: '100' }),
+  },
+  {
+    name: "(d) REST customers contains(lastName,'mann') $orderby=lastName $top=100",
+    ...rest('customers', { $filter: "contains(lastName,'mann')", $orderby: 'lastName', $top: '100' }),
+  },
   // A substring 78 of the 141 surnames contain: more than the filter lists (src/db/read/lexicon.ts).
-  { name: "(d2) REST customers contains(lastName,'e') $orderby=lastName $top=100", ...rest('customers', { $filter: "contains(lastName,'e')", $orderby: 'lastName', $top: '100' }) },
-  { name: "(e) REST customers lastName eq 'Meier' $orderby=lastName $top=100", ...rest('customers', { $filter: "lastName eq 'Meier'", $orderby: 'lastName', $top: '100' }) },
+  {
+    name: "(d2) REST customers contains(lastName,'e') $orderby=lastName $top=100",
+    ...rest('customers', { $filter: "contains(lastName,'e')", $orderby: 'lastName', $top: '100' }),
+  },
+  {
+    name: "(e) REST customers lastName eq 'Meier' $orderby=lastName $top=100",
+    ...rest('customers', { $filter: "lastName eq 'Meier'", $orderby: 'lastName', $top: '100' }),
+  },
   // The REST list of issue 23: its $count reads the prefix's range from the (lastName, id) index alone.
-  { name: "(b2) REST customers startswith(lastName,'M') $orderby=lastName,id $top=100 $count", ...rest('customers', { $filter: "startswith(lastName,'M')", $orderby: 'lastName,id', $top: '100', $count: 'true' }) },
-  { name: '(f) GraphQL 100 customers with addresses', ...gql('{ customers(first: 100, orderBy: [{ lastName: ASC }, { id: ASC }]) { nodes { id firstName lastName email debtorNumber addresses { id addressType street city postalCode country isDefault } } } }') },
-  { name: '(g) GraphQL 50 articles with prices', ...gql('{ articles(first: 50, orderBy: [{ code: ASC }, { id: ASC }]) { nodes { id code name description isActive prices { id articleId amount validFrom } } } }') },
-  { name: '(h) GraphQL 50 articles with prices and tax code', ...gql('{ articles(first: 50) { nodes { id code name prices { id amount validFrom } defaultTaxCode { id code rate } } } }') },
+  {
+    name: "(b2) REST customers startswith(lastName,'M') $orderby=lastName,id $top=100 $count",
+    ...rest('customers', { $filter: "startswith(lastName,'M')", $orderby: 'lastName,id', $top: '100', $count: 'true' }),
+  },
+  {
+    name: '(f) GraphQL 100 customers with addresses',
+    ...gql(
+      '{ customers(first: 100, orderBy: [{ lastName: ASC }, { id: ASC }]) { nodes { id firstName lastName email debtorNumber addresses { id addressType street city postalCode country isDefault } } } }',
+    ),
+  },
+  {
+    name: '(g) GraphQL 50 articles with prices',
+    ...gql(
+      '{ articles(first: 50, orderBy: [{ code: ASC }, { id: ASC }]) { nodes { id code name description isActive prices { id articleId amount validFrom } } } }',
+    ),
+  },
+  {
+    name: '(h) GraphQL 50 articles with prices and tax code',
+    ...gql('{ articles(first: 50) { nodes { id code name prices { id amount validFrom } defaultTaxCode { id code rate } } } }'),
+  },
   // Shapes beyond the two lists (test/bench/workloads has the same GraphQL ones side by side with PostGraphile).
-  { name: '(i) GraphQL one customer by id with addresses', ...gql(`{ customer(id: "${BENCH_CUSTOMER}") { id firstName lastName email debtorNumber addresses { id addressType street city postalCode country isDefault } } }`) },
-  { name: '(j) GraphQL every tax code with its tax account', ...gql('{ taxCodes(first: 100) { nodes { id code name rate taxType validFrom validTo isActive taxAccount { id code name } } } }') },
-  { name: "(k) GraphQL 50 customers firstName eq 'Zoë' by email with addresses", ...gql('{ customers(first: 50, where: { firstName: { eq: "Zoë" } }, orderBy: [{ email: ASC }, { id: ASC }]) { nodes { id firstName lastName email addresses { id addressType street city postalCode country isDefault } } } }') },
-  { name: "(l) GraphQL 100 customers lastName eq 'Meier' with addresses and account", ...gql('{ customers(first: 100, where: { lastName: { eq: "Meier" } }, orderBy: [{ firstName: ASC }, { id: ASC }]) { nodes { id firstName lastName debtorNumber addresses { id addressType street city postalCode country isDefault } receivableAccount { id code name } } } }') },
-  { name: '(m) GraphQL 100 customers at offset 50000', ...gql('{ customers(first: 100, offset: 50000, orderBy: [{ lastName: ASC }, { id: ASC }]) { nodes { id firstName lastName email debtorNumber } } }') },
-  { name: "(n) GraphQL 100 addresses city eq 'Stuttgart' with customer", ...gql('{ addresses(first: 100, where: { city: { eq: "Stuttgart" } }, orderBy: [{ postalCode: ASC }, { id: ASC }]) { nodes { id street city postalCode customer { id firstName lastName } } } }') },
+  {
+    name: '(i) GraphQL one customer by id with addresses',
+    ...gql(
+      `{ customer(id: "${BENCH_CUSTOMER}") { id firstName lastName email debtorNumber addresses { id addressType street city postalCode country isDefault } } }`,
+    ),
+  },
+  {
+    name: '(j) GraphQL every tax code with its tax account',
+    ...gql('{ taxCodes(first: 100) { nodes { id code name rate taxType validFrom validTo isActive taxAccount { id code name } } } }'),
+  },
+  {
+    name: "(k) GraphQL 50 customers firstName eq 'Zoë' by email with addresses",
+    ...gql(
+      '{ customers(first: 50, where: { firstName: { eq: "Zoë" } }, orderBy: [{ email: ASC }, { id: ASC }]) { nodes { id firstName lastName email addresses { id addressType street city postalCode country isDefault } } } }',
+    ),
+  },
+  {
+    name: "(l) GraphQL 100 customers lastName eq 'Meier' with addresses and account",
+    ...gql(
+      '{ customers(first: 100, where: { lastName: { eq: "Meier" } }, orderBy: [{ firstName: ASC }, { id: ASC }]) { nodes { id firstName lastName debtorNumber addresses { id addressType street city postalCode country isDefault } receivableAccount { id code name } } } }',
+    ),
+  },
+  {
+    name: '(m) GraphQL 100 customers at offset 50000',
+    ...gql(
+      '{ customers(first: 100, offset: 50000, orderBy: [{ lastName: ASC }, { id: ASC }]) { nodes { id firstName lastName email debtorNumber } } }',
+    ),
+  },
+  {
+    name: "(n) GraphQL 100 addresses city eq 'Stuttgart' with customer",
+    ...gql(
+      '{ addresses(first: 100, where: { city: { eq: "Stuttgart" } }, orderBy: [{ postalCode: ASC }, { id: ASC }]) { nodes { id street city postalCode customer { id firstName lastName } } } }',
+    ),
+  },
   { name: '(o) REST one customer by id', method: 'GET', path: `/api/v1/customers/${BENCH_CUSTOMER}` },
-  { name: '(p) REST articles $orderby=name desc $expand=defaultTaxCode $top=100', ...rest('articles', { $orderby: 'name desc', $expand: 'defaultTaxCode', $top: '100' }) },
+  {
+    name: '(p) REST articles $orderby=name desc $expand=defaultTaxCode $top=100',
+    ...rest('articles', { $orderby: 'name desc', $expand: 'defaultTaxCode', $top: '100' }),
+  },
 ];
 
 async function main() {
@@ -192,7 +274,14 @@ async function main() {
       const pg0 = postgresTicks();
       const bouncer0 = pgbouncerTicks();
       const backends0 = benchBackendTicks();
-      const r = await autocannon({ url: `http://127.0.0.1:${port}${s.path}`, method: s.method, headers, body: s.body, connections, duration: seconds });
+      const r = await autocannon({
+        url: `http://127.0.0.1:${port}${s.path}`,
+        method: s.method,
+        headers,
+        body: s.body,
+        connections,
+        duration: seconds,
+      });
       const n = Math.max(1, r.requests.total);
       rows.push({
         scenario: s.name,
@@ -210,7 +299,9 @@ async function main() {
   } finally {
     server.kill('SIGTERM');
   }
-  console.log(`\n${customers} customers, PostgreSQL, ${connections} connections, ${seconds} s per scenario, node ${process.version}, load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+  console.log(
+    `\n${customers} customers, PostgreSQL, ${connections} connections, ${seconds} s per scenario, node ${process.version}, load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+  );
   console.table(rows);
 }
 

@@ -37,5 +37,7 @@ console.log(`first start (create, migrate, load demo data): ${first.toFixed(0)} 
 const times = [];
 for (let i = 0; i < runs; i++) times.push(await startOnce());
 times.sort((a, b) => a - b);
-console.log(`start on the existing embedded database → /readyz 200, ${runs} runs: median ${times[Math.floor(runs / 2)].toFixed(0)} ms, max ${times[runs - 1].toFixed(0)} ms (target < 5000 ms)`);
+console.log(
+  `start on the existing embedded database → /readyz 200, ${runs} runs: median ${times[Math.floor(runs / 2)].toFixed(0)} ms, max ${times[runs - 1].toFixed(0)} ms (target < 5000 ms)`,
+);
 fs.rmSync(dataDir, { recursive: true, force: true });

@@ -121,14 +121,22 @@ async function startServer(mode, natsUrl) {
 /** BENCH_SOURCES payment sources (created once, like the demo data's first): writes spread over them wait less on each other's row locks. */
 async function paymentSourceIds(base, auth) {
   const want = Number(process.env.BENCH_SOURCES ?? 100);
-  const list = async () => (await (await fetch(`${base}/api/v1/payment-sources?$top=1000`, { headers: { authorization: auth } })).json()).value;
+  const list = async () =>
+    (await (await fetch(`${base}/api/v1/payment-sources?$top=1000`, { headers: { authorization: auth } })).json()).value;
   let sources = await list();
   const model = sources[0];
   for (let n = sources.length; n < want; n++) {
     const r = await fetch(`${base}/api/v1/payment-sources`, {
       method: 'POST',
       headers: { authorization: auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ code: `BENCH-${n}`, name: `Bench ${n}`, accountId: model.accountId, sourceType: 'Other', isActive: true, isDefault: false }),
+      body: JSON.stringify({
+        code: `BENCH-${n}`,
+        name: `Bench ${n}`,
+        accountId: model.accountId,
+        sourceType: 'Other',
+        isActive: true,
+        isDefault: false,
+      }),
     });
     if (r.status !== 201) throw new Error(`creating a payment source answered ${r.status}: ${await r.text()}`);
   }
@@ -139,7 +147,10 @@ async function paymentSourceIds(base, auth) {
 /** Waits until the relay has published everything (a backlog would load one round and not the other). */
 async function caughtUp(base) {
   for (const until = Date.now() + 120_000; Date.now() < until; await sleep(100)) {
-    const r = await fetch(`${base}/readyz`).then((x) => x.json(), () => undefined);
+    const r = await fetch(`${base}/readyz`).then(
+      (x) => x.json(),
+      () => undefined,
+    );
     if (r?.events?.relay === 'publishing' && r.events.lagEntries === 0) return;
   }
   throw new Error('the relay did not catch up');
@@ -224,7 +235,15 @@ async function relayLag(base, auth, ids, natsUrl) {
   while (arrivals.size < accepted && Date.now() < until) await sleep(50);
   await nc.close();
   const lags = [...arrivals.values()];
-  return { writes: total, accepted, achieved, arrived: lags.length, p50: quantile(lags, 0.5), p99: quantile(lags, 0.99), max: Math.max(...lags) };
+  return {
+    writes: total,
+    accepted,
+    achieved,
+    arrived: lags.length,
+    p50: quantile(lags, 0.5),
+    p99: quantile(lags, 0.99),
+    max: Math.max(...lags),
+  };
 }
 
 async function main() {
@@ -237,7 +256,12 @@ async function main() {
     .setExpirationTime('1h')
     .sign(new TextEncoder().encode(secret))}`;
   try {
-    console.log(`node ${process.version}, ${connections} connections, ${seconds} s per round, ${rounds} rounds per build, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.availableParallelism()} cores`);
+    console.log(
+      `node ${process.version}, ${connections} connections, ${seconds} s per round, ${rounds} rounds per build, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} on ${os.availableParallelism()} cores`,
+    );
     const results = { off: [], on: [] };
     for (let i = 0; i < rounds; i++) {
       for (const mode of ['off', 'on']) {
@@ -254,8 +278,12 @@ async function main() {
     }
     const off = median(results.off.map((r) => r.perSecond));
     const on = median(results.on.map((r) => r.perSecond));
-    console.log(`payment-source updates/s (median): ${on.toFixed(0)} with the change log, ${off.toFixed(0)} without; ratio ${(on / off).toFixed(2)}`);
-    console.log(`p99 latency (median): ${median(results.on.map((r) => r.p99))} ms with, ${median(results.off.map((r) => r.p99))} ms without`);
+    console.log(
+      `payment-source updates/s (median): ${on.toFixed(0)} with the change log, ${off.toFixed(0)} without; ratio ${(on / off).toFixed(2)}`,
+    );
+    console.log(
+      `p99 latency (median): ${median(results.on.map((r) => r.p99))} ms with, ${median(results.off.map((r) => r.p99))} ms without`,
+    );
 
     const server = await startServer('on', nats.url);
     try {
@@ -269,7 +297,12 @@ async function main() {
     } finally {
       await server.stop();
     }
-    console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `load average at the end: ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     if (on / off < 0.8) process.exitCode = 1;
   } finally {
     await nats.stop();

@@ -32,7 +32,8 @@ function exposedGc(): Collect {
 const gc = exposedGc();
 const oldSpace = (): number => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space')!.space_used_size;
 
-const PAGE = '{ customers(first: 100) { nodes { id firstName lastName email addresses { id street city postalCode } } } articles(first: 50) { nodes { id code name prices { id amount validFrom } } } }';
+const PAGE =
+  '{ customers(first: 100) { nodes { id firstName lastName email addresses { id street city postalCode } } } articles(first: 50) { nodes { id code name prices { id amount validFrom } } } }';
 
 async function main(): Promise<void> {
   const t = await createTestApp();

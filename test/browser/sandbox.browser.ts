@@ -113,7 +113,10 @@ interface Answer {
 }
 
 /** Opens the stand-in at the hosted Sandbox's address and runs it against endpoint. */
-async function runHostedSandbox(endpoint: string, shot: string): Promise<{ schema: Answer; poll: Answer; query: Answer; console: string[] }> {
+async function runHostedSandbox(
+  endpoint: string,
+  shot: string,
+): Promise<{ schema: Answer; poll: Answer; query: Answer; console: string[] }> {
   const page = await browser.context.newPage();
   const consoleErrors: string[] = [];
   page.on('console', (m) => {
@@ -200,7 +203,11 @@ it("/graphql starts Apollo's Sandbox embed on the service's endpoint and the exa
   await page.route(`${SANDBOX_FRAME_ORIGIN}/**`, (route) => {
     embedded.push(route.request().url());
     // Like Sandbox, it tells the page it is there.
-    return route.fulfill({ status: 200, contentType: 'text/html', body: `<!doctype html><title>Sandbox</title><p id="frame">the embedded Sandbox</p>${FRAME_SPEAKS}` });
+    return route.fulfill({
+      status: 200,
+      contentType: 'text/html',
+      body: `<!doctype html><title>Sandbox</title><p id="frame">the embedded Sandbox</p>${FRAME_SPEAKS}`,
+    });
   });
 
   const response = await page.goto(`${api.origin}/graphql`);
@@ -237,7 +244,9 @@ it("when the embed's script comes but its frame cannot load, /graphql says so af
   const page = await browser.context.newPage();
   const seen = await watch(page, [api.origin]);
   // The script as if from the browser's cache; the frame, like everything else, is refused.
-  await page.route(`${SANDBOX_SCRIPT_ORIGIN}/**`, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: standInEmbed(t.tokens.reader) }));
+  await page.route(`${SANDBOX_SCRIPT_ORIGIN}/**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/javascript', body: standInEmbed(t.tokens.reader) }),
+  );
   await page.goto(`${api.origin}/graphql`);
   await page.waitForSelector('body[data-embed]', { state: 'attached', timeout: 30_000 });
   expect(await page.isVisible('#sandbox-offline')).toBe(false);

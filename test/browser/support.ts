@@ -86,7 +86,10 @@ export async function serve(handler: http.RequestListener, n: number, host: 'loc
  * Every request the page makes, and every Content-Security-Policy violation and console
  * error it reports; requests to any origin but the allowed ones are refused (offline).
  */
-export async function watch(page: Page, allowed: readonly string[]): Promise<{ requests: string[]; foreign: string[]; problems: string[] }> {
+export async function watch(
+  page: Page,
+  allowed: readonly string[],
+): Promise<{ requests: string[]; foreign: string[]; problems: string[] }> {
   const seen = { requests: [] as string[], foreign: [] as string[], problems: [] as string[] };
   await page.route('**/*', async (route) => {
     const url = route.request().url();

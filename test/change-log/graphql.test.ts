@@ -23,7 +23,14 @@ const PAGE = `query($after: String, $where: ChangeWhere, $first: Int) {
 interface ChangePage {
   changes: {
     totalCount: number;
-    nodes: Array<{ id: string; seq: string; resource: string; recordId: string; operation: string; changes: Array<{ field: string; old: unknown; new: unknown }> }>;
+    nodes: Array<{
+      id: string;
+      seq: string;
+      resource: string;
+      recordId: string;
+      operation: string;
+      changes: Array<{ field: string; old: unknown; new: unknown }>;
+    }>;
     pageInfo: { hasNextPage: boolean; endCursor: string };
   };
 }
@@ -54,14 +61,22 @@ it('pages the feed with after, and a poll with the last endCursor gives only wha
   expect(idle.changes.pageInfo.endCursor).toBe(after);
 
   const customer = fixture.customers[0]!.id;
-  const made = await gqlOk<{ createPayment: { id: string } }>(t, `mutation { createPayment(input: { customerId: "${customer}", amount: "1234567890.1234" }) { id } }`);
+  const made = await gqlOk<{ createPayment: { id: string } }>(
+    t,
+    `mutation { createPayment(input: { customerId: "${customer}", amount: "1234567890.1234" }) { id } }`,
+  );
   const fresh = await gql<ChangePage>(t, PAGE, { after }, t.tokens.auditor);
   const nodes = fresh.data!.changes.nodes;
   expect(nodes.map((n) => [n.resource, n.recordId, n.operation])).toEqual([['payment', made.createPayment.id, 'CREATED']]);
   expect(fresh.text).toContain('{"field":"amount","old":null,"new":1234567890.1234}');
 
   // where on the catalogue's fields, the enum as GraphQL names it.
-  const created = await gqlOk<ChangePage>(t, PAGE, { where: { resource: { eq: 'payment' }, operation: { eq: 'CREATED' } } }, t.tokens.auditor);
+  const created = await gqlOk<ChangePage>(
+    t,
+    PAGE,
+    { where: { resource: { eq: 'payment' }, operation: { eq: 'CREATED' } } },
+    t.tokens.auditor,
+  );
   expect(created.changes.nodes.map((n) => n.recordId)).toEqual([made.createPayment.id]);
   expect(await gqlCode(t, PAGE, { after: 'not-a-cursor' }, t.tokens.auditor)).toBe('INVALID_QUERY');
 });
@@ -69,15 +84,15 @@ it('pages the feed with after, and a poll with the last endCursor gives only wha
 it('gives each record its history, one statement for a page of records', async () => {
   const id = fixture.paymentSources[0]!.id;
   await gqlOk(t, `mutation { updatePaymentSource(id: "${id}", input: { name: "Renamed in GraphQL" }) { id } }`);
-  const query = (first: number) => `{ paymentSources(first: ${first}, orderBy: [{ code: ASC }]) { nodes { id history { operation changes { field old new } } } } }`;
+  const query = (first: number) =>
+    `{ paymentSources(first: ${first}, orderBy: [{ code: ASC }]) { nodes { id history { operation changes { field old new } } } } }`;
   const count = async (first: number) => {
     statements.length = 0;
-    const data = await gqlOk<{ paymentSources: { nodes: Array<{ id: string; history: Array<{ operation: string; changes: Array<{ field: string; old: unknown; new: unknown }> }> }> } }>(
-      t,
-      query(first),
-      undefined,
-      t.tokens.auditor,
-    );
+    const data = await gqlOk<{
+      paymentSources: {
+        nodes: Array<{ id: string; history: Array<{ operation: string; changes: Array<{ field: string; old: unknown; new: unknown }> }> }>;
+      };
+    }>(t, query(first), undefined, t.tokens.auditor);
     return { data, log: statements.filter((s) => s.includes('"ChangeLog"')).length };
   };
   const small = await count(2);
@@ -86,7 +101,11 @@ it('gives each record its history, one statement for a page of records', async (
   expect(all.log).toBe(1);
   const mine = all.data.paymentSources.nodes.find((n) => n.id === id)!;
   expect(mine.history.map((h) => h.operation)).toEqual(['CREATED', 'UPDATED']);
-  expect(mine.history[1]!.changes.find((c) => c.field === 'name')).toEqual({ field: 'name', old: fixture.paymentSources[0]!.name, new: 'Renamed in GraphQL' });
+  expect(mine.history[1]!.changes.find((c) => c.field === 'name')).toEqual({
+    field: 'name',
+    old: fixture.paymentSources[0]!.name,
+    new: 'Renamed in GraphQL',
+  });
   // Customers and their addresses have histories of their own.
   const customer = fixture.customers[0]!;
   const c = await gqlOk<{ customer: { history: unknown[]; addresses: Array<{ history: unknown[] }> } }>(

@@ -29,7 +29,10 @@ beforeAll(async () => {
   // The demo data's import logs every record it writes; then a few writes with seqs past 2^53.
   t = await createTestApp();
   await t.db.session.exec(`ALTER SEQUENCE "ChangeLog_seq_seq" RESTART WITH ${BIG_SEQ}`);
-  const created = await t.services.paymentSources.create({ code: 'RD-1', name: 'One', accountId: activeAssetAccount().id, sourceType: 'Cash' }, alice);
+  const created = await t.services.paymentSources.create(
+    { code: 'RD-1', name: 'One', accountId: activeAssetAccount().id, sourceType: 'Cash' },
+    alice,
+  );
   await t.services.paymentSources.patch(created.id, { name: 'Uno', description: 'read back' }, alice);
 });
 afterAll(() => t.close());
@@ -37,16 +40,22 @@ afterAll(() => t.close());
 const prismaRows = (args: Prisma.ChangeLogFindManyArgs = {}) => t.db.prisma.changeLog.findMany({ orderBy: { seq: 'asc' }, ...args });
 const ids = (entries: readonly ChangeEntry[]) => entries.map((e) => e.id);
 
-it('rows of every column, the bigint seq and the JSON changes among them, are findMany\'s', async () => {
+it("rows of every column, the bigint seq and the JSON changes among them, are findMany's", async () => {
   expect(sameType).toBe(true);
-  const rows = await readRecords(t.db.rows, { table: CHANGE_LOG_TABLE, fields: changeLogColumns, select: fieldNames(changeLogColumns), orderBy: [{ field: 'seq', direction: 'asc' }], window: 'all' });
+  const rows = await readRecords(t.db.rows, {
+    table: CHANGE_LOG_TABLE,
+    fields: changeLogColumns,
+    select: fieldNames(changeLogColumns),
+    orderBy: [{ field: 'seq', direction: 'asc' }],
+    window: 'all',
+  });
   const expected = await prismaRows();
   expect(expected.length).toBeGreaterThan(100);
   expect(rows).toEqual(expected);
   expect(expected.at(-1)!.seq).toBe(BIG_SEQ + 1n);
 });
 
-it('the feed after a seq is findMany\'s, each seq exact', async () => {
+it("the feed after a seq is findMany's, each seq exact", async () => {
   const all = await prismaRows();
   for (const after of [0n, all[5]!.seq, BIG_SEQ - 1n, BIG_SEQ]) {
     const entries = await t.services.changeLog.changesAfter(after, 50);
@@ -55,7 +64,12 @@ it('the feed after a seq is findMany\'s, each seq exact', async () => {
     expect(entries.map((e) => e.seq)).toEqual(expected.map((r) => r.seq.toString()));
   }
   const [last] = await t.services.changeLog.changesAfter(BIG_SEQ, 10);
-  expect(last).toMatchObject({ seq: '9007199254740994', operation: 'updated', requestId: 'req-reads', changes: { name: { old: 'One', new: 'Uno' }, description: { old: null, new: 'read back' } } });
+  expect(last).toMatchObject({
+    seq: '9007199254740994',
+    operation: 'updated',
+    requestId: 'req-reads',
+    changes: { name: { old: 'One', new: 'Uno' }, description: { old: null, new: 'read back' } },
+  });
   expect(await t.services.changeLog.get(last!.id)).toEqual(last);
   await expect(t.services.changeLog.get('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ code: 'NOT_FOUND' });
 });
@@ -66,23 +80,35 @@ const FILTERS = [
   'requestId eq null',
   'requestId ne null',
   "contains(resource, 'price') or resource eq 'payment-source'",
-  'importRunId ne null and not (operation eq \'updated\')',
+  "importRunId ne null and not (operation eq 'updated')",
   `userId eq ${alice.userId}`,
   "toupper(requestId) eq 'REQ-READS'",
   'occurredAt ge 2000-01-01T00:00:00Z',
 ];
-const ORDERS: SortKey[][] = [[], [{ field: 'resource', direction: 'desc' }], [{ field: 'requestId', direction: 'asc' }, { field: 'operation', direction: 'desc' }]];
+const ORDERS: SortKey[][] = [
+  [],
+  [{ field: 'resource', direction: 'desc' }],
+  [
+    { field: 'requestId', direction: 'asc' },
+    { field: 'operation', direction: 'desc' },
+  ],
+];
 
-it('lists with filters, orders and offsets select findMany\'s entries, with its count', async () => {
+it("lists with filters, orders and offsets select findMany's entries, with its count", async () => {
   for (const $filter of FILTERS) {
     const { filter } = parseODataOptions({ $filter }, changeLogFields);
     const where = toPrismaWhere(filter, changeLogFields) as Prisma.ChangeLogWhereInput;
     // Each filter selects some entries and leaves others out (the last one all).
-    expect([$filter, await t.db.prisma.changeLog.count({ where }) > 0]).toEqual([$filter, true]);
+    expect([$filter, (await t.db.prisma.changeLog.count({ where })) > 0]).toEqual([$filter, true]);
     for (const orderBy of ORDERS) {
       for (const offset of [0, 7]) {
         const page = await t.services.changeLog.list({ filter, orderBy, limit: 20, offset, count: true });
-        const expected = await t.db.prisma.changeLog.findMany({ where, orderBy: toPrismaOrderBy(orderBy, changeLogFields), skip: offset, take: 21 });
+        const expected = await t.db.prisma.changeLog.findMany({
+          where,
+          orderBy: toPrismaOrderBy(orderBy, changeLogFields),
+          skip: offset,
+          take: 21,
+        });
         expect([$filter, orderBy, offset, ids(page.items)]).toEqual([$filter, orderBy, offset, expected.slice(0, 20).map((r) => r.id)]);
         expect(page.hasMore).toBe(expected.length > 20);
         expect(page.totalCount).toBe(await t.db.prisma.changeLog.count({ where }));
@@ -98,12 +124,14 @@ it('lists with filters, orders and offsets select findMany\'s entries, with its 
   }
 });
 
-it('a record\'s history, and many records\' at once, are findMany\'s', async () => {
+it("a record's history, and many records' at once, are findMany's", async () => {
   const some = await prismaRows({ where: { resource: 'customer' }, take: 3 });
   const recordIds = some.map((r) => r.recordId);
   const batched = await t.services.changeLog.historyOf('customer', recordIds);
   expect(ids(batched)).toEqual((await prismaRows({ where: { resource: 'customer', recordId: { in: recordIds } } })).map((r) => r.id));
-  const filter = await t.services.changeLog.historyFilter('customer', recordIds[0]!.toUpperCase(), () => Promise.reject(new Error('not asked: the record has entries')));
+  const filter = await t.services.changeLog.historyFilter('customer', recordIds[0]!.toUpperCase(), () =>
+    Promise.reject(new Error('not asked: the record has entries')),
+  );
   const page = await t.services.changeLog.feed({ filter, limit: 100 });
   expect(ids(page.items)).toEqual((await prismaRows({ where: { resource: 'customer', recordId: recordIds[0]! } })).map((r) => r.id));
   // No entry: the record's own read decides (NOT_FOUND when it never existed).

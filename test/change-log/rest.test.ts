@@ -36,7 +36,10 @@ describe('scopes', () => {
     const denied = await request(t.http).get(`${ROOT}/changes`).set(bearer(t.tokens.writer)).expect(403);
     expect(denied.body.code).toBe('FORBIDDEN');
     await request(t.http).get(`${ROOT}/payment-sources/${defaultSource().id}/history`).set(bearer(t.tokens.reader)).expect(403);
-    await request(t.http).get(`${ROOT}/changes?$top=1`).set(bearer(await token('billing.audit'))).expect(200);
+    await request(t.http)
+      .get(`${ROOT}/changes?$top=1`)
+      .set(bearer(await token('billing.audit')))
+      .expect(200);
   });
 });
 
@@ -44,13 +47,24 @@ describe('payment sources and payments through REST', () => {
   it('records create, PUT, PATCH and delete with field-level old/new, who and the request id; refused writes record nothing', async () => {
     const before = (await everything()).length;
     const w = (r: request.Test, id: string) => r.set(bearer(t.tokens.writer)).set('X-Request-Id', id);
-    const created = await w(request(t.http).post(`${ROOT}/payment-sources`), 'req-create').send(source('HIST-1')).expect(201);
+    const created = await w(request(t.http).post(`${ROOT}/payment-sources`), 'req-create')
+      .send(source('HIST-1'))
+      .expect(201);
     const id = created.body.id as string;
-    await w(request(t.http).put(`${ROOT}/payment-sources/${id}`), 'req-put').send({ ...source('HIST-1'), name: 'Renamed', description: 'd' }).expect(200);
-    await w(request(t.http).patch(`${ROOT}/payment-sources/${id}`), 'req-patch').send({ isActive: false }).expect(200);
+    await w(request(t.http).put(`${ROOT}/payment-sources/${id}`), 'req-put')
+      .send({ ...source('HIST-1'), name: 'Renamed', description: 'd' })
+      .expect(200);
+    await w(request(t.http).patch(`${ROOT}/payment-sources/${id}`), 'req-patch')
+      .send({ isActive: false })
+      .expect(200);
     // Refused: a duplicate code, a stale If-Match.
-    await w(request(t.http).post(`${ROOT}/payment-sources`), 'req-dup').send(source('hist-1')).expect(409);
-    await w(request(t.http).patch(`${ROOT}/payment-sources/${id}`), 'req-stale').set('If-Match', '"stale"').send({ name: 'x' }).expect(412);
+    await w(request(t.http).post(`${ROOT}/payment-sources`), 'req-dup')
+      .send(source('hist-1'))
+      .expect(409);
+    await w(request(t.http).patch(`${ROOT}/payment-sources/${id}`), 'req-stale')
+      .set('If-Match', '"stale"')
+      .send({ name: 'x' })
+      .expect(412);
     await w(request(t.http).delete(`${ROOT}/payment-sources/${id}`), 'req-delete').expect(204);
 
     const all = await everything();
@@ -93,7 +107,11 @@ describe('payment sources and payments through REST', () => {
       .set('Content-Type', 'application/json')
       .send(`{"customerId":"${customer.id}","amount":1234567890.1234,"receivedAt":"2026-03-01T10:00:00.000Z"}`)
       .expect(201);
-    await request(t.http).post(`${ROOT}/payments`).set(bearer(t.tokens.writer)).send({ customerId: '00000000-0000-4000-8000-000000000999', amount: 1 }).expect(400);
+    await request(t.http)
+      .post(`${ROOT}/payments`)
+      .set(bearer(t.tokens.writer))
+      .send({ customerId: '00000000-0000-4000-8000-000000000999', amount: 1 })
+      .expect(400);
     const all = await everything();
     expect(all).toHaveLength(before + 1);
     const history = await audit(`${ROOT}/payments/${res.body.id}/history`).expect(200);
@@ -119,11 +137,15 @@ describe('payment sources and payments through REST', () => {
 
 describe('GET /changes', () => {
   it('has the list options: $filter on resource, recordId, operation, occurredAt, userId; $orderby, $top/$skip, $count, $select', async () => {
-    const customers = await audit(`${ROOT}/changes?$filter=resource eq 'customer' and operation eq 'created' and userId eq 00000000-0000-0000-0000-000000000000&$count=true&$top=2`).expect(200);
+    const customers = await audit(
+      `${ROOT}/changes?$filter=resource eq 'customer' and operation eq 'created' and userId eq 00000000-0000-0000-0000-000000000000&$count=true&$top=2`,
+    ).expect(200);
     expect(customers.body['@odata.count']).toBe(fixture.customers.length);
     expect(customers.body.value).toHaveLength(2);
     const one = fixture.customers[1]!.id;
-    const byRecord = await audit(`${ROOT}/changes?$filter=recordId eq ${one} and occurredAt lt 2999-01-01&$select=resource,operation`).expect(200);
+    const byRecord = await audit(
+      `${ROOT}/changes?$filter=recordId eq ${one} and occurredAt lt 2999-01-01&$select=resource,operation`,
+    ).expect(200);
     expect(byRecord.body.value).toEqual([{ resource: 'customer', operation: 'created' }]);
     const newest = await audit(`${ROOT}/changes?$orderby=occurredAt desc&$top=1&$skip=0`).expect(200);
     expect(newest.body.value).toHaveLength(1);

@@ -45,7 +45,9 @@ it('an entry takes its seq at commit, above every committed one; a client cannot
   const last = BigInt((await s.changeLog.changesAfter(0n, 1000)).at(-1)!.seq);
   const draft = (recordId: string) => [{ resource: 'payment-source' as const, recordId, operation: 'created' as const, changes: {} }];
   const seqOf = async (q: Pick<typeof db.prisma, '$queryRawUnsafe'>, recordId: string) =>
-    (await q.$queryRawUnsafe<Array<{ seq: bigint }>>(`SELECT "seq" FROM "ChangeLog" WHERE "recordId" = $1::uuid`, recordId)).map((r) => BigInt(r.seq));
+    (await q.$queryRawUnsafe<Array<{ seq: bigint }>>(`SELECT "seq" FROM "ChangeLog" WHERE "recordId" = $1::uuid`, recordId)).map((r) =>
+      BigInt(r.seq),
+    );
   const kept = randomUUID();
   // Inside its transaction the entry holds a placeholder (below zero); the commit gives it its seq.
   const inside = await db.prisma.$transaction(async (tx) => {

@@ -26,7 +26,13 @@ describe('configuration', () => {
       REDIS_URL: 'redis://127.0.0.1:6379',
       WORKERS: '3',
     });
-    expect(c.database).toMatchObject({ statementTimeoutMs: 5000, connectTimeoutMs: 3000, replicaUrls: ['postgresql://r1/db', 'postgresql://r2/db'], replicaMaxLagMs: 2000, readYourWritesMs: 5000 });
+    expect(c.database).toMatchObject({
+      statementTimeoutMs: 5000,
+      connectTimeoutMs: 3000,
+      replicaUrls: ['postgresql://r1/db', 'postgresql://r2/db'],
+      replicaMaxLagMs: 2000,
+      readYourWritesMs: 5000,
+    });
     expect(c.redis).toEqual({ url: 'redis://127.0.0.1:6379', keyPrefix: 'billing:' });
     expect(c.workers).toBe(3);
     expect(loadConfig({ DATABASE_URL: 'postgresql://h/db', WORKERS: 'auto' }).workers).toBeGreaterThanOrEqual(1);
@@ -45,12 +51,31 @@ describe('configuration', () => {
   it('reads the pooler and TLS settings; a transaction-mode pooler needs a direct URL', () => {
     const direct = loadConfig({ DATABASE_URL: 'postgresql://h/db' }).database;
     expect(direct).toMatchObject({ pooler: 'none', namedStatements: true, directUrl: undefined, tlsRootCertFile: undefined });
-    const pooled = loadConfig({ DATABASE_URL: 'postgresql://bouncer:6432/db', DATABASE_DIRECT_URL: 'postgresql://h:5432/db', DB_POOLER: 'transaction', PGSSLROOTCERT: '/etc/ca.pem' }).database;
-    expect(pooled).toMatchObject({ pooler: 'transaction', namedStatements: false, directUrl: 'postgresql://h:5432/db', tlsRootCertFile: '/etc/ca.pem' });
+    const pooled = loadConfig({
+      DATABASE_URL: 'postgresql://bouncer:6432/db',
+      DATABASE_DIRECT_URL: 'postgresql://h:5432/db',
+      DB_POOLER: 'transaction',
+      PGSSLROOTCERT: '/etc/ca.pem',
+    }).database;
+    expect(pooled).toMatchObject({
+      pooler: 'transaction',
+      namedStatements: false,
+      directUrl: 'postgresql://h:5432/db',
+      tlsRootCertFile: '/etc/ca.pem',
+    });
     // PgBouncer 1.21+ with max_prepared_statements keeps named statements.
-    expect(loadConfig({ DATABASE_URL: 'postgresql://b/db', DATABASE_DIRECT_URL: 'postgresql://h/db', DB_POOLER: 'transaction', DB_PREPARED_STATEMENTS: 'named' }).database.namedStatements).toBe(true);
+    expect(
+      loadConfig({
+        DATABASE_URL: 'postgresql://b/db',
+        DATABASE_DIRECT_URL: 'postgresql://h/db',
+        DB_POOLER: 'transaction',
+        DB_PREPARED_STATEMENTS: 'named',
+      }).database.namedStatements,
+    ).toBe(true);
     expect(loadConfig({ DATABASE_URL: 'postgresql://h/db', DB_PREPARED_STATEMENTS: 'unnamed' }).database.namedStatements).toBe(false);
-    expect(() => loadConfig({ DATABASE_URL: 'postgresql://b/db', DB_POOLER: 'transaction' })).toThrow(/DATABASE_DIRECT_URL is required with DB_POOLER=transaction/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://b/db', DB_POOLER: 'transaction' })).toThrow(
+      /DATABASE_DIRECT_URL is required with DB_POOLER=transaction/,
+    );
     expect(() => loadConfig({ DB_POOLER: 'transaction' })).toThrow(/DB_POOLER needs DATABASE_URL/);
     expect(() => loadConfig({ DATABASE_URL: 'postgresql://h/db', DB_POOLER: 'session' })).toThrow(/DB_POOLER/);
     expect(() => loadConfig({ DATABASE_URL: 'postgresql://h/db', DATABASE_DIRECT_URL: 'mysql://h/db' })).toThrow(/DATABASE_DIRECT_URL/);
@@ -69,8 +94,15 @@ describe('configuration', () => {
     const local = loadConfig({}).corsOrigins;
     expect(local).not.toBe('*');
     const allows = (origin: string) => originAllowed(local, origin);
-    for (const o of ['http://localhost:5173', 'http://127.0.0.1:3000', 'http://localhost', 'https://studio.apollographql.com']) expect(allows(o)).toBe(true);
-    for (const o of ['https://localhost:5173', 'http://localhost.evil.example', 'http://127.0.0.1.evil.example:80', 'http://studio.apollographql.com', 'https://studio.apollographql.com.evil.example']) {
+    for (const o of ['http://localhost:5173', 'http://127.0.0.1:3000', 'http://localhost', 'https://studio.apollographql.com'])
+      expect(allows(o)).toBe(true);
+    for (const o of [
+      'https://localhost:5173',
+      'http://localhost.evil.example',
+      'http://127.0.0.1.evil.example:80',
+      'http://studio.apollographql.com',
+      'https://studio.apollographql.com.evil.example',
+    ]) {
       expect(allows(o)).toBe(false);
     }
     expect(loadConfig({ ...prod, CORS_ORIGINS: ' https://Billing.Example.edu:443/ , http://localhost:5173' }).corsOrigins).toEqual([
@@ -78,7 +110,14 @@ describe('configuration', () => {
       'http://localhost:5173',
     ]);
     expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toBe('*');
-    for (const bad of ['billing.example.edu', 'https://example.edu/app', 'ftp://example.edu', '*,https://example.edu', 'https://example.edu?x=1', 'https://user:secret@example.edu']) {
+    for (const bad of [
+      'billing.example.edu',
+      'https://example.edu/app',
+      'ftp://example.edu',
+      '*,https://example.edu',
+      'https://example.edu?x=1',
+      'https://user:secret@example.edu',
+    ]) {
       expect(() => loadConfig({ CORS_ORIGINS: bad })).toThrow(/CORS_ORIGINS/);
     }
     expect(() => loadConfig({ CORS_ORIGINS: 'https://user:secret@example.edu' })).not.toThrow(/secret/);

@@ -45,7 +45,10 @@ it("the migration line for a source defines that source's body", async () => {
     expect(line).not.toMatch(/;(?!\n$)/);
     await db.prisma.$transaction(async (tx) => {
       await tx.$executeRawUnsafe(line.replace(`"${name}"()`, `"probe_${name}"()`));
-      const [defined] = await tx.$queryRawUnsafe<Array<{ body: string }>>(`SELECT prosrc AS body FROM pg_proc WHERE proname = $1`, `probe_${name}`);
+      const [defined] = await tx.$queryRawUnsafe<Array<{ body: string }>>(
+        `SELECT prosrc AS body FROM pg_proc WHERE proname = $1`,
+        `probe_${name}`,
+      );
       expect(oneLine(defined!.body)).toBe(SOURCES.get(name));
       await tx.$executeRawUnsafe(`DROP FUNCTION "probe_${name}"()`);
     });

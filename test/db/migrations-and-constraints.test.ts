@@ -49,7 +49,17 @@ describe('migrations', () => {
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
     );
     expect(tables.map((t) => t.table_name)).toEqual(
-      expect.arrayContaining(['AcademicTerm', 'Account', 'Address', 'Article', 'ArticlePrice', 'Customer', 'Payment', 'PaymentSource', 'TaxCode']),
+      expect.arrayContaining([
+        'AcademicTerm',
+        'Account',
+        'Address',
+        'Article',
+        'ArticlePrice',
+        'Customer',
+        'Payment',
+        'PaymentSource',
+        'TaxCode',
+      ]),
     );
   });
 
@@ -83,13 +93,17 @@ describe('constraints keep the rules whatever the caller', () => {
   it('one default address per customer', async () => {
     const c = await customer();
     const addr = (isDefault: boolean, addressType = 'Billing') =>
-      db.prisma.address.create({ data: { customerId: c.id, addressType, street: 'Main 1', city: 'Town', postalCode: '12345', country: 'DE', isDefault } });
+      db.prisma.address.create({
+        data: { customerId: c.id, addressType, street: 'Main 1', city: 'Town', postalCode: '12345', country: 'DE', isDefault },
+      });
     await addr(true);
     await unique(addr(true, 'Home'));
     await addr(false, 'Home');
     // Another customer has a default of its own.
     const other = await customer();
-    await db.prisma.address.create({ data: { customerId: other.id, addressType: 'Billing', street: 'x', city: 'y', postalCode: 'z', country: 'DE', isDefault: true } });
+    await db.prisma.address.create({
+      data: { customerId: other.id, addressType: 'Billing', street: 'x', city: 'y', postalCode: 'z', country: 'DE', isDefault: true },
+    });
   });
 
   it('debtor numbers are unique', async () => {
@@ -102,7 +116,9 @@ describe('constraints keep the rules whatever the caller', () => {
     const a = await account();
     const s = await source(a.id, `FK2-${randomUUID().slice(0, 6)}`);
     const c = await customer();
-    await db.prisma.payment.create({ data: { paymentSourceId: s.id, customerId: c.id, amount: '1.00', receivedAt: new Date(), createdById: SYSTEM } });
+    await db.prisma.payment.create({
+      data: { paymentSourceId: s.id, customerId: c.id, amount: '1.00', receivedAt: new Date(), createdById: SYSTEM },
+    });
     await foreignKey(db.prisma.paymentSource.delete({ where: { id: s.id } }));
     await foreignKey(db.prisma.account.delete({ where: { id: a.id } }));
   });
@@ -111,12 +127,27 @@ describe('constraints keep the rules whatever the caller', () => {
     const a = await account();
     const s = await source(a.id, `CHK-${randomUUID().slice(0, 6)}`);
     const c = await customer();
-    await check(db.prisma.payment.create({ data: { paymentSourceId: s.id, customerId: c.id, amount: '0', receivedAt: new Date(), createdById: SYSTEM } }));
     await check(
-      db.prisma.taxCode.create({
-        data: { code: 'X', name: 'x', rate: '19', taxType: 'GST', taxAccountId: a.id, revenueAccountId: a.id, validFrom: new Date(), createdById: SYSTEM },
+      db.prisma.payment.create({
+        data: { paymentSourceId: s.id, customerId: c.id, amount: '0', receivedAt: new Date(), createdById: SYSTEM },
       }),
     );
-    await check(db.prisma.academicTerm.create({ data: { code: 'WS1999', startDate: new Date('2000-01-01'), endDate: new Date('1999-01-01') } }));
+    await check(
+      db.prisma.taxCode.create({
+        data: {
+          code: 'X',
+          name: 'x',
+          rate: '19',
+          taxType: 'GST',
+          taxAccountId: a.id,
+          revenueAccountId: a.id,
+          validFrom: new Date(),
+          createdById: SYSTEM,
+        },
+      }),
+    );
+    await check(
+      db.prisma.academicTerm.create({ data: { code: 'WS1999', startDate: new Date('2000-01-01'), endDate: new Date('1999-01-01') } }),
+    );
   });
 });

@@ -29,7 +29,11 @@ interface Reply {
   headers: Headers;
   body: Record<string, unknown>;
 }
-async function call(path: string, auth: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Reply> {
+async function call(
+  path: string,
+  auth: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Reply> {
   const res = await fetch(`${svc.base}${path}`, {
     method: init.method ?? 'GET',
     headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json', ...init.headers },
@@ -38,7 +42,8 @@ async function call(path: string, auth: string, init: { method?: string; body?: 
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
-const gql = (auth: string, query: string, variables: Record<string, unknown> = {}) => call('/graphql', auth, { method: 'POST', body: { query, variables } });
+const gql = (auth: string, query: string, variables: Record<string, unknown> = {}) =>
+  call('/graphql', auth, { method: 'POST', body: { query, variables } });
 const values = (r: Reply) => r.body.value as Array<Record<string, unknown>>;
 const newSource = (over: Record<string, unknown> = {}) => ({
   code: `PB-${Math.random().toString(36).slice(2, 10)}`,
@@ -78,10 +83,17 @@ describe('behind PgBouncer in transaction mode', () => {
   });
 
   it('starts with migrations on the direct connection and leaves no advisory lock behind', async () => {
-    expect(svc.logs().find((l) => l.msg === 'database ready, migrations applied')).toMatchObject({ pooler: 'transaction', namedStatements: false });
+    expect(svc.logs().find((l) => l.msg === 'database ready, migrations applied')).toMatchObject({
+      pooler: 'transaction',
+      namedStatements: false,
+    });
     const locks = await primary.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'", [], DB);
     expect(locks[0]!.n).toBe(0);
-    const migrations = await primary.query<{ n: number }>('SELECT count(*)::int AS n FROM "_prisma_migrations" WHERE finished_at IS NOT NULL', [], DB);
+    const migrations = await primary.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM "_prisma_migrations" WHERE finished_at IS NOT NULL',
+      [],
+      DB,
+    );
     expect(migrations[0]!.n).toBeGreaterThan(0);
   });
 
@@ -105,14 +117,19 @@ describe('behind PgBouncer in transaction mode', () => {
     }
     expect((await call('/api/v1/payments', reader)).status).toBe(200);
     const surname = fixture.customers[0]!.lastName;
-    const filtered = await call(`/api/v1/customers?$filter=${encodeURIComponent(`startswith(lastName,'${surname.slice(0, 2)}') and contains(lastName,'${surname.slice(1, 3)}')`)}&$orderby=lastName,id`, reader);
+    const filtered = await call(
+      `/api/v1/customers?$filter=${encodeURIComponent(`startswith(lastName,'${surname.slice(0, 2)}') and contains(lastName,'${surname.slice(1, 3)}')`)}&$orderby=lastName,id`,
+      reader,
+    );
     expect(filtered.status).toBe(200);
     expect(values(filtered).map((c) => c.lastName)).toContain(surname);
     const expanded = await call('/api/v1/payment-sources?$expand=account&$filter=isActive%20eq%20true', reader);
     expect(expanded.status).toBe(200);
     for (const s of values(expanded)) expect((s.account as { id: string }).id).toBe(s.accountId);
     const article = fixture.articlePrices[0]!.articleId;
-    const prices = await fetch(`${svc.base}/api/v1/article-prices?articleId=${article}`, { headers: { authorization: `Bearer ${reader}` } });
+    const prices = await fetch(`${svc.base}/api/v1/article-prices?articleId=${article}`, {
+      headers: { authorization: `Bearer ${reader}` },
+    });
     expect(prices.status).toBe(200);
     expect(((await prices.json()) as unknown[]).length).toBe(fixture.articlePrices.filter((p) => p.articleId === article).length);
     expect((await call("/api/v1/customers?$filter=lastName%20eq%20'", reader)).status).toBe(400);
@@ -144,26 +161,43 @@ describe('behind PgBouncer in transaction mode', () => {
     expect(created.status).toBe(201);
     const id = String(created.body.id);
     const etag = created.headers.get('etag')!;
-    const put = await call(`/api/v1/payment-sources/${id}`, writer, { method: 'PUT', body: newSource({ code: created.body.code, name: 'v2' }), headers: { 'if-match': etag } });
+    const put = await call(`/api/v1/payment-sources/${id}`, writer, {
+      method: 'PUT',
+      body: newSource({ code: created.body.code, name: 'v2' }),
+      headers: { 'if-match': etag },
+    });
     expect(put.status).toBe(200);
-    const stale = await call(`/api/v1/payment-sources/${id}`, writer, { method: 'PUT', body: newSource({ code: created.body.code, name: 'v3' }), headers: { 'if-match': etag } });
+    const stale = await call(`/api/v1/payment-sources/${id}`, writer, {
+      method: 'PUT',
+      body: newSource({ code: created.body.code, name: 'v3' }),
+      headers: { 'if-match': etag },
+    });
     expect(stale.status).toBe(412);
     const patched = await call(`/api/v1/payment-sources/${id}`, writer, { method: 'PATCH', body: { description: 'patched' } });
     expect(patched.body).toMatchObject({ name: 'v2', description: 'patched' });
     const gqlUpdate = await gql(writer, 'mutation($id: ID!) { updatePaymentSource(id: $id, input: { name: "v4" }) { name } }', { id });
     expect(gqlUpdate.body).toEqual({ data: { updatePaymentSource: { name: 'v4' } } });
     const customerId = fixture.customers[0]!.id;
-    const payment = await call('/api/v1/payments', writer, { method: 'POST', body: { customerId, paymentSourceId: id, amount: 12.5, reference: 'pooled' } });
+    const payment = await call('/api/v1/payments', writer, {
+      method: 'POST',
+      body: { customerId, paymentSourceId: id, amount: 12.5, reference: 'pooled' },
+    });
     expect(payment.status).toBe(201);
     expect(payment.body).toMatchObject({ amount: 12.5, paymentSourceId: id });
     const refused = await call(`/api/v1/payment-sources/${id}`, writer, { method: 'DELETE' });
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('HAS_PAYMENTS');
-    const viaGql = await gql(writer, 'mutation($input: CreatePaymentInput!) { createPayment(input: $input) { id amount paymentSource { id } customer { id } } }', {
-      input: { customerId, amount: 3 },
-    });
+    const viaGql = await gql(
+      writer,
+      'mutation($input: CreatePaymentInput!) { createPayment(input: $input) { id amount paymentSource { id } customer { id } } }',
+      {
+        input: { customerId, amount: 3 },
+      },
+    );
     expect(viaGql.body.errors).toBeUndefined();
-    expect((viaGql.body.data as { createPayment: { paymentSource: { id: string } } }).createPayment.paymentSource.id).toBe(defaultSource().id);
+    expect((viaGql.body.data as { createPayment: { paymentSource: { id: string } } }).createPayment.paymentSource.id).toBe(
+      defaultSource().id,
+    );
     const spare = await gql(writer, 'mutation($input: CreatePaymentSourceInput!) { createPaymentSource(input: $input) { id } }', {
       input: { code: `PB-G-${Date.now()}`, name: 'g', accountId: activeAssetAccount().id, sourceType: 'Cash' },
     });
@@ -175,14 +209,20 @@ describe('behind PgBouncer in transaction mode', () => {
   it('keeps the payment-source rules under concurrency: one code, one default', async () => {
     const code = `RACE-${Date.now()}`;
     const racers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => call('/api/v1/payment-sources', writer, { method: 'POST', body: newSource({ code: i % 2 ? code : code.toLowerCase() }) })),
+      Array.from({ length: 20 }, (_, i) =>
+        call('/api/v1/payment-sources', writer, { method: 'POST', body: newSource({ code: i % 2 ? code : code.toLowerCase() }) }),
+      ),
     );
     expect(racers.filter((r) => r.status === 201)).toHaveLength(1);
     expect(racers.filter((r) => r.status === 409 && r.body.code === 'DUPLICATE_CODE')).toHaveLength(19);
 
     const current = await call(`/api/v1/payment-sources/${defaultSource().id}`, writer);
-    expect((await call(`/api/v1/payment-sources/${defaultSource().id}`, writer, { method: 'PATCH', body: { isDefault: false } })).status).toBe(200);
-    const defaults = await Promise.all(Array.from({ length: 10 }, () => call('/api/v1/payment-sources', writer, { method: 'POST', body: newSource({ isDefault: true }) })));
+    expect(
+      (await call(`/api/v1/payment-sources/${defaultSource().id}`, writer, { method: 'PATCH', body: { isDefault: false } })).status,
+    ).toBe(200);
+    const defaults = await Promise.all(
+      Array.from({ length: 10 }, () => call('/api/v1/payment-sources', writer, { method: 'POST', body: newSource({ isDefault: true }) })),
+    );
     expect(defaults.filter((r) => r.status === 201)).toHaveLength(1);
     expect(defaults.filter((r) => r.status === 409 && r.body.code === 'DEFAULT_ALREADY_SET')).toHaveLength(9);
     const [row] = await primary.query<{ n: number }>('SELECT count(*)::int AS n FROM "PaymentSource" WHERE "isDefault"', [], DB);
@@ -190,7 +230,9 @@ describe('behind PgBouncer in transaction mode', () => {
     // Back to the demo default for the tests after this one.
     const winner = String(defaults.find((r) => r.status === 201)!.body.id);
     expect((await call(`/api/v1/payment-sources/${winner}`, writer, { method: 'PATCH', body: { isDefault: false } })).status).toBe(200);
-    expect((await call(`/api/v1/payment-sources/${String(current.body.id)}`, writer, { method: 'PATCH', body: { isDefault: true } })).status).toBe(200);
+    expect(
+      (await call(`/api/v1/payment-sources/${String(current.body.id)}`, writer, { method: 'PATCH', body: { isDefault: true } })).status,
+    ).toBe(200);
   });
 
   it('answers 2,000 mixed requests at 20 connections without a 5xx, on two server connections', async () => {
@@ -199,12 +241,13 @@ describe('behind PgBouncer in transaction mode', () => {
     const mix: Array<() => Promise<Reply>> = [
       () => call('/api/v1/customers?$top=20&$orderby=lastName', reader),
       () => call(`/api/v1/customers/${customerId}`, reader),
-      () => call("/api/v1/articles?$expand=prices&$filter=isActive%20eq%20true", reader),
+      () => call('/api/v1/articles?$expand=prices&$filter=isActive%20eq%20true', reader),
       () => call(`/api/v1/payment-sources/${source.id}`, reader),
       () => call('/api/v1/payments', writer, { method: 'POST', body: { customerId, amount: 1.25 } }),
       () => gql(reader, '{ customers(first: 20) { nodes { id addresses { city } } } }'),
       () => gql(reader, '{ articles(first: 20) { nodes { code prices { amount } defaultTaxCode { rate } } } }'),
-      () => gql(writer, 'mutation($input: CreatePaymentInput!) { createPayment(input: $input) { id } }', { input: { customerId, amount: 2 } }),
+      () =>
+        gql(writer, 'mutation($input: CreatePaymentInput!) { createPayment(input: $input) { id } }', { input: { customerId, amount: 2 } }),
       () => call('/api/v1/payment-sources', writer, { method: 'POST', body: newSource() }),
     ];
     const total = 2000;
@@ -221,11 +264,20 @@ describe('behind PgBouncer in transaction mode', () => {
         }
       }),
     );
-    console.log(`behind PgBouncer: ${total} requests at 20 connections in ${Date.now() - started} ms: ${JSON.stringify(Object.fromEntries(statuses))}`);
+    console.log(
+      `behind PgBouncer: ${total} requests at 20 connections in ${Date.now() - started} ms: ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
     expect([...statuses.keys()].filter((s) => s >= 500)).toEqual([]);
     expect((statuses.get(200) ?? 0) + (statuses.get(201) ?? 0)).toBe(total);
     expect(graphqlErrors).toBe(0);
-    const pools = await bouncer.admin<{ database: string; cl_active: string; cl_waiting: string; sv_active: string; sv_idle: string; sv_used: string }>('SHOW POOLS');
+    const pools = await bouncer.admin<{
+      database: string;
+      cl_active: string;
+      cl_waiting: string;
+      sv_active: string;
+      sv_idle: string;
+      sv_used: string;
+    }>('SHOW POOLS');
     const pool = pools.find((p) => p.database === DB)!;
     expect(Number(pool.sv_active) + Number(pool.sv_idle) + Number(pool.sv_used)).toBeLessThanOrEqual(2);
     expect(Number(pool.cl_active) + Number(pool.cl_waiting)).toBeGreaterThan(2);
@@ -255,12 +307,16 @@ describe('behind PgBouncer in transaction mode', () => {
     }
     expect((await call('/api/v1/accounts', reader)).status).toBe(200);
     // The limits were transaction-local: no server connection keeps them, none is idle in a transaction.
-    const stuck = await primary.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND state LIKE 'idle in transaction%'", [DB]);
+    const stuck = await primary.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND state LIKE 'idle in transaction%'",
+      [DB],
+    );
     expect(stuck[0]!.n).toBe(0);
     const plain = new Client({ connectionString: bouncer.url(DB) });
     await plain.connect();
     try {
-      for (let i = 0; i < 4; i++) expect((await plain.query<{ statement_timeout: string }>('SHOW statement_timeout')).rows[0]!.statement_timeout).toBe('0');
+      for (let i = 0; i < 4; i++)
+        expect((await plain.query<{ statement_timeout: string }>('SHOW statement_timeout')).rows[0]!.statement_timeout).toBe('0');
     } finally {
       await plain.end();
     }
@@ -284,9 +340,17 @@ describe('behind PgBouncer in transaction mode', () => {
 
   it('carries the limits inside every transaction and single statement, named statements included, and leaves none on the session', async () => {
     // Straight to PostgreSQL: with named statements (as PgBouncer 1.21+ with max_prepared_statements allows).
-    const db = await openDatabase({ url: primary.url(DB), pooler: 'transaction', namedStatements: true, statementTimeoutMs: 1234, migrate: false, poolMax: 1 });
+    const db = await openDatabase({
+      url: primary.url(DB),
+      pooler: 'transaction',
+      namedStatements: true,
+      statementTimeoutMs: 1234,
+      migrate: false,
+      poolMax: 1,
+    });
     try {
-      const setting = async (q: (sql: TemplateStringsArray) => Promise<unknown>) => ((await q`SELECT current_setting('statement_timeout') AS s`) as Array<{ s: string }>)[0]!.s;
+      const setting = async (q: (sql: TemplateStringsArray) => Promise<unknown>) =>
+        ((await q`SELECT current_setting('statement_timeout') AS s`) as Array<{ s: string }>)[0]!.s;
       expect(await setting((sql) => db.prisma.$queryRaw(sql))).toBe('1234ms');
       const inside = await db.prisma.$transaction(async (tx) => [await setting((sql) => tx.$queryRaw(sql)), await tx.account.count()]);
       expect(inside).toEqual(['1234ms', fixture.accounts.length]);
@@ -299,7 +363,13 @@ describe('behind PgBouncer in transaction mode', () => {
   });
 
   it('Database.lockSession holds a session-level advisory lock past the pooler until closed (for lock holders such as a relay)', async () => {
-    const db = await openDatabase({ url: bouncer.url(DB), directUrl: primary.url(DB), pooler: 'transaction', statementTimeoutMs: 2000, migrate: false });
+    const db = await openDatabase({
+      url: bouncer.url(DB),
+      directUrl: primary.url(DB),
+      pooler: 'transaction',
+      statementTimeoutMs: 2000,
+      migrate: false,
+    });
     const held = await db.lockSession();
     const other = await db.lockSession();
     try {
@@ -327,18 +397,24 @@ describe('behind PgBouncer in transaction mode', () => {
       defaultPoolSize: 2,
       settings: { ignore_startup_parameters: 'statement_timeout, idle_in_transaction_session_timeout' },
     });
-    const other = startService(await freePort(), { DATABASE_URL: lenient.url(DB), DATABASE_DIRECT_URL: primary.url(DB), DB_POOLER: 'transaction' });
+    const other = startService(await freePort(), {
+      DATABASE_URL: lenient.url(DB),
+      DATABASE_DIRECT_URL: primary.url(DB),
+      DB_POOLER: 'transaction',
+    });
     try {
       expect(await other.ready(60_000)).toBe(true);
       const statuses = await Promise.all(
         Array.from({ length: 160 }, (_, i) =>
           i % 2
-            ? fetch(`${other.base}/api/v1/customers?$top=10&$orderby=lastName`, { headers: { authorization: `Bearer ${reader}` } }).then((r) => r.status)
+            ? fetch(`${other.base}/api/v1/customers?$top=10&$orderby=lastName`, { headers: { authorization: `Bearer ${reader}` } }).then(
+                (r) => r.status,
+              )
             : fetch(`${other.base}/graphql`, {
                 method: 'POST',
                 headers: { authorization: `Bearer ${reader}`, 'content-type': 'application/json' },
                 body: JSON.stringify({ query: '{ articles(first: 10) { nodes { code prices { amount } } } }' }),
-              }).then(async (r) => ((await r.json()) as { errors?: unknown }).errors ? 500 : r.status),
+              }).then(async (r) => (((await r.json()) as { errors?: unknown }).errors ? 500 : r.status)),
         ),
       );
       expect(statuses.filter((s) => s !== 200)).toEqual([]);

@@ -109,10 +109,9 @@ describe('a database migrated with the earlier text of a migration', () => {
       const [name, previous] = Object.entries(PREVIOUS_CHECKSUMS)[0]!;
       await db.session.query('UPDATE "_prisma_migrations" SET checksum = $1 WHERE migration_name = $2', [previous[0], name]);
       expect(await applyMigrations(db.session)).toEqual([]);
-      const [row] = await db.session.query<{ checksum: string }>(
-        'SELECT checksum FROM "_prisma_migrations" WHERE migration_name = $1',
-        [name],
-      );
+      const [row] = await db.session.query<{ checksum: string }>('SELECT checksum FROM "_prisma_migrations" WHERE migration_name = $1', [
+        name,
+      ]);
       expect(row?.checksum).toBe(readMigrations().find((m) => m.name === name)?.checksum);
       // Any other checksum is still a modified migration.
       await db.session.query('UPDATE "_prisma_migrations" SET checksum = $1 WHERE migration_name = $2', ['0'.repeat(64), name]);

@@ -41,7 +41,8 @@ async function call(path: string, auth: string, init: { method?: string; body?: 
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
-const gql = (auth: string, query: string, variables: Record<string, unknown> = {}) => call('/graphql', auth, { method: 'POST', body: { query, variables } });
+const gql = (auth: string, query: string, variables: Record<string, unknown> = {}) =>
+  call('/graphql', auth, { method: 'POST', body: { query, variables } });
 
 /**
  * Whether pg_stat_database holds everything the service's sessions on `c` did. A backend
@@ -141,7 +142,10 @@ describe('reads on a streaming replica', () => {
     const before = await counters(primary);
     for (let i = 0; i < 100; i++) {
       if (i % 2 === 0) {
-        const created = await call('/api/v1/payments', writer, { method: 'POST', body: { customerId, amount: 1 + i, reference: `ryw-${i}` } });
+        const created = await call('/api/v1/payments', writer, {
+          method: 'POST',
+          body: { customerId, amount: 1 + i, reference: `ryw-${i}` },
+        });
         expect(created.status).toBe(201);
         const read = await call(`/api/v1/payments/${String(created.body.id)}`, writer);
         expect(read.status).toBe(200);
@@ -156,10 +160,14 @@ describe('reads on a streaming replica', () => {
       }
     }
     // Backends that stay busy report their counters at most once a second (as above).
-    const written = await until('the writes in the primary\'s counters', async () => {
-      const n = (await counters(primary)).xact - before.xact;
-      return n >= 100 && n;
-    }, { timeoutMs: 30_000, everyMs: 250 });
+    const written = await until(
+      "the writes in the primary's counters",
+      async () => {
+        const n = (await counters(primary)).xact - before.xact;
+        return n >= 100 && n;
+      },
+      { timeoutMs: 30_000, everyMs: 250 },
+    );
     expect(written).toBeGreaterThanOrEqual(100);
   });
 
@@ -188,14 +196,24 @@ describe('reads on a streaming replica', () => {
       expect(await strict.ready(60_000)).toBe(true);
       // Replay stopped on the replica: it keeps receiving WAL but falls ever further behind.
       await replica.query('SELECT pg_wal_replay_pause()', [], DB);
-      const created = await call('/api/v1/payments', writer, { method: 'POST', body: { customerId, amount: 3, reference: 'while-lagging' } });
+      const created = await call('/api/v1/payments', writer, {
+        method: 'POST',
+        body: { customerId, amount: 3, reference: 'while-lagging' },
+      });
       expect(created.status).toBe(201);
       const replicaState = async () => {
         const body = (await (await fetch(`${strict.base}/readyz`)).json()) as { databases: Array<{ name: string; state: string }> };
         return body.databases.find((d) => d.name === 'replica 1')?.state;
       };
-      expect(await until('/readyz to show the replica lagging', async () => (await replicaState()) === 'lagging' && 'lagging', { timeoutMs: 20_000, everyMs: 200 })).toBe('lagging');
-      const read = await fetch(`${strict.base}/api/v1/payments/${String(created.body.id)}`, { headers: { authorization: `Bearer ${reader}` } });
+      expect(
+        await until('/readyz to show the replica lagging', async () => (await replicaState()) === 'lagging' && 'lagging', {
+          timeoutMs: 20_000,
+          everyMs: 200,
+        }),
+      ).toBe('lagging');
+      const read = await fetch(`${strict.base}/api/v1/payments/${String(created.body.id)}`, {
+        headers: { authorization: `Bearer ${reader}` },
+      });
       expect(read.status).toBe(200);
       expect(strict.output()).toContain('read replica lagging');
     } finally {

@@ -64,7 +64,12 @@ describe('a stalled PostgreSQL', () => {
 
   beforeAll(async () => {
     r = await relay();
-    db = await openDatabase({ url: `postgresql://postgres@127.0.0.1:${r.port}/postgres`, migrate: false, poolMax: 2, statementTimeoutMs: STATEMENT_TIMEOUT_MS });
+    db = await openDatabase({
+      url: `postgresql://postgres@127.0.0.1:${r.port}/postgres`,
+      migrate: false,
+      poolMax: 2,
+      statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+    });
   });
 
   afterAll(async () => {

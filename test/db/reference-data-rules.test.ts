@@ -43,7 +43,10 @@ const insertTaxCode = (code: string, from: string, to: string | null, rate = '19
 describe('the database keeps the rules', () => {
   it('refuses overlapping periods of one tax code (btree_gist exclusion), and allows adjacent ones', async () => {
     await insertTaxCode('RAW', '2090-01-01T00:00:00Z', '2090-12-31T00:00:00Z');
-    const refused: unknown = await insertTaxCode('RAW', '2090-12-31T00:00:00Z', null).then(() => undefined, (e: unknown) => e);
+    const refused: unknown = await insertTaxCode('RAW', '2090-12-31T00:00:00Z', null).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(isExclusionViolation(refused)).toBe(true);
     await insertTaxCode('RAW', '2091-01-01T00:00:00Z', null);
     await insertTaxCode('raw', '2090-06-01T00:00:00Z', null);
@@ -57,16 +60,30 @@ describe('the database keeps the rules', () => {
   it('refuses a code of another case for accounts, articles and academic terms', async () => {
     const account = fixture.accounts[0]!;
     await expect(
-      db.prisma.$executeRawUnsafe(`INSERT INTO "Account" ("id","code","name","type") VALUES (gen_random_uuid(), $1, 'x', 'Asset')`, `${account.code}x`.toUpperCase()),
+      db.prisma.$executeRawUnsafe(
+        `INSERT INTO "Account" ("id","code","name","type") VALUES (gen_random_uuid(), $1, 'x', 'Asset')`,
+        `${account.code}x`.toUpperCase(),
+      ),
     ).resolves.toBe(1);
-    await expect(db.prisma.$executeRawUnsafe(`INSERT INTO "Account" ("id","code","name","type") VALUES (gen_random_uuid(), $1, 'x', 'Asset')`, `${account.code}X`.toLowerCase())).rejects.toThrow();
+    await expect(
+      db.prisma.$executeRawUnsafe(
+        `INSERT INTO "Account" ("id","code","name","type") VALUES (gen_random_uuid(), $1, 'x', 'Asset')`,
+        `${account.code}X`.toLowerCase(),
+      ),
+    ).rejects.toThrow();
     const article = fixture.articles[0]!;
     await expect(
-      db.prisma.$executeRawUnsafe(`INSERT INTO "Article" ("id","code","name","createdById") VALUES (gen_random_uuid(), $1, 'x', gen_random_uuid())`, article.code.toLowerCase()),
+      db.prisma.$executeRawUnsafe(
+        `INSERT INTO "Article" ("id","code","name","createdById") VALUES (gen_random_uuid(), $1, 'x', gen_random_uuid())`,
+        article.code.toLowerCase(),
+      ),
     ).rejects.toThrow();
     const term = fixture.academicTerms[0]!;
     await expect(
-      db.prisma.$executeRawUnsafe(`INSERT INTO "AcademicTerm" ("id","code","startDate","endDate") VALUES (gen_random_uuid(), $1, now(), now())`, term.code.toLowerCase()),
+      db.prisma.$executeRawUnsafe(
+        `INSERT INTO "AcademicTerm" ("id","code","startDate","endDate") VALUES (gen_random_uuid(), $1, now(), now())`,
+        term.code.toLowerCase(),
+      ),
     ).rejects.toThrow();
   });
 
@@ -96,7 +113,8 @@ describe(`writers racing (${usingPostgres() ? 'PostgreSQL' : 'PGlite'})`, () => 
     expect(lost.map((e: unknown) => (isAppError(e) ? e.code : String(e)))).toEqual(Array(writes.length - 1).fill(code));
     expect(await db.prisma.changeLog.count({ where: { recordId: won[0]!.id } })).toBe(1);
     // The refusal names the record that won (the rules are checked again after the database refused).
-    if (code === 'PERIOD_OVERLAP') expect(lost.map((e: unknown) => (e instanceof Error ? e.message : ''))).toEqual([expect.stringContaining(won[0]!.id)]);
+    if (code === 'PERIOD_OVERLAP')
+      expect(lost.map((e: unknown) => (e instanceof Error ? e.message : ''))).toEqual([expect.stringContaining(won[0]!.id)]);
   }
 
   it('two writers creating overlapping periods of one tax code: exactly one wins, the other is PERIOD_OVERLAP', async () => {
@@ -104,7 +122,10 @@ describe(`writers racing (${usingPostgres() ? 'PostgreSQL' : 'PGlite'})`, () => 
     for (let round = 0; round < 5; round++) {
       const code = `RACE-${round}`;
       await exactlyOneWins(
-        [() => writer.create(taxCode(code, '2095-01-01T00:00:00Z'), actor), () => writer.create(taxCode(code, '2096-01-01T00:00:00Z'), actor)],
+        [
+          () => writer.create(taxCode(code, '2095-01-01T00:00:00Z'), actor),
+          () => writer.create(taxCode(code, '2096-01-01T00:00:00Z'), actor),
+        ],
         'PERIOD_OVERLAP',
       );
       expect(await db.prisma.taxCode.count({ where: { code } })).toBe(1);
@@ -116,7 +137,10 @@ describe(`writers racing (${usingPostgres() ? 'PostgreSQL' : 'PGlite'})`, () => 
     for (let round = 0; round < 5; round++) {
       const code = `race-${round}`;
       await exactlyOneWins(
-        [() => writer.create({ code, name: 'a', type: 'Asset' }, actor), () => writer.create({ code: code.toUpperCase(), name: 'b', type: 'Asset' }, actor)],
+        [
+          () => writer.create({ code, name: 'a', type: 'Asset' }, actor),
+          () => writer.create({ code: code.toUpperCase(), name: 'b', type: 'Asset' }, actor),
+        ],
         'DUPLICATE_CODE',
       );
     }

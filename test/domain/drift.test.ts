@@ -103,7 +103,8 @@ function expectedPrismaType(name: string, spec: FieldSpec, stored: PrismaField):
   }
 }
 
-const actualPrismaType = (f: PrismaField): string => (f.type === 'String' && f.attributes.includes('@db.Uuid') ? 'String @db.Uuid' : f.type);
+const actualPrismaType = (f: PrismaField): string =>
+  f.type === 'String' && f.attributes.includes('@db.Uuid') ? 'String @db.Uuid' : f.type;
 
 const varcharLength = (f: PrismaField): number | undefined => {
   const m = /@db\.VarChar\((\d+)\)/.exec(f.attributes);
@@ -140,7 +141,9 @@ describe.each(RESOURCES.map((r) => [r.model, r] as const))('%s', (model, resourc
     expect([...stored.keys()].sort()).toEqual(Object.keys(resource.fields).sort());
     for (const [name, spec] of Object.entries(resource.fields)) {
       const f = stored.get(name)!;
-      expect(`${name}: ${actualPrismaType(f)}${f.optional ? '?' : ''}`).toBe(`${name}: ${expectedPrismaType(name, spec, f)}${spec.nullable ? '?' : ''}`);
+      expect(`${name}: ${actualPrismaType(f)}${f.optional ? '?' : ''}`).toBe(
+        `${name}: ${expectedPrismaType(name, spec, f)}${spec.nullable ? '?' : ''}`,
+      );
     }
   });
 
@@ -156,38 +159,56 @@ describe.each(RESOURCES.map((r) => [r.model, r] as const))('%s', (model, resourc
   }
 
   const schemas = [...(resource.record ? [resource.record] : []), ...(resource.inputs ?? [])];
-  test.each(schemas.map((s, i) => [i, s] as const))('schema %i: each field takes its type, null only when nullable, and the stored length', (_i, schema) => {
-    for (const [name, fieldSchema] of Object.entries(schema.shape)) {
-      const spec = Object.hasOwn(resource.fields, name) ? resource.fields[name] : undefined;
-      if (resource.relationsInRecord?.includes(name)) continue;
-      expect(`${name} in catalogue: ${spec !== undefined}`).toBe(`${name} in catalogue: true`);
-      if (!spec) continue;
-      const value = name === 'email' ? 'someone@example.org' : sample(spec);
-      expect(`${name} accepts ${String(value)}: ${accepts(fieldSchema, value)}`).toBe(`${name} accepts ${String(value)}: true`);
-      expect(`${name} accepts null: ${accepts(fieldSchema, null)}`).toBe(`${name} accepts null: ${spec.nullable}`);
-      const max = varcharLength(stored.get(name)!);
-      if (spec.type === 'string' && max !== undefined && name !== 'email') {
-        expect(`${name} takes ${max} characters: ${accepts(fieldSchema, 'x'.repeat(max))}`).toBe(`${name} takes ${max} characters: true`);
-        expect(`${name} takes ${max + 1} characters: ${accepts(fieldSchema, 'x'.repeat(max + 1))}`).toBe(`${name} takes ${max + 1} characters: false`);
+  test.each(schemas.map((s, i) => [i, s] as const))(
+    'schema %i: each field takes its type, null only when nullable, and the stored length',
+    (_i, schema) => {
+      for (const [name, fieldSchema] of Object.entries(schema.shape)) {
+        const spec = Object.hasOwn(resource.fields, name) ? resource.fields[name] : undefined;
+        if (resource.relationsInRecord?.includes(name)) continue;
+        expect(`${name} in catalogue: ${spec !== undefined}`).toBe(`${name} in catalogue: true`);
+        if (!spec) continue;
+        const value = name === 'email' ? 'someone@example.org' : sample(spec);
+        expect(`${name} accepts ${String(value)}: ${accepts(fieldSchema, value)}`).toBe(`${name} accepts ${String(value)}: true`);
+        expect(`${name} accepts null: ${accepts(fieldSchema, null)}`).toBe(`${name} accepts null: ${spec.nullable}`);
+        const max = varcharLength(stored.get(name)!);
+        if (spec.type === 'string' && max !== undefined && name !== 'email') {
+          expect(`${name} takes ${max} characters: ${accepts(fieldSchema, 'x'.repeat(max))}`).toBe(`${name} takes ${max} characters: true`);
+          expect(`${name} takes ${max + 1} characters: ${accepts(fieldSchema, 'x'.repeat(max + 1))}`).toBe(
+            `${name} takes ${max + 1} characters: false`,
+          );
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 describe('enums', () => {
-  test.each(Object.entries(ENUMS))('%s: the generated client, the Prisma schema and the migration hold the catalogue values', (name, values) => {
-    const sorted = [...values].sort();
-    expect(Object.values(GENERATED_ENUMS[name] ?? {}).sort()).toEqual(sorted);
-    const declared = new RegExp(`^enum ${name} \\{\\n([\\s\\S]*?)^\\}`, 'm').exec(prismaText)?.[1] ?? '';
-    // Declared alphabetically: PostgreSQL sorts an enum by declaration order, the API by string value.
-    expect(declared.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('//'))).toEqual(sorted);
-    const created = new RegExp(`CREATE TYPE "${name}" AS ENUM \\(([^)]*)\\)`).exec(migrationSql)?.[1] ?? '';
-    expect(created.split(',').map((v) => v.trim().replace(/^'|'$/g, ''))).toEqual(sorted);
-  });
+  test.each(Object.entries(ENUMS))(
+    '%s: the generated client, the Prisma schema and the migration hold the catalogue values',
+    (name, values) => {
+      const sorted = [...values].sort();
+      expect(Object.values(GENERATED_ENUMS[name] ?? {}).sort()).toEqual(sorted);
+      const declared = new RegExp(`^enum ${name} \\{\\n([\\s\\S]*?)^\\}`, 'm').exec(prismaText)?.[1] ?? '';
+      // Declared alphabetically: PostgreSQL sorts an enum by declaration order, the API by string value.
+      expect(
+        declared
+          .split('\n')
+          .map((l) => l.trim())
+          .filter((l) => l !== '' && !l.startsWith('//')),
+      ).toEqual(sorted);
+      const created = new RegExp(`CREATE TYPE "${name}" AS ENUM \\(([^)]*)\\)`).exec(migrationSql)?.[1] ?? '';
+      expect(created.split(',').map((v) => v.trim().replace(/^'|'$/g, ''))).toEqual(sorted);
+    },
+  );
 
   test('taxType: text kept to the catalogue values by a CHECK constraint', () => {
     const check = /CHECK \("taxType" IN \(([^)]*)\)\)/.exec(migrationSql)?.[1] ?? '';
-    expect(check.split(',').map((v) => v.trim().replace(/^'|'$/g, '')).sort()).toEqual([...TAX_TYPES].sort());
+    expect(
+      check
+        .split(',')
+        .map((v) => v.trim().replace(/^'|'$/g, ''))
+        .sort(),
+    ).toEqual([...TAX_TYPES].sort());
   });
 });
 
@@ -229,7 +250,15 @@ describe.each(ALL_RESOURCES.map((r) => [r.model, r] as const))('resource declara
  * keep (events, the change log and URLs carry them). Typed by the declarations: a type-level
  * inflection that differs does not compile; a runtime one that differs fails below.
  */
-const NAMES: { readonly [M in ResourceModel]?: readonly [(typeof DECLARED)[M]['name'], (typeof DECLARED)[M]['label'], (typeof DECLARED)[M]['plural'], string?, string?] } = {
+const NAMES: {
+  readonly [M in ResourceModel]?: readonly [
+    (typeof DECLARED)[M]['name'],
+    (typeof DECLARED)[M]['label'],
+    (typeof DECLARED)[M]['plural'],
+    string?,
+    string?,
+  ];
+} = {
   AcademicTerm: ['academic-term', 'academic term', 'academicTerms', 'AcademicTerms', 'academic-terms'],
   Account: ['account', 'account', 'accounts', 'Accounts', 'accounts'],
   Address: ['address', 'address', 'addresses'],

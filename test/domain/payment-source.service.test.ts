@@ -25,7 +25,13 @@ afterAll(async () => {
   await db.close();
 });
 
-const input = (over: Record<string, unknown> = {}) => ({ code: 'UEB', name: 'Transfer', accountId: asset, sourceType: 'BankTransfer', ...over });
+const input = (over: Record<string, unknown> = {}) => ({
+  code: 'UEB',
+  name: 'Transfer',
+  accountId: asset,
+  sourceType: 'BankTransfer',
+  ...over,
+});
 async function rejects(p: Promise<unknown>, code: string): Promise<AppError> {
   const e = await p.then(
     () => undefined,
@@ -39,7 +45,16 @@ async function rejects(p: Promise<unknown>, code: string): Promise<AppError> {
 describe('PaymentSourceService', () => {
   it('creates with audit fields from the actor and the clock (rule 5)', async () => {
     const ps = await s.paymentSources.create(input({ isDefault: true }), alice);
-    expect(ps).toMatchObject({ code: 'UEB', createdById: alice.userId, createdAt: clock, updatedAt: null, updatedById: null, isActive: true, isDefault: true, description: null });
+    expect(ps).toMatchObject({
+      code: 'UEB',
+      createdById: alice.userId,
+      createdAt: clock,
+      updatedAt: null,
+      updatedById: null,
+      isActive: true,
+      isDefault: true,
+      description: null,
+    });
   });
 
   it('rule 1: codes are unique, case-insensitively, and `_`/`%` are not wildcards', async () => {
@@ -59,14 +74,24 @@ describe('PaymentSourceService', () => {
   it('rule 3: the account must be active and of type Asset', async () => {
     await rejects(s.paymentSources.create(input({ code: 'R1', accountId: revenue }), alice), 'ACCOUNT_NOT_USABLE');
     await rejects(s.paymentSources.create(input({ code: 'R2', accountId: closedAsset }), alice), 'ACCOUNT_NOT_USABLE');
-    await rejects(s.paymentSources.create(input({ code: 'R3', accountId: '12345678-1234-4234-8234-123456789012' }), alice), 'ACCOUNT_NOT_USABLE');
+    await rejects(
+      s.paymentSources.create(input({ code: 'R3', accountId: '12345678-1234-4234-8234-123456789012' }), alice),
+      'ACCOUNT_NOT_USABLE',
+    );
   });
 
   it('rule 5 on update: updatedAt/updatedById set, created fields kept; patch keeps omitted fields', async () => {
     const ps = await s.paymentSources.create(input({ code: 'BAR', sourceType: 'Cash', description: 'cash desk' }), alice);
     clock = new Date('2026-02-01T09:00:00.000Z');
     const patched = await s.paymentSources.patch(ps.id, { name: 'Barkasse' }, bob);
-    expect(patched).toMatchObject({ name: 'Barkasse', description: 'cash desk', sourceType: 'Cash', createdById: alice.userId, updatedById: bob.userId, updatedAt: clock });
+    expect(patched).toMatchObject({
+      name: 'Barkasse',
+      description: 'cash desk',
+      sourceType: 'Cash',
+      createdById: alice.userId,
+      updatedById: bob.userId,
+      updatedAt: clock,
+    });
     const replaced = await s.paymentSources.replace(ps.id, input({ code: 'BAR', name: 'Kasse', sourceType: 'Cash' }), alice);
     expect(replaced.description).toBeNull();
   });
@@ -86,7 +111,10 @@ describe('PaymentSourceService', () => {
     expect(p.paymentSourceId).toBe(def.id);
     const off = await s.paymentSources.create(input({ code: 'OFF', isActive: false }), alice);
     await rejects(s.payments.create({ paymentSourceId: off.id, customerId, amount: 1 }, alice), 'PAYMENT_SOURCE_INACTIVE');
-    const listed = await s.paymentSources.list({ limit: 100, filter: { kind: 'compare', field: 'isActive', op: 'eq', value: { type: 'boolean', value: false } } });
+    const listed = await s.paymentSources.list({
+      limit: 100,
+      filter: { kind: 'compare', field: 'isActive', op: 'eq', value: { type: 'boolean', value: false } },
+    });
     expect(listed.items.map((i) => i.code)).toContain('OFF');
   });
 

@@ -94,10 +94,14 @@ function writers(tag: string, svc: () => RunningService) {
 }
 
 async function caughtUp(svc: RunningService): Promise<void> {
-  await until('the relay to catch up', async () => {
-    const { body } = await readiness(svc);
-    return body.events?.broker === 'up' && body.events.relay === 'publishing' && body.events.lagEntries === 0;
-  }, { timeoutMs: 120_000 });
+  await until(
+    'the relay to catch up',
+    async () => {
+      const { body } = await readiness(svc);
+      return body.events?.broker === 'up' && body.events.relay === 'publishing' && body.events.lagEntries === 0;
+    },
+    { timeoutMs: 120_000 },
+  );
 }
 
 /** Every acknowledged value exactly once on its record's subject; the stream in seq order, no id twice. */
@@ -106,13 +110,20 @@ function expectDelivered(events: readonly StoredEvent[], acked: ReadonlyMap<stri
   expect(new Set(ids).size).toBe(ids.length);
   for (const e of events) {
     expect(e.msgId).toBe(e.event.id);
-    expect(e.event).toMatchObject({ specversion: '1.0', datacontenttype: 'application/json', subject: e.event.data.recordId, type: `billing.${e.event.data.resource}.${e.event.data.operation}` });
+    expect(e.event).toMatchObject({
+      specversion: '1.0',
+      datacontenttype: 'application/json',
+      subject: e.event.data.recordId,
+      type: `billing.${e.event.data.resource}.${e.event.data.operation}`,
+    });
     expect(e.event.data.id).toBe(e.event.id);
   }
   const seqs = events.map((e) => BigInt(e.event.data.seq));
   for (let i = 1; i < seqs.length; i++) expect(seqs[i]! > seqs[i - 1]!).toBe(true);
   for (const [id, values] of acked) {
-    const published = events.filter((e) => e.event.subject === id && e.event.data.changes.description).map((e) => String(e.event.data.changes.description!.new));
+    const published = events
+      .filter((e) => e.event.subject === id && e.event.data.changes.description)
+      .map((e) => String(e.event.data.changes.description!.new));
     // Every acknowledged value once; an unacknowledged one (in flight at a kill) at most once.
     for (const v of values) expect(published.filter((p) => p === v)).toEqual([v]);
     // In order per record: the record's writes in the order they were made.
@@ -215,6 +226,9 @@ it('another publisher on the stream: the relay keeps every entry once and in ord
   await caughtUp(svc);
   const stored = await readStream(nats.url, 'SHARED');
   expect(stored.filter((e) => e.subject === 'test.shared.foreign')).toHaveLength(foreign);
-  expectDelivered(stored.filter((e) => e.subject !== 'test.shared.foreign'), w.acked);
+  expectDelivered(
+    stored.filter((e) => e.subject !== 'test.shared.foreign'),
+    w.acked,
+  );
   await svc.stop();
 });

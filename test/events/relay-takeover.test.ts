@@ -37,7 +37,13 @@ async function state(svc: RunningService): Promise<{ relay: string; lagEntries: 
 }
 
 it('one instance publishes, the other takes over when it dies', async () => {
-  const env = { DATABASE_URL: db.url!, EVENTS_NATS_URL: nats.url, EVENTS_NATS_STREAM: 'TAKEOVER', EVENTS_NATS_SUBJECT_PREFIX: 'test.takeover', LOG_LEVEL: 'warn' };
+  const env = {
+    DATABASE_URL: db.url!,
+    EVENTS_NATS_URL: nats.url,
+    EVENTS_NATS_STREAM: 'TAKEOVER',
+    EVENTS_NATS_SUBJECT_PREFIX: 'test.takeover',
+    LOG_LEVEL: 'warn',
+  };
   const a = startService(await freePort(), env);
   services.push(a);
   expect(await a.ready(120_000)).toBe(true);
@@ -50,7 +56,11 @@ it('one instance publishes, the other takes over when it dies', async () => {
   const auth = `Bearer ${await token('billing.read billing.write')}`;
   const id = fixture.paymentSources[1]!.id;
   const write = async (svc: RunningService, description: string) => {
-    const r = await fetch(`${svc.base}/api/v1/payment-sources/${id}`, { method: 'PATCH', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ description }) });
+    const r = await fetch(`${svc.base}/api/v1/payment-sources/${id}`, {
+      method: 'PATCH',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ description }),
+    });
     expect(r.status).toBe(200);
   };
   await write(b, 'takeover 1');

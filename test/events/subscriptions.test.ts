@@ -47,7 +47,11 @@ function client(authorization: string | undefined): Client {
 
 /** A subscription's received events (with their arrival times) and its end. */
 function subscribe(c: Client, query: string, variables: Record<string, unknown> = {}) {
-  const received: Array<{ at: number; data?: { changes: ChangeEvent } | null; errors?: Array<{ message: string; extensions?: { code?: string } }> }> = [];
+  const received: Array<{
+    at: number;
+    data?: { changes: ChangeEvent } | null;
+    errors?: Array<{ message: string; extensions?: { code?: string } }>;
+  }> = [];
   let ended: unknown;
   let wake: (() => void) | undefined;
   const stop = c.subscribe<{ changes: ChangeEvent }>(
@@ -103,7 +107,9 @@ const described = (e: ChangeEvent): string | null | undefined => e.changes.find(
 
 it('delivers a change made through REST within a second, with its fields old and new', async () => {
   const c = client(auditor);
-  const s = subscribe(c, `subscription($after: String) { changes(resource: "payment-source", after: $after) { ${SELECTION} } }`, { after: await live.head() });
+  const s = subscribe(c, `subscription($after: String) { changes(resource: "payment-source", after: $after) { ${SELECTION} } }`, {
+    after: await live.head(),
+  });
   const value = `live ${Date.now()}`;
   const committed = await patch(sourceId, value);
   const got = await s.until(() => s.received.find((r) => r.data && described(r.data.changes) === value));
@@ -127,7 +133,9 @@ it('a subscriber that reconnects with the last seq it received gets what it miss
   for (const m of missed) await patch(sourceId, m);
 
   const second = client(auditor);
-  const s2 = subscribe(second, `subscription($after: String) { changes(after: $after) { ${SELECTION} } }`, { after: last.data!.changes.seq });
+  const s2 = subscribe(second, `subscription($after: String) { changes(after: $after) { ${SELECTION} } }`, {
+    after: last.data!.changes.seq,
+  });
   await s2.until(() => (s2.received.length >= 3 ? true : undefined));
   await patch(sourceId, 'after the break');
   await s2.until(() => (s2.received.length >= 4 ? true : undefined));
@@ -166,7 +174,9 @@ it('refuses a token without billing.audit (4403 FORBIDDEN), a missing or bad tok
   // A connection lives no longer than its token.
   const shortLived = await rawConnect({ Authorization: `Bearer ${await token('billing.audit', undefined, { expiresIn: '2s' })}` });
   expect(shortLived.acked).toBe(true);
-  const expired = await new Promise<{ code: number; reason: string }>((r) => shortLived.socket.on('close', (code, why) => r({ code, reason: why.toString() })));
+  const expired = await new Promise<{ code: number; reason: string }>((r) =>
+    shortLived.socket.on('close', (code, why) => r({ code, reason: why.toString() })),
+  );
   expect(expired).toEqual({ code: 4401, reason: 'UNAUTHENTICATED: The token has expired' });
 
   // The lower-case key works too.
@@ -206,7 +216,9 @@ it('applies the document limits, GraphQL validation and argument checks with cat
   expect(codeOf(await rawSubscribe({ query: '{ paymentSources { nodes { id } } }' }))).toBe('WRONG_TRANSPORT');
   expect(codeOf(await rawSubscribe({ query: 'subscription { changes(resource: "nope") { id } }' }))).toBe('VALIDATION_FAILED');
   expect(codeOf(await rawSubscribe({ query: 'subscription { changes(after: "-1") { id } }' }))).toBe('INVALID_QUERY');
-  expect(codeOf(await rawSubscribe({ query: 'subscription($a: String) { changes(after: $a) { id } }', variables: { a: { deep: [1] } } }))).toBe('VALIDATION_FAILED');
+  expect(
+    codeOf(await rawSubscribe({ query: 'subscription($a: String) { changes(after: $a) { id } }', variables: { a: { deep: [1] } } })),
+  ).toBe('VALIDATION_FAILED');
 });
 
 it('closes a socket that sends something other than the protocol, and serves everyone else as before', async () => {
@@ -217,7 +229,9 @@ it('closes a socket that sends something other than the protocol, and serves eve
 
   const huge = await rawConnect({ Authorization: `Bearer ${auditor}` });
   const closedHuge = new Promise<number>((r) => huge.socket.on('close', (code) => r(code)));
-  huge.socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: `subscription { changes { id } } #${'x'.repeat(70_000)}` } }));
+  huge.socket.send(
+    JSON.stringify({ id: '1', type: 'subscribe', payload: { query: `subscription { changes { id } } #${'x'.repeat(70_000)}` } }),
+  );
   expect(await closedHuge).toBe(1009);
 
   // Another subprotocol: the handshake names none, and the client gives up.

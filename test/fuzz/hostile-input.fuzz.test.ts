@@ -37,7 +37,6 @@ function count(name: string, status: number): void {
   else row['2xx'] += 1;
 }
 
-
 /** A REST answer: below 500 and not INTERNAL. */
 function expectNoFault(name: string, res: request.Response, input: unknown): void {
   count(name, res.status);
@@ -63,7 +62,11 @@ const pad = (n: number, w: number) => String(n).padStart(w, '0');
 /** Dates and date-times around every edge: years 0, 1 and 9999, offsets up to ±14 h and beyond, impossible days. */
 const dateText = fc
   .tuple(
-    fc.oneof({ weight: 3, arbitrary: fc.constantFrom(0, 1, 9999) }, { weight: 1, arbitrary: fc.constantFrom(1970, 2026) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 9999 }) }),
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(0, 1, 9999) },
+      { weight: 1, arbitrary: fc.constantFrom(1970, 2026) },
+      { weight: 1, arbitrary: fc.integer({ min: 0, max: 9999 }) },
+    ),
     fc.oneof({ weight: 4, arbitrary: fc.constantFrom(1, 12) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 13 }) }),
     fc.oneof({ weight: 4, arbitrary: fc.constantFrom(1, 31) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 32 }) }),
     fc.option(
@@ -74,7 +77,9 @@ const dateText = fc
         fc.option(fc.constantFrom('.5', '.999', '.0000001', '.123456789012')),
         fc.oneof(
           fc.constantFrom('Z', '', '+14:00', '-14:00', '+00:01', '-00:01', '+23:59'),
-          fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 24 }), fc.integer({ min: 0, max: 60 })).map(([s, h, m]) => `${s}${pad(h, 2)}:${pad(m, 2)}`),
+          fc
+            .tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 24 }), fc.integer({ min: 0, max: 60 }))
+            .map(([s, h, m]) => `${s}${pad(h, 2)}:${pad(m, 2)}`),
         ),
       ),
       { freq: 2 },
@@ -89,7 +94,28 @@ const dateText = fc
 
 /** Decimal text in every notation a number parser might accept. */
 const decimalText = fc.oneof(
-  fc.constantFrom('0x10', '0b101', '0o17', '1e2', '1E400', '-1e-400', 'Infinity', '-Infinity', 'NaN', '١٢', ' 1', '1 ', '.5', '5.', '+5', '--1', '1_000', '0.00001', '99999999999999999999999.9999', ''),
+  fc.constantFrom(
+    '0x10',
+    '0b101',
+    '0o17',
+    '1e2',
+    '1E400',
+    '-1e-400',
+    'Infinity',
+    '-Infinity',
+    'NaN',
+    '١٢',
+    ' 1',
+    '1 ',
+    '.5',
+    '5.',
+    '+5',
+    '--1',
+    '1_000',
+    '0.00001',
+    '99999999999999999999999.9999',
+    '',
+  ),
   fc.double().map(String),
   fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map(String),
   fc.tuple(fc.nat(), fc.nat()).map(([a, b]) => `${a}.${b}`),
@@ -102,7 +128,10 @@ const hostileString = fc.oneof(
   fc.constantFrom('\u0000', '\ud800', 'x\udfffy', "''", '%', '_'),
 );
 
-const uuidish = fc.oneof(fc.uuid(), fc.constantFrom('00000000-0000-0000-0000-000000000000', 'not-a-uuid', fixture.customers[0]!.id.toUpperCase()));
+const uuidish = fc.oneof(
+  fc.uuid(),
+  fc.constantFrom('00000000-0000-0000-0000-000000000000', 'not-a-uuid', fixture.customers[0]!.id.toUpperCase()),
+);
 
 /** Any value of a JSON body field: plausible, hostile, or of the wrong type. */
 const anyValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -135,7 +164,11 @@ const valueFor = (spec: FieldSpec): fc.Arbitrary<unknown> => {
 
 /** Posts a body as JSON text: JSON.stringify writes lone surrogates as \ud800 escapes, the server reads them back. */
 const postJson = (path: string, body: unknown) =>
-  request(t.http).post(path).set(bearer(t.tokens.writer)).set('Content-Type', 'application/json').send(JSON.stringify(body) ?? 'null');
+  request(t.http)
+    .post(path)
+    .set(bearer(t.tokens.writer))
+    .set('Content-Type', 'application/json')
+    .send(JSON.stringify(body) ?? 'null');
 
 // ---------------------------------------------------------------------------------------
 // $filter
@@ -167,16 +200,19 @@ const fieldNames = (fields: FieldCatalog) => fc.constantFrom(...Object.keys(fiel
 /** A field of the resource with a literal for it (or, rarely, a name it does not have). */
 const fieldWithLiteral = (fields: FieldCatalog) =>
   fc.oneof(
-    { weight: 6, arbitrary: fc.constantFrom(...Object.entries(fields)).chain(([name, spec]) => literalFor(spec).map((lit) => [name, lit] as const)) },
+    {
+      weight: 6,
+      arbitrary: fc.constantFrom(...Object.entries(fields)).chain(([name, spec]) => literalFor(spec).map((lit) => [name, lit] as const)),
+    },
     { weight: 1, arbitrary: fc.tuple(fieldNames(fields), odataLiteral) },
   );
 const filterFor = (fields: FieldCatalog) =>
   fc.oneof(
     fc.tuple(fieldWithLiteral(fields), fc.constantFrom('eq', 'ne', 'gt', 'ge', 'lt', 'le', 'EQ')).map(([[f, v], op]) => `${f} ${op} ${v}`),
     fc.tuple(fieldWithLiteral(fields), fc.array(odataLiteral, { maxLength: 3 })).map(([[f, v], vs]) => `${f} in (${[v, ...vs].join(',')})`),
-    fc.tuple(fc.constantFrom('contains', 'startswith', 'endswith'), fc.constantFrom('', 'tolower(', 'toupper('), fieldWithLiteral(fields)).map(
-      ([fn, wrap, [f, v]]) => `${fn}(${wrap}${f}${wrap ? ')' : ''},${v})`,
-    ),
+    fc
+      .tuple(fc.constantFrom('contains', 'startswith', 'endswith'), fc.constantFrom('', 'tolower(', 'toupper('), fieldWithLiteral(fields))
+      .map(([fn, wrap, [f, v]]) => `${fn}(${wrap}${f}${wrap ? ')' : ''},${v})`),
     fc.tuple(fieldWithLiteral(fields), fieldWithLiteral(fields)).map(([[a, v], [b, w]]) => `not (${a} eq ${v}) or ${b} lt ${w}`),
   );
 
@@ -259,7 +295,10 @@ describe('JSON bodies', () => {
       },
       { requiredKeys: ['articleId', 'quantity', 'billingDate'] },
     );
-    const body = fc.oneof({ weight: 5, arbitrary: fc.record({ lines: fc.array(line, { minLength: 1, maxLength: 3 }) }) }, { weight: 1, arbitrary: anyValue });
+    const body = fc.oneof(
+      { weight: 5, arbitrary: fc.record({ lines: fc.array(line, { minLength: 1, maxLength: 3 }) }) },
+      { weight: 1, arbitrary: anyValue },
+    );
     await fc.assert(
       fc.asyncProperty(body, async (b) => expectNoFault('quotes', await postJson('/api/v1/quotes', b), b)),
       runs(120),
@@ -275,15 +314,31 @@ const whereFor = (fields: FieldCatalog): fc.Arbitrary<unknown> =>
   fc.letrec<{ where: unknown }>((tie) => ({
     where: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
-      fc.constantFrom(...Object.entries(fields)).chain(([name, spec]) =>
-        fc
-          .dictionary(
-            fc.constantFrom('eq', 'ne', 'gt', 'ge', 'lt', 'le', 'in', 'contains', 'startsWith', 'endsWith', 'isNull', 'ignoreCase', 'bogus'),
-            fc.oneof({ weight: 4, arbitrary: valueFor(spec) }, { weight: 1, arbitrary: fc.array(valueFor(spec), { maxLength: 3 }) }),
-            { minKeys: 1, maxKeys: 2 },
-          )
-          .map((ops) => ({ [name]: ops })),
-      ),
+      fc
+        .constantFrom(...Object.entries(fields))
+        .chain(([name, spec]) =>
+          fc
+            .dictionary(
+              fc.constantFrom(
+                'eq',
+                'ne',
+                'gt',
+                'ge',
+                'lt',
+                'le',
+                'in',
+                'contains',
+                'startsWith',
+                'endsWith',
+                'isNull',
+                'ignoreCase',
+                'bogus',
+              ),
+              fc.oneof({ weight: 4, arbitrary: valueFor(spec) }, { weight: 1, arbitrary: fc.array(valueFor(spec), { maxLength: 3 }) }),
+              { minKeys: 1, maxKeys: 2 },
+            )
+            .map((ops) => ({ [name]: ops })),
+        ),
       fc.dictionary(fieldNames(fields), anyValue, { maxKeys: 2 }),
       fc.record({ OR: fc.array(tie('where'), { maxLength: 2 }) }),
       fc.record({ AND: fc.array(tie('where'), { maxLength: 2 }) }),
@@ -296,7 +351,11 @@ const gqlPost = (query: string, variables: unknown) => gqlRequest(t.http, { quer
 
 describe('GraphQL variables', () => {
   it.each<[string, string, FieldCatalog]>([
-    ['paymentSources', 'query($w: PaymentSourceWhere) { paymentSources(where: $w, first: 5) { totalCount nodes { id } } }', paymentSourceFields],
+    [
+      'paymentSources',
+      'query($w: PaymentSourceWhere) { paymentSources(where: $w, first: 5) { totalCount nodes { id } } }',
+      paymentSourceFields,
+    ],
     ['payments', 'query($w: PaymentWhere) { payments(where: $w, first: 5) { totalCount } }', paymentFields],
     ['taxCodes', 'query($w: TaxCodeWhere) { taxCodes(where: $w, first: 5) { totalCount } }', taxCodeFields],
   ])('%s(where: $w): never a 5xx, never INTERNAL', async (_name, query, fields) => {
@@ -326,15 +385,34 @@ describe('GraphQL variables', () => {
         receivedAt: usually(dateText),
         reference: anyValue,
         lines: fc.array(
-          fc.record({ articleId: usually(fc.constant(fixture.articles[0]!.id)), quantity: usually(decimalText), billingDate: usually(dateText), priceGuaranteeDate: anyValue }, { requiredKeys: [] }),
+          fc.record(
+            {
+              articleId: usually(fc.constant(fixture.articles[0]!.id)),
+              quantity: usually(decimalText),
+              billingDate: usually(dateText),
+              priceGuaranteeDate: anyValue,
+            },
+            { requiredKeys: [] },
+          ),
           { maxLength: 2 },
         ),
       },
       { requiredKeys: [] },
     );
-    const variables = fc.record({ i: fc.oneof(input, anyValue), id: usually(fc.constantFrom(fixture.paymentSources[0]!.id, fixture.articles[0]!.id)), d: usually(dateText), n: anyValue, a: anyValue }, { requiredKeys: [] });
+    const variables = fc.record(
+      {
+        i: fc.oneof(input, anyValue),
+        id: usually(fc.constantFrom(fixture.paymentSources[0]!.id, fixture.articles[0]!.id)),
+        d: usually(dateText),
+        n: anyValue,
+        a: anyValue,
+      },
+      { requiredKeys: [] },
+    );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...operations), variables, async (query, v) => expectNoGraphqlFault('graphql variables', await gqlPost(query, v), v)),
+      fc.asyncProperty(fc.constantFrom(...operations), variables, async (query, v) =>
+        expectNoGraphqlFault('graphql variables', await gqlPost(query, v), v),
+      ),
       runs(160),
     );
   });

@@ -5,7 +5,14 @@ import { createHash } from 'node:crypto';
 import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { InMemoryLRUCache, PrefixingKeyValueCache } from '@apollo/utils.keyvaluecache';
 import { buildSchema, GraphQLError } from 'graphql';
-import { hasSuggestion, isTokenLimitMessage, isVariableFault, SUGGESTION, type Executor, type Gateway } from '../../src/graphql/apollo-internals';
+import {
+  hasSuggestion,
+  isTokenLimitMessage,
+  isVariableFault,
+  SUGGESTION,
+  type Executor,
+  type Gateway,
+} from '../../src/graphql/apollo-internals';
 import type { GraphqlContext } from '../../src/graphql/context';
 
 const SDL = 'type Query { hello(times: Int): String, isActive: Boolean }';
@@ -13,7 +20,9 @@ const schema = buildSchema(SDL);
 const contextValue = {} as GraphqlContext;
 
 /** A single result's errors, from executeOperation. */
-function errorsOf(res: Awaited<ReturnType<ApolloServer<GraphqlContext>['executeOperation']>>): readonly { message: string; extensions?: Record<string, unknown> }[] {
+function errorsOf(
+  res: Awaited<ReturnType<ApolloServer<GraphqlContext>['executeOperation']>>,
+): readonly { message: string; extensions?: Record<string, unknown> }[] {
   if (res.body.kind !== 'single') throw new Error('expected a single result');
   return res.body.singleResult.errors ?? [];
 }
@@ -55,7 +64,13 @@ it('1. hooks run in plugin order, every check before any answer, and the gateway
   try {
     const res = await server.executeOperation({ query: '{ hello }' }, { contextValue });
     expect(res.body.kind === 'single' && res.body.singleResult.data).toEqual({ hello: 'from the executor' });
-    expect(calls).toEqual(['first.didResolveOperation', 'last.didResolveOperation', 'first.responseForOperation', 'last.responseForOperation', 'executor']);
+    expect(calls).toEqual([
+      'first.didResolveOperation',
+      'last.didResolveOperation',
+      'first.responseForOperation',
+      'last.responseForOperation',
+      'executor',
+    ]);
     expect(answerContexts[0]).toBe(answerContexts[1]);
     expect(executorContext).toBe(answerContexts[0]);
   } finally {
@@ -66,13 +81,19 @@ it('1. hooks run in plugin order, every check before any answer, and the gateway
 describe('graphql-js messages, through Apollo', () => {
   let server: ApolloServer<GraphqlContext>;
   beforeAll(async () => {
-    server = new ApolloServer<GraphqlContext>({ typeDefs: SDL, resolvers: { Query: { hello: () => 'hi' } }, parseOptions: { maxTokens: 30 } });
+    server = new ApolloServer<GraphqlContext>({
+      typeDefs: SDL,
+      resolvers: { Query: { hello: () => 'hi' } },
+      parseOptions: { maxTokens: 30 },
+    });
     await server.start();
   });
   afterAll(() => server.stop());
 
   it('2. a variable that does not fit its type: no path, `Variable "$...`, BAD_USER_INPUT', async () => {
-    const [error] = errorsOf(await server.executeOperation({ query: 'query ($n: Int) { hello(times: $n) }', variables: { n: 'x' } }, { contextValue }));
+    const [error] = errorsOf(
+      await server.executeOperation({ query: 'query ($n: Int) { hello(times: $n) }', variables: { n: 'x' } }, { contextValue }),
+    );
     expect(error?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(isVariableFault(new GraphQLError(error!.message))).toBe(true);
   });
@@ -113,7 +134,10 @@ describe('persisted queries and batches', () => {
     await server.start();
     try {
       for (const query of ['{ isActive }', '{ hello }']) {
-        await server.executeOperation({ query, extensions: { persistedQuery: { version: 1, sha256Hash: sha256(query) } } }, { contextValue });
+        await server.executeOperation(
+          { query, extensions: { persistedQuery: { version: 1, sha256Hash: sha256(query) } } },
+          { contextValue },
+        );
       }
       await new Promise((resolve) => setImmediate(resolve));
       expect(cache.keys()).toEqual([sha256('{ hello }')]);
@@ -128,7 +152,13 @@ describe('persisted queries and batches', () => {
       typeDefs: SDL,
       resolvers: { Query: { hello: () => 'hi' } },
       allowBatchedHttpRequests: true,
-      plugins: [{ async requestDidStart({ contextValue: c }) { seen.push(c); } }],
+      plugins: [
+        {
+          async requestDidStart({ contextValue: c }) {
+            seen.push(c);
+          },
+        },
+      ],
     });
     await server.start();
     try {

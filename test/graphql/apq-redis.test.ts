@@ -50,13 +50,17 @@ async function instance(redisUrl = REDIS_URL): Promise<string> {
 
 const auth = () => ({ Authorization: `Bearer ${t.tokens.reader}` });
 
-const byHash = async (url: string, hash: string): Promise<Json> => (await getGraphql(url, { extensions: apqExtension(hash) }, t.tokens.reader)).json;
+const byHash = async (url: string, hash: string): Promise<Json> =>
+  (await getGraphql(url, { extensions: apqExtension(hash) }, t.tokens.reader)).json;
 
 const QUERY = gql`
   query SharedTerms {
     academicTerms(first: 2, orderBy: { code: ASC }) {
       totalCount
-      nodes { id code }
+      nodes {
+        id
+        code
+      }
     }
   }
 `;
@@ -94,11 +98,15 @@ it('a query registered through one instance (Apollo Client) answers by hash alon
     // A second Apollo Client, on the other instance: one GET with the hash, answered.
     const methods: string[] = [];
     const recording: typeof fetch = (input, init) => {
-      methods.push(`${init?.method ?? 'GET'} ${new URL(String(input instanceof Request ? input.url : input)).searchParams.has('query') ? 'text' : 'hash'}`);
+      methods.push(
+        `${init?.method ?? 'GET'} ${new URL(String(input instanceof Request ? input.url : input)).searchParams.has('query') ? 'text' : 'hash'}`,
+      );
       return fetch(input, init);
     };
     const other = new ApolloClient({
-      link: createPersistedQueryLink({ sha256, useGETForHashedQueries: true }).concat(new HttpLink({ uri: b, fetch: recording, headers: auth() })),
+      link: createPersistedQueryLink({ sha256, useGETForHashedQueries: true }).concat(
+        new HttpLink({ uri: b, fetch: recording, headers: auth() }),
+      ),
       cache: new InMemoryCache(),
     });
     expect((await other.query({ query: QUERY })).data).toEqual(first.data);
@@ -124,7 +132,11 @@ it(`a document over ${APQ_LIMITS.entryBytes} bytes is answered and not written t
     // connection, in order), and the big one is not there.
     const small = '{ __typename }';
     const smallHash = await sha256(small);
-    await fetch(a, { method: 'POST', headers: { ...auth(), 'Content-Type': 'application/json' }, body: JSON.stringify({ query: small, extensions: { persistedQuery: { version: 1, sha256Hash: smallHash } } }) });
+    await fetch(a, {
+      method: 'POST',
+      headers: { ...auth(), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query: small, extensions: { persistedQuery: { version: 1, sha256Hash: smallHash } } }),
+    });
     await until('the small registration in Redis', async () => (await redis.exists(`${prefix}apq:${smallHash}`)) === 1);
     expect(await redis.exists(`${prefix}apq:${hash}`)).toBe(0);
   } finally {

@@ -35,7 +35,10 @@ describe('authentication and scopes', () => {
       expect(res.data).toBeUndefined();
     }
     const other = await token('billing.read', WRITER_ID);
-    const bad = await request(t.http).post('/graphql').set('Authorization', `Basic ${other}`).send({ query: '{ accounts { totalCount } }' });
+    const bad = await request(t.http)
+      .post('/graphql')
+      .set('Authorization', `Basic ${other}`)
+      .send({ query: '{ accounts { totalCount } }' });
     expect(bad.status).toBe(401);
   });
 
@@ -87,7 +90,8 @@ describe('introspection and the Sandbox page (outside production)', () => {
 });
 
 describe('limits', () => {
-  const DEEP = '{ paymentSources(first: 1) { nodes { account { paymentSources { payments { customer { payments { paymentSource { account { paymentSources { id } } } } } } } } } } }';
+  const DEEP =
+    '{ paymentSources(first: 1) { nodes { account { paymentSources { payments { customer { payments { paymentSource { account { paymentSources { id } } } } } } } } } } }';
 
   it('refuses a query nested deeper than 10 levels: QUERY_TOO_COMPLEX', async () => {
     const res = await gql(t, DEEP);
@@ -100,7 +104,8 @@ describe('limits', () => {
     const viaFragment = `query { paymentSources(first: 1) { nodes { ...S } } }
       fragment S on PaymentSource { account { paymentSources { payments { customer { payments { paymentSource { account { paymentSources { id } } } } } } } } }`;
     expect((await gql(t, viaFragment)).errors?.[0]?.extensions.code).toBe('QUERY_TOO_COMPLEX');
-    const ten = '{ paymentSources(first: 1) { nodes { account { paymentSources { payments { customer { payments { paymentSource { account { id } } } } } } } } } }';
+    const ten =
+      '{ paymentSources(first: 1) { nodes { account { paymentSources { payments { customer { payments { paymentSource { account { id } } } } } } } } } }';
     await gqlOk(t, ten);
   });
 
@@ -113,7 +118,8 @@ describe('limits', () => {
     expect(tooMany.errors?.[0]?.extensions.code).toBe('QUERY_TOO_COMPLEX');
     // The same document with a small page runs (cost is per request, not per document).
     await gqlOk(t, q, { n: 5 });
-    const fragment = 'query { a: customers(first: 1000) { ...C } } fragment C on CustomerConnection { edges { node { payments { customer { payments { id } } } } } }';
+    const fragment =
+      'query { a: customers(first: 1000) { ...C } } fragment C on CustomerConnection { edges { node { payments { customer { payments { id } } } } } }';
     expect((await gql(t, fragment)).errors?.[0]?.extensions.code).toBe('QUERY_TOO_COMPLEX');
   });
 
@@ -133,7 +139,9 @@ describe('limits', () => {
   it('answers quickly a document whose fragments spread into each other many times over', async () => {
     const n = 40;
     const fragments = Array.from({ length: n }, (_, i) =>
-      i === n - 1 ? `fragment F${i} on Query { accounts(first: 1) { totalCount } }` : `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`,
+      i === n - 1
+        ? `fragment F${i} on Query { accounts(first: 1) { totalCount } }`
+        : `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`,
     ).join(' ');
     const started = Date.now();
     const res = await gql(t, `query { ...F0 } ${fragments}`);
@@ -183,7 +191,10 @@ describe('production', () => {
   });
 
   it('still answers queries', async () => {
-    const res = await request(prod).post('/graphql').set(bearer(t.tokens.reader)).send({ query: '{ accounts(first: 2) { nodes { id } } }' });
+    const res = await request(prod)
+      .post('/graphql')
+      .set(bearer(t.tokens.reader))
+      .send({ query: '{ accounts(first: 2) { nodes { id } } }' });
     expect(res.status).toBe(200);
     expect(res.body.data.accounts.nodes).toHaveLength(2);
   });

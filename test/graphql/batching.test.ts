@@ -25,7 +25,13 @@ function batchingClient(): { client: ApolloClient; requests: () => number } {
     requests += 1;
     return fetch(input, init);
   };
-  const link = new BatchHttpLink({ uri: live.url(), fetch: counting, headers: auth(), batchMax: LIMITS.batchOperations, batchInterval: 20 });
+  const link = new BatchHttpLink({
+    uri: live.url(),
+    fetch: counting,
+    headers: auth(),
+    batchMax: LIMITS.batchOperations,
+    batchInterval: 20,
+  });
   return { client: new ApolloClient({ link, cache: new InMemoryCache() }), requests: () => requests };
 }
 
@@ -33,9 +39,35 @@ it('BatchHttpLink: three queries in one POST, each with its own result', async (
   const { client, requests } = batchingClient();
   const source = fixture.paymentSources[0]!;
   const [one, accounts, terms] = await Promise.all([
-    client.query({ query: gql`query One($id: ID!) { paymentSource(id: $id) { id code } }`, variables: { id: source.id } }),
-    client.query({ query: gql`query Accounts { accounts(first: 2) { totalCount } }` }),
-    client.query({ query: gql`query Terms { academicTerms(first: 1) { totalCount } }` }),
+    client.query({
+      query: gql`
+        query One($id: ID!) {
+          paymentSource(id: $id) {
+            id
+            code
+          }
+        }
+      `,
+      variables: { id: source.id },
+    }),
+    client.query({
+      query: gql`
+        query Accounts {
+          accounts(first: 2) {
+            totalCount
+          }
+        }
+      `,
+    }),
+    client.query({
+      query: gql`
+        query Terms {
+          academicTerms(first: 1) {
+            totalCount
+          }
+        }
+      `,
+    }),
   ]);
   expect(requests()).toBe(1);
   expect(one.data).toMatchObject({ paymentSource: { id: source.id, code: source.code } });
@@ -46,8 +78,26 @@ it('BatchHttpLink: three queries in one POST, each with its own result', async (
 it('BatchHttpLink: an operation that fails gets its own error; the others their data', async () => {
   const { client, requests } = batchingClient();
   const [bad, good] = await Promise.all([
-    client.query({ query: gql`query Bad { paymentSource(id: "not-a-uuid") { id } }`, errorPolicy: 'all' }),
-    client.query({ query: gql`query Good { taxCodes(first: 1) { totalCount } }`, errorPolicy: 'all' }),
+    client.query({
+      query: gql`
+        query Bad {
+          paymentSource(id: "not-a-uuid") {
+            id
+          }
+        }
+      `,
+      errorPolicy: 'all',
+    }),
+    client.query({
+      query: gql`
+        query Good {
+          taxCodes(first: 1) {
+            totalCount
+          }
+        }
+      `,
+      errorPolicy: 'all',
+    }),
   ]);
   expect(requests()).toBe(1);
   expect(bad.error?.message).toMatch(/UUID|uuid/);
@@ -56,7 +106,11 @@ it('BatchHttpLink: an operation that fails gets its own error; the others their 
 });
 
 it('a raw batch: each answer in order, errors with catalogue codes', async () => {
-  const { status, json } = await post([{ query: '{ accounts(first: 1) { totalCount } }' }, { query: '{ nope }' }, { query: '{ taxCodes(first: 1) { totalCount } }' }]);
+  const { status, json } = await post([
+    { query: '{ accounts(first: 1) { totalCount } }' },
+    { query: '{ nope }' },
+    { query: '{ taxCodes(first: 1) { totalCount } }' },
+  ]);
   expect(status).toBe(400);
   expect(json).toHaveLength(3);
   expect(json[0].data.accounts.totalCount).toBe(fixture.accounts.length);
@@ -74,7 +128,8 @@ it(`more than ${LIMITS.batchOperations} operations are refused whole, before any
 });
 
 it('a batch cannot multiply the cost limit: operations each within it, together over it, are refused once the sum is', async () => {
-  const query = '{ a: customers(first: 1000) { nodes { id addresses { id } } } b: customers(first: 1000) { nodes { id addresses { id } } } c: customers(first: 1000) { nodes { id } } }';
+  const query =
+    '{ a: customers(first: 1000) { nodes { id addresses { id } } } b: customers(first: 1000) { nodes { id addresses { id } } } c: customers(first: 1000) { nodes { id } } }';
   const document = parse(query);
   const schema = buildSchema(readSchema());
   const operation = document.definitions[0]!;
@@ -86,7 +141,9 @@ it('a batch cannot multiply the cost limit: operations each within it, together 
   const alone = await post({ query });
   expect(alone.json.errors).toBeUndefined();
   const { json } = await post([{ query }, { query }]);
-  const codes = (json as Array<{ data?: unknown; errors?: Array<{ extensions: { code: string } }> }>).map((r) => r.errors?.[0]?.extensions.code ?? 'ok');
+  const codes = (json as Array<{ data?: unknown; errors?: Array<{ extensions: { code: string } }> }>).map(
+    (r) => r.errors?.[0]?.extensions.code ?? 'ok',
+  );
   expect(codes.sort()).toEqual(['QUERY_TOO_COMPLEX', 'ok']);
   const refused = (json as Json[]).find((r: Json) => r.errors);
   expect(refused.errors[0].message).toMatch(/together/);

@@ -35,16 +35,33 @@ afterAll(async () => {
   await t.close();
 });
 
-const post = (door: 'jit' | 'js', query: string, variables?: Record<string, unknown>) => gqlRequest(doors[door].app, { query, variables }, t.tokens.writer);
+const post = (door: 'jit' | 'js', query: string, variables?: Record<string, unknown>) =>
+  gqlRequest(doors[door].app, { query, variables }, t.tokens.writer);
 
 const CASES: Array<[string, string, Record<string, unknown>?]> = [
-  ['the benchmark page', '{ customers(first: 100) { nodes { id firstName lastName email debtorNumber addresses { id addressType street city postalCode country isDefault } } } }'],
-  ['relations, decimals, enums, dates', `{ taxCodes { totalCount nodes { code rate taxType validFrom validTo taxAccount { code type } } }
+  [
+    'the benchmark page',
+    '{ customers(first: 100) { nodes { id firstName lastName email debtorNumber addresses { id addressType street city postalCode country isDefault } } } }',
+  ],
+  [
+    'relations, decimals, enums, dates',
+    `{ taxCodes { totalCount nodes { code rate taxType validFrom validTo taxAccount { code type } } }
      articles(first: 5, orderBy: [{ code: DESC }]) { edges { cursor node { code prices { amount validFrom } priceAt(date: "2025-06-01") { amount } defaultTaxCode { rate } } } pageInfo { hasNextPage endCursor } }
-     payments { nodes { amount receivedAt paymentSource { code } customer { lastName defaultAddress { city } } } } }`],
-  ['scalar variables', 'query($id: ID!, $n: Int, $after: String) { paymentSource(id: $id) { code account { code } } accounts(first: $n, after: $after) { nodes { code } } }', { id: defaultSource().id.toUpperCase(), n: 3 }],
-  ['a literal where', '{ customers(where: { OR: [{ lastName: { startsWith: "M" } }, { email: { isNull: true } }] }, orderBy: [{ lastName: ASC }]) { totalCount nodes { lastName } } }'],
-  ['fragments and aliases', 'query { a: accounts(first: 2) { ...A } b: accounts(first: 2, offset: 2) { ...A } } fragment A on AccountConnection { nodes { code paymentSources { code } } }'],
+     payments { nodes { amount receivedAt paymentSource { code } customer { lastName defaultAddress { city } } } } }`,
+  ],
+  [
+    'scalar variables',
+    'query($id: ID!, $n: Int, $after: String) { paymentSource(id: $id) { code account { code } } accounts(first: $n, after: $after) { nodes { code } } }',
+    { id: defaultSource().id.toUpperCase(), n: 3 },
+  ],
+  [
+    'a literal where',
+    '{ customers(where: { OR: [{ lastName: { startsWith: "M" } }, { email: { isNull: true } }] }, orderBy: [{ lastName: ASC }]) { totalCount nodes { lastName } } }',
+  ],
+  [
+    'fragments and aliases',
+    'query { a: accounts(first: 2) { ...A } b: accounts(first: 2, offset: 2) { ...A } } fragment A on AccountConnection { nodes { code paymentSources { code } } }',
+  ],
   ['an unknown id', '{ customer(id: "7e57a7e5-0000-4000-8000-00000000abcd") { id } }'],
   ['a bad UUID variable', 'query($id: ID!) { customer(id: $id) { id } }', { id: 'nope' }],
   ['a missing variable', 'query($id: ID!) { customer(id: $id) { id } }', {}],
@@ -70,6 +87,9 @@ it('a mutation with a scalar variable, and one with an input object', async () =
   expect(b.body.data.createPaymentSource).toMatchObject({ code: 'JIT-B', isActive: true, isDefault: false });
   const del = 'mutation($id: ID!) { deletePaymentSource(id: $id) }';
   expect((await post('jit', del, { id: a.body.data.createPaymentSource.id })).body).toEqual({ data: { deletePaymentSource: true } });
-  const again = await Promise.all([post('jit', del, { id: a.body.data.createPaymentSource.id }), post('js', del, { id: a.body.data.createPaymentSource.id })]);
+  const again = await Promise.all([
+    post('jit', del, { id: a.body.data.createPaymentSource.id }),
+    post('js', del, { id: a.body.data.createPaymentSource.id }),
+  ]);
   expect(again[0].text).toBe(again[1].text);
 });

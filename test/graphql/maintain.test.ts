@@ -45,18 +45,29 @@ async function refused(query: string, variables: Record<string, unknown>, code: 
 }
 
 const CREATE_ACCOUNT = 'mutation($input: AccountInput!) { createAccount(input: $input) { id code name type isActive etag } }';
-const UPDATE_ACCOUNT = 'mutation($id: ID!, $input: AccountInput!, $ifMatch: String) { updateAccount(id: $id, input: $input, ifMatch: $ifMatch) { id code name isActive etag } }';
+const UPDATE_ACCOUNT =
+  'mutation($id: ID!, $input: AccountInput!, $ifMatch: String) { updateAccount(id: $id, input: $input, ifMatch: $ifMatch) { id code name isActive etag } }';
 const DELETE_ACCOUNT = 'mutation($id: ID!, $ifMatch: String) { deleteAccount(id: $id, ifMatch: $ifMatch) }';
 
 describe('accounts through GraphQL', () => {
   it('creates, updates partially with ifMatch, and deletes; the etag is the REST ETag', async () => {
     const code = `G${unique()}`;
-    const { createAccount: created } = await gqlOk(t, CREATE_ACCOUNT, { input: { code, name: 'GraphQL-Konto', type: 'Expense' } }, maintainer);
+    const { createAccount: created } = await gqlOk(
+      t,
+      CREATE_ACCOUNT,
+      { input: { code, name: 'GraphQL-Konto', type: 'Expense' } },
+      maintainer,
+    );
     expect(created).toMatchObject({ code, name: 'GraphQL-Konto', type: 'Expense', isActive: true });
     const rest = await request(t.http).get(`/api/v1/accounts/${created.id}`).set(bearer(maintainer)).expect(200);
     expect(created.etag).toBe(rest.headers.etag);
 
-    const { updateAccount: updated } = await gqlOk(t, UPDATE_ACCOUNT, { id: created.id, input: { name: 'Neu' }, ifMatch: created.etag }, maintainer);
+    const { updateAccount: updated } = await gqlOk(
+      t,
+      UPDATE_ACCOUNT,
+      { id: created.id, input: { name: 'Neu' }, ifMatch: created.etag },
+      maintainer,
+    );
     expect(updated).toMatchObject({ code, name: 'Neu', isActive: true });
     expect(updated.etag).not.toBe(created.etag);
     await refused(UPDATE_ACCOUNT, { id: created.id, input: { name: 'stale' }, ifMatch: created.etag }, 'PRECONDITION_FAILED');
@@ -84,8 +95,17 @@ describe('accounts through GraphQL', () => {
 
 describe('tax codes, articles, customers, terms through GraphQL', () => {
   it('writes a tax code with an exact rate and keeps its periods apart', async () => {
-    const CREATE = 'mutation($input: TaxCodeInput!) { createTaxCode(input: $input) { id code rate taxType validFrom validTo createdById etag } }';
-    const input = { code: `GT${unique()}`, name: 'x', rate: '7.25', taxType: 'SALES_TAX', taxAccountId: liabilityAccount().id, revenueAccountId: revenueAccount().id, validFrom: '2099-01-01T00:00:00Z' };
+    const CREATE =
+      'mutation($input: TaxCodeInput!) { createTaxCode(input: $input) { id code rate taxType validFrom validTo createdById etag } }';
+    const input = {
+      code: `GT${unique()}`,
+      name: 'x',
+      rate: '7.25',
+      taxType: 'SALES_TAX',
+      taxAccountId: liabilityAccount().id,
+      revenueAccountId: revenueAccount().id,
+      validFrom: '2099-01-01T00:00:00Z',
+    };
     const { createTaxCode: tax } = await gqlOk(t, CREATE, { input }, maintainer);
     expect(tax).toMatchObject({ rate: 7.25, taxType: 'SALES_TAX', validTo: null, createdById: WRITER_ID });
     await refused(CREATE, { input: { ...input, validFrom: '2099-02-01T00:00:00Z' } }, 'PERIOD_OVERLAP');
@@ -94,7 +114,8 @@ describe('tax codes, articles, customers, terms through GraphQL', () => {
   });
 
   it('creates a customer with addresses and clears a field with null', async () => {
-    const CREATE = 'mutation($input: CustomerInput!) { createCustomer(input: $input) { id debtorNumber email addresses { id isDefault city } etag } }';
+    const CREATE =
+      'mutation($input: CustomerInput!) { createCustomer(input: $input) { id debtorNumber email addresses { id isDefault city } etag } }';
     const input = {
       firstName: 'Max',
       lastName: 'Muster',
@@ -106,13 +127,23 @@ describe('tax codes, articles, customers, terms through GraphQL', () => {
     expect(c.addresses).toEqual([{ id: expect.any(String), isDefault: true, city: 'B' }]);
     const rest = await request(t.http).get(`/api/v1/customers/${c.id}`).set(bearer(maintainer)).expect(200);
     expect(c.etag).toBe(rest.headers.etag);
-    const { updateCustomer: u } = await gqlOk(t, 'mutation($id: ID!) { updateCustomer(id: $id, input: { email: null }) { email addresses { city } } }', { id: c.id }, maintainer);
+    const { updateCustomer: u } = await gqlOk(
+      t,
+      'mutation($id: ID!) { updateCustomer(id: $id, input: { email: null }) { email addresses { city } } }',
+      { id: c.id },
+      maintainer,
+    );
     expect(u).toEqual({ email: null, addresses: [{ city: 'B' }] });
     await refused(CREATE, { input: { ...input, addresses: [] } }, 'DUPLICATE_KEY');
     // Without billing.pii: a customer's names and an address's street are refused before anything is written.
     const withoutPii = await token('billing.read billing.maintain', WRITER_ID);
     await refused(CREATE, { input: { ...input, debtorNumber: `G${unique()}` } }, 'FORBIDDEN', withoutPii);
-    await refused('mutation($id: ID!) { updateCustomer(id: $id, input: { addresses: [{ addressType: "Home", street: "S 2", city: "C", postalCode: "2", country: "DE" }] }) { id } }', { id: c.id }, 'FORBIDDEN', withoutPii);
+    await refused(
+      'mutation($id: ID!) { updateCustomer(id: $id, input: { addresses: [{ addressType: "Home", street: "S 2", city: "C", postalCode: "2", country: "DE" }] }) { id } }',
+      { id: c.id },
+      'FORBIDDEN',
+      withoutPii,
+    );
   });
 
   it('creates and deletes an academic term and an article', async () => {
@@ -122,8 +153,15 @@ describe('tax codes, articles, customers, terms through GraphQL', () => {
       {},
       maintainer,
     );
-    expect(await gqlOk(t, 'mutation($id: ID!) { deleteAcademicTerm(id: $id) }', { id: term.id }, maintainer)).toEqual({ deleteAcademicTerm: true });
-    const { createArticle: article } = await gqlOk(t, 'mutation { createArticle(input: { code: "GQL-A", name: "x" }) { id isActive useArticleCostCenter } }', {}, maintainer);
+    expect(await gqlOk(t, 'mutation($id: ID!) { deleteAcademicTerm(id: $id) }', { id: term.id }, maintainer)).toEqual({
+      deleteAcademicTerm: true,
+    });
+    const { createArticle: article } = await gqlOk(
+      t,
+      'mutation { createArticle(input: { code: "GQL-A", name: "x" }) { id isActive useArticleCostCenter } }',
+      {},
+      maintainer,
+    );
     expect(article).toMatchObject({ isActive: true, useArticleCostCenter: false });
     const { createArticlePrice: price } = await gqlOk(
       t,

@@ -11,7 +11,8 @@ const SOURCE_FIELDS = 'id code name description accountId sourceType isActive is
 const CREATE = `mutation($input: CreatePaymentSourceInput!) { createPaymentSource(input: $input) { ${SOURCE_FIELDS} account { id } } }`;
 const UPDATE = `mutation($id: ID!, $input: UpdatePaymentSourceInput!) { updatePaymentSource(id: $id, input: $input) { ${SOURCE_FIELDS} } }`;
 const DELETE = 'mutation($id: ID!) { deletePaymentSource(id: $id) }';
-const PAY = 'mutation($input: CreatePaymentInput!) { createPayment(input: $input) { id paymentSourceId customerId amount receivedAt reference createdAt createdById paymentSource { code } customer { id } } }';
+const PAY =
+  'mutation($input: CreatePaymentInput!) { createPayment(input: $input) { id paymentSourceId customerId amount receivedAt reference createdAt createdById paymentSource { code } customer { id } } }';
 const customerId = () => fixture.customers[0]!.id;
 
 beforeAll(async () => {
@@ -84,12 +85,20 @@ describe('createPaymentSource', () => {
   });
 
   it('refuses a malformed UUID in a variable as VALIDATION_FAILED naming the field', async () => {
-    const res = await expectRefused(CREATE, { input: { code: 'X', name: 'X', accountId: 'not-a-uuid', sourceType: 'Cash' } }, 'VALIDATION_FAILED', 'accountId');
+    const res = await expectRefused(
+      CREATE,
+      { input: { code: 'X', name: 'X', accountId: 'not-a-uuid', sourceType: 'Cash' } },
+      'VALIDATION_FAILED',
+      'accountId',
+    );
     expect(res.status).toBe(400);
   });
 
   it('refuses a malformed UUID written in the query as VALIDATION_FAILED', async () => {
-    const res = await gql(t, `mutation { createPaymentSource(input: { code: "X", name: "X", accountId: "nope", sourceType: Cash }) { id } }`);
+    const res = await gql(
+      t,
+      `mutation { createPaymentSource(input: { code: "X", name: "X", accountId: "nope", sourceType: Cash }) { id } }`,
+    );
     expect(res.status).toBe(400);
     expect(res.errors?.[0]?.extensions.code).toBe('VALIDATION_FAILED');
     expect(res.errors?.[0]?.message).toContain('UUID');
@@ -107,13 +116,23 @@ describe('createPaymentSource', () => {
 describe('updatePaymentSource', () => {
   let id: string;
   beforeAll(async () => {
-    const data = await gqlOk(t, CREATE, { input: { code: 'UPD-1', name: 'To update', description: 'first', accountId: activeAssetAccount().id, sourceType: 'Check' } });
+    const data = await gqlOk(t, CREATE, {
+      input: { code: 'UPD-1', name: 'To update', description: 'first', accountId: activeAssetAccount().id, sourceType: 'Check' },
+    });
     id = data.createPaymentSource.id;
   });
 
   it('changes only the given fields and records who and when', async () => {
     const data = await gqlOk(t, UPDATE, { id, input: { name: 'Updated', isActive: false } });
-    expect(data.updatePaymentSource).toMatchObject({ id, code: 'UPD-1', name: 'Updated', description: 'first', sourceType: 'Check', isActive: false, updatedById: WRITER_ID });
+    expect(data.updatePaymentSource).toMatchObject({
+      id,
+      code: 'UPD-1',
+      name: 'Updated',
+      description: 'first',
+      sourceType: 'Check',
+      isActive: false,
+      updatedById: WRITER_ID,
+    });
     expect(data.updatePaymentSource.updatedAt).not.toBeNull();
     const cleared = await gqlOk(t, UPDATE, { id, input: { description: null } });
     expect(cleared.updatePaymentSource).toMatchObject({ name: 'Updated', description: null });
@@ -126,7 +145,7 @@ describe('updatePaymentSource', () => {
 
   it.each([
     ['an unknown id', () => UNKNOWN, {}, 'NOT_FOUND', undefined],
-    ['another source\'s code', () => id, { code: defaultSource().code }, 'DUPLICATE_CODE', 'code'],
+    ["another source's code", () => id, { code: defaultSource().code }, 'DUPLICATE_CODE', 'code'],
     ['a second default', () => id, { isDefault: true }, 'DEFAULT_ALREADY_SET', 'isDefault'],
     ['a non-Asset account', () => id, { accountId: nonAssetAccount().id }, 'ACCOUNT_NOT_USABLE', 'accountId'],
     ['an empty name', () => id, { name: '' }, 'VALIDATION_FAILED', 'name'],
@@ -138,7 +157,9 @@ describe('updatePaymentSource', () => {
 
 describe('deletePaymentSource', () => {
   it('deletes a source without payments', async () => {
-    const data = await gqlOk(t, CREATE, { input: { code: 'DEL-1', name: 'To delete', accountId: activeAssetAccount().id, sourceType: 'Other' } });
+    const data = await gqlOk(t, CREATE, {
+      input: { code: 'DEL-1', name: 'To delete', accountId: activeAssetAccount().id, sourceType: 'Other' },
+    });
     const id = data.createPaymentSource.id;
     expect(await gqlOk(t, DELETE, { id })).toEqual({ deletePaymentSource: true });
     expect(await t.db.prisma.paymentSource.findUnique({ where: { id } })).toBeNull();
@@ -146,7 +167,9 @@ describe('deletePaymentSource', () => {
   });
 
   it('refuses to delete a source that has payments', async () => {
-    const data = await gqlOk(t, CREATE, { input: { code: 'DEL-2', name: 'With payments', accountId: activeAssetAccount().id, sourceType: 'Cash' } });
+    const data = await gqlOk(t, CREATE, {
+      input: { code: 'DEL-2', name: 'With payments', accountId: activeAssetAccount().id, sourceType: 'Cash' },
+    });
     const id = data.createPaymentSource.id;
     await gqlOk(t, PAY, { input: { paymentSourceId: id, customerId: customerId(), amount: 5 } });
     await expectRefused(DELETE, { id }, 'HAS_PAYMENTS');
@@ -171,21 +194,38 @@ describe('createPayment', () => {
 
   it('takes an explicit source and receivedAt (null means "not given")', async () => {
     const src = fixture.paymentSources.find((s) => s.isActive && !s.isDefault)!;
-    const data = await gqlOk(t, PAY, { input: { paymentSourceId: src.id, customerId: customerId(), amount: 1, receivedAt: '2026-03-01T10:00:00+02:00' } });
+    const data = await gqlOk(t, PAY, {
+      input: { paymentSourceId: src.id, customerId: customerId(), amount: 1, receivedAt: '2026-03-01T10:00:00+02:00' },
+    });
     expect(data.createPayment).toMatchObject({ paymentSourceId: src.id, receivedAt: '2026-03-01T08:00:00.000Z', reference: null });
     const dflt = await gqlOk(t, PAY, { input: { paymentSourceId: null, receivedAt: null, customerId: customerId(), amount: 1 } });
     expect(dflt.createPayment.paymentSourceId).toBe(defaultSource().id);
   });
 
   it.each([
-    ['an inactive source', () => ({ paymentSourceId: inactiveSource().id, customerId: customerId(), amount: 1 }), 'PAYMENT_SOURCE_INACTIVE', 'paymentSourceId'],
-    ['an unknown source', () => ({ paymentSourceId: UNKNOWN, customerId: customerId(), amount: 1 }), 'VALIDATION_FAILED', 'paymentSourceId'],
+    [
+      'an inactive source',
+      () => ({ paymentSourceId: inactiveSource().id, customerId: customerId(), amount: 1 }),
+      'PAYMENT_SOURCE_INACTIVE',
+      'paymentSourceId',
+    ],
+    [
+      'an unknown source',
+      () => ({ paymentSourceId: UNKNOWN, customerId: customerId(), amount: 1 }),
+      'VALIDATION_FAILED',
+      'paymentSourceId',
+    ],
     ['an unknown customer', () => ({ customerId: UNKNOWN, amount: 1 }), 'VALIDATION_FAILED', 'customerId'],
     ['a zero amount', () => ({ customerId: customerId(), amount: 0 }), 'VALIDATION_FAILED', 'amount'],
     ['five decimals', () => ({ customerId: customerId(), amount: '1.00001' }), 'VALIDATION_FAILED', 'amount'],
     ['a float artefact', () => ({ customerId: customerId(), amount: 0.1 + 0.2 }), 'VALIDATION_FAILED', 'amount'],
     ['a non-numeric amount', () => ({ customerId: customerId(), amount: 'ten' }), 'VALIDATION_FAILED', 'amount'],
-    ['a date-time without a zone', () => ({ customerId: customerId(), amount: 1, receivedAt: '2026-03-01T10:00:00' }), 'VALIDATION_FAILED', 'receivedAt'],
+    [
+      'a date-time without a zone',
+      () => ({ customerId: customerId(), amount: 1, receivedAt: '2026-03-01T10:00:00' }),
+      'VALIDATION_FAILED',
+      'receivedAt',
+    ],
   ])('refuses %s', async (_what, input, code, field) => {
     await expectRefused(PAY, { input: input() }, code, field);
   });

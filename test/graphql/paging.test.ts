@@ -15,7 +15,10 @@ beforeAll(async () => {
   // Give the nullable sort keys a mix of nulls and ties.
   const customers = fixture.customers.map((c) => c.id).sort();
   await t.db.prisma.customer.updateMany({ where: { id: { in: customers.filter((_, i) => i % 3 === 0) } }, data: { email: null } });
-  await t.db.prisma.customer.updateMany({ where: { id: { in: customers.filter((_, i) => i % 4 === 0) } }, data: { creditorNumber: 'K-1' } });
+  await t.db.prisma.customer.updateMany({
+    where: { id: { in: customers.filter((_, i) => i % 4 === 0) } },
+    data: { creditorNumber: 'K-1' },
+  });
   const articles = fixture.articles.map((a) => a.id).sort();
   for (const [i, id] of articles.entries()) {
     if (i % 2 === 0) await t.db.prisma.article.update({ where: { id }, data: { updatedAt: new Date(Date.UTC(2026, 0, 1 + (i % 5))) } });
@@ -38,12 +41,20 @@ const CASES: Case[] = [
   { list: 'customers', orderBy: '[{ lastName: DESC }, { firstName: ASC }]', rest: ['customers', 'lastName desc,firstName asc'] },
   { list: 'customers', orderBy: '[{ email: ASC }]', rest: ['customers', 'email asc'] },
   { list: 'customers', orderBy: '[{ email: DESC }]', rest: ['customers', 'email desc'] },
-  { list: 'customers', orderBy: '[{ creditorNumber: DESC }, { lastName: DESC }]', rest: ['customers', 'creditorNumber desc,lastName desc'] },
+  {
+    list: 'customers',
+    orderBy: '[{ creditorNumber: DESC }, { lastName: DESC }]',
+    rest: ['customers', 'creditorNumber desc,lastName desc'],
+  },
   { list: 'customers', orderBy: '[{ receivableAccountId: ASC }]', rest: ['customers', 'receivableAccountId asc'] },
   { list: 'customers', orderBy: '[{ id: DESC }]', rest: ['customers', 'id desc'] },
   { list: 'articles', orderBy: '[{ updatedAt: DESC }]', rest: ['articles', 'updatedAt desc'] },
   { list: 'articles', orderBy: '[{ updatedAt: ASC }, { code: DESC }]', rest: ['articles', 'updatedAt asc,code desc'] },
-  { list: 'articles', orderBy: '[{ isActive: ASC }, { defaultTaxCodeId: DESC }]', rest: ['articles', 'isActive asc,defaultTaxCodeId desc'] },
+  {
+    list: 'articles',
+    orderBy: '[{ isActive: ASC }, { defaultTaxCodeId: DESC }]',
+    rest: ['articles', 'isActive asc,defaultTaxCodeId desc'],
+  },
   { list: 'taxCodes', orderBy: '[{ rate: DESC }]', rest: ['tax-codes', 'rate desc'] },
   { list: 'taxCodes', orderBy: '[{ taxType: ASC }]', rest: ['tax-codes', 'taxType asc'] },
   { list: 'taxCodes', orderBy: '[{ validTo: DESC }]', rest: ['tax-codes', 'validTo desc'] },
@@ -75,7 +86,12 @@ describe.each(CASES)('$list orderBy $orderBy', (c) => {
     const seen: string[] = [];
     let after: string | null = null;
     for (let pages = 0; pages < 100; pages++) {
-      const data: Record<string, { nodes: Array<{ id: string }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } }> = await gqlOk(t, `query($after: String) { ${c.list}(first: ${PAGE}, after: $after, orderBy: ${c.orderBy}) { nodes { id } pageInfo { hasNextPage endCursor } } }`, { after });
+      const data: Record<string, { nodes: Array<{ id: string }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } }> =
+        await gqlOk(
+          t,
+          `query($after: String) { ${c.list}(first: ${PAGE}, after: $after, orderBy: ${c.orderBy}) { nodes { id } pageInfo { hasNextPage endCursor } } }`,
+          { after },
+        );
       const conn = data[c.list]!;
       seen.push(...conn.nodes.map((n: { id: string }) => n.id));
       if (!conn.pageInfo.hasNextPage) break;
@@ -95,7 +111,9 @@ describe.each(CASES)('$list orderBy $orderBy', (c) => {
     }
     expect(seen).toEqual(expected);
     const edges = (await gqlOk(t, `{ ${c.list}(first: 5, orderBy: ${c.orderBy}) { edges { cursor node { id } } } }`))[c.list].edges;
-    const rest = await gqlOk(t, `query($after: String) { ${c.list}(first: 1000, after: $after, orderBy: ${c.orderBy}) { nodes { id } } }`, { after: edges[2].cursor });
+    const rest = await gqlOk(t, `query($after: String) { ${c.list}(first: 1000, after: $after, orderBy: ${c.orderBy}) { nodes { id } } }`, {
+      after: edges[2].cursor,
+    });
     expect(rest[c.list].nodes.map((n: { id: string }) => n.id)).toEqual(expected.slice(3));
   });
 
@@ -117,7 +135,12 @@ describe('paging faults', () => {
   it('a cursor made for another order, or one that does not decode, is INVALID_QUERY', async () => {
     const data = await gqlOk(t, '{ customers(first: 2, orderBy: [{ lastName: ASC }]) { pageInfo { endCursor } } }');
     const cursor = data.customers.pageInfo.endCursor;
-    for (const [after, orderBy] of [[cursor, '[{ lastName: DESC }]'], [cursor, '[]'], ['not a cursor', '[]'], ['eyJrIjpbXX0', '[]']]) {
+    for (const [after, orderBy] of [
+      [cursor, '[{ lastName: DESC }]'],
+      [cursor, '[]'],
+      ['not a cursor', '[]'],
+      ['eyJrIjpbXX0', '[]'],
+    ]) {
       const res = await gql(t, `query($after: String) { customers(after: $after, orderBy: ${orderBy}) { nodes { id } } }`, { after });
       expect(res.errors?.[0]?.extensions.code).toBe('INVALID_QUERY');
       expect(res.data?.customers ?? null).toBeNull();

@@ -17,7 +17,8 @@ afterAll(async () => {
 });
 
 /** The document of the attack: 1,000 aliased root fields, about 42 KB. */
-const aliasBomb = (n = 1000): string => `query { ${Array.from({ length: n }, (_, i) => `a${i}: accounts(first: 1) { nodes { id code name } }`).join(' ')} }`;
+const aliasBomb = (n = 1000): string =>
+  `query { ${Array.from({ length: n }, (_, i) => `a${i}: accounts(first: 1) { nodes { id code name } }`).join(' ')} }`;
 
 /** The JSON text of a where nested `depth` levels deep through OR lists (written as text: JSON.stringify recurses). */
 const deepWhere = (depth: number): string => `${'{"OR":['.repeat(depth)}{"code":{"eq":"x"}}${']}'.repeat(depth)}`;

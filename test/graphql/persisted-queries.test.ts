@@ -41,7 +41,8 @@ function recording(): { fetch: typeof fetch; sent: Sent[] } {
   const wrapped: typeof fetch = async (input, init) => {
     const url = String(input instanceof Request ? input.url : input);
     const method = init?.method ?? 'GET';
-    const withText = method === 'GET' ? new URL(url).searchParams.has('query') : typeof init?.body === 'string' && init.body.includes('"query"');
+    const withText =
+      method === 'GET' ? new URL(url).searchParams.has('query') : typeof init?.body === 'string' && init.body.includes('"query"');
     const res = await fetch(input, init);
     sent.push({ method, withText, status: res.status, cacheControl: res.headers.get('cache-control') });
     return res;
@@ -58,7 +59,9 @@ const apq = (query: string) => apqExtension(hex(query));
 const codeOf = firstCode;
 
 function apolloClient(f: typeof fetch): ApolloClient {
-  const link = createPersistedQueryLink({ sha256, useGETForHashedQueries: true }).concat(new HttpLink({ uri: base, fetch: f, headers: auth(t.tokens.reader) }));
+  const link = createPersistedQueryLink({ sha256, useGETForHashedQueries: true }).concat(
+    new HttpLink({ uri: base, fetch: f, headers: auth(t.tokens.reader) }),
+  );
   return new ApolloClient({ link, cache: new InMemoryCache() });
 }
 
@@ -82,7 +85,9 @@ describe('Apollo Client with createPersistedQueryLink, hashed queries as GET', (
     const inline = await post({ query: '{ paymentSources(first: 5, orderBy: { code: ASC }) { totalCount nodes { id code name } } }' });
     const expected = inline.json.data.paymentSources;
     expect(expected.nodes).toHaveLength(Math.min(5, fixture.paymentSources.length));
-    expect(a.data).toMatchObject({ paymentSources: { totalCount: expected.totalCount, nodes: expected.nodes.map((n: object) => expect.objectContaining(n)) } });
+    expect(a.data).toMatchObject({
+      paymentSources: { totalCount: expected.totalCount, nodes: expected.nodes.map((n: object) => expect.objectContaining(n)) },
+    });
 
     const second = recording();
     const b = await apolloClient(second.fetch).query({ query: SOURCES });
@@ -133,7 +138,9 @@ describe('the protocol', () => {
     const query = '{ taxCodes(first: 1) { totalCount } }';
     const wrong = await post({ query, extensions: { persistedQuery: { version: 1, sha256Hash: hex('something else') } } });
     expect(wrong.status).toBe(400);
-    expect(codeOf((await post({ extensions: { persistedQuery: { version: 1, sha256Hash: hex('something else') } } })).json)).toBe('PERSISTED_QUERY_NOT_FOUND');
+    expect(codeOf((await post({ extensions: { persistedQuery: { version: 1, sha256Hash: hex('something else') } } })).json)).toBe(
+      'PERSISTED_QUERY_NOT_FOUND',
+    );
   });
 
   it('a registration by POST answers by GET, and a GraphQL GET says private, no-store', async () => {
@@ -150,7 +157,8 @@ describe('the protocol', () => {
 
 describe('a registered document passes every check an inline one does', () => {
   /** Five pages of customers with their addresses: about 12,000 objects each at 1000 a page, together over the cost limit. */
-  const pages = (first: string) => ['a', 'b', 'c', 'd', 'e'].map((alias) => `${alias}: customers(first: ${first}) { nodes { id addresses { id } } }`).join(' ');
+  const pages = (first: string) =>
+    ['a', 'b', 'c', 'd', 'e'].map((alias) => `${alias}: customers(first: ${first}) { nodes { id addresses { id } } }`).join(' ');
   const COSTLY = `{ ${pages('1000')} }`;
 
   it('a document over the cost limit is refused at registration and never stored', async () => {
@@ -188,7 +196,9 @@ describe('a registered document passes every check an inline one does', () => {
 
   it('without a token, a hash is answered 401 before anything is looked up', async () => {
     // The header that passes CSRF prevention without a token (a GET with neither is refused as a possible cross-site request).
-    const res = await fetch(`${base}?extensions=${encodeURIComponent(JSON.stringify(apq('{ __typename }')))}`, { headers: { 'Apollo-Require-Preflight': 'true' } });
+    const res = await fetch(`${base}?extensions=${encodeURIComponent(JSON.stringify(apq('{ __typename }')))}`, {
+      headers: { 'Apollo-Require-Preflight': 'true' },
+    });
     expect(res.status).toBe(401);
     expect(codeOf(await res.json())).toBe('UNAUTHENTICATED');
   });
@@ -218,7 +228,11 @@ describe('the in-process store is bounded', () => {
       let most = 0;
       for (let i = 0; i < 10_000; i += LIMITS.batchOperations) {
         const batch = Array.from({ length: LIMITS.batchOperations }, (_, k) => ({ query: doc(i + k), extensions: apq(doc(i + k)) }));
-        const res = await fetch(`${local.base}/graphql`, { method: 'POST', headers: { ...auth(t.tokens.reader), 'Content-Type': 'application/json' }, body: JSON.stringify(batch) });
+        const res = await fetch(`${local.base}/graphql`, {
+          method: 'POST',
+          headers: { ...auth(t.tokens.reader), 'Content-Type': 'application/json' },
+          body: JSON.stringify(batch),
+        });
         const answers = (await res.json()) as Array<{ data?: unknown }>;
         expect(answers.every((a) => a.data !== undefined)).toBe(true);
         if (i % 1000 === 0) most = Math.max(most, await held());
@@ -227,7 +241,9 @@ describe('the in-process store is bounded', () => {
       expect(store.keys().length).toBeLessThan(10_000);
       expect(most).toBeLessThanOrEqual(APQ_LIMITS.memoryBytes);
       expect(most).toBeGreaterThan(APQ_LIMITS.memoryBytes * 0.9);
-      const newest = await fetch(`${local.base}/graphql?extensions=${encodeURIComponent(JSON.stringify(apq(doc(9_999))))}`, { headers: auth(t.tokens.reader) });
+      const newest = await fetch(`${local.base}/graphql?extensions=${encodeURIComponent(JSON.stringify(apq(doc(9_999))))}`, {
+        headers: auth(t.tokens.reader),
+      });
       expect(await newest.json()).toEqual({ data: { __typename: 'Query' } });
     } finally {
       await local.close();
@@ -238,7 +254,11 @@ describe('the in-process store is bounded', () => {
     const local = await listen(variant);
     try {
       const big = `# ${'y'.repeat(APQ_LIMITS.entryBytes)}\nquery Big { __typename }`;
-      const res = await fetch(`${local.base}/graphql`, { method: 'POST', headers: { ...auth(t.tokens.reader), 'Content-Type': 'application/json' }, body: JSON.stringify({ query: big, extensions: apq(big) }) });
+      const res = await fetch(`${local.base}/graphql`, {
+        method: 'POST',
+        headers: { ...auth(t.tokens.reader), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ query: big, extensions: apq(big) }),
+      });
       expect(await res.json()).toEqual({ data: { __typename: 'Query' } });
       expect(await store.get(hex(big))).toBeUndefined();
     } finally {

@@ -46,11 +46,26 @@ const post = (query: string, variables?: Record<string, unknown>) => gqlRequest(
 
 describe('production: no name suggestions', () => {
   const cases: Array<[string, string, Record<string, unknown> | undefined, RegExp]> = [
-    ['an enum value in a variable', 'mutation($i: CreatePaymentSourceInput!) { createPaymentSource(input: $i) { id } }', {
-      i: { code: 'P-1', name: 'P', accountId: activeAssetAccount().id, sourceType: 'Cas' },
-    }, /"Cas"/],
-    ['an input field in a variable', 'query($w: PaymentSourceWhere) { paymentSources(where: $w) { totalCount } }', { w: { isActiv: { eq: true } } }, /isActiv/],
-    ['an enum value in a variable list', 'query($w: PaymentSourceWhere) { paymentSources(where: $w) { totalCount } }', { w: { sourceType: { in: ['Cash', 'Chek'] } } }, /Chek/],
+    [
+      'an enum value in a variable',
+      'mutation($i: CreatePaymentSourceInput!) { createPaymentSource(input: $i) { id } }',
+      {
+        i: { code: 'P-1', name: 'P', accountId: activeAssetAccount().id, sourceType: 'Cas' },
+      },
+      /"Cas"/,
+    ],
+    [
+      'an input field in a variable',
+      'query($w: PaymentSourceWhere) { paymentSources(where: $w) { totalCount } }',
+      { w: { isActiv: { eq: true } } },
+      /isActiv/,
+    ],
+    [
+      'an enum value in a variable list',
+      'query($w: PaymentSourceWhere) { paymentSources(where: $w) { totalCount } }',
+      { w: { sourceType: { in: ['Cash', 'Chek'] } } },
+      /Chek/,
+    ],
     ['a field in the document', '{ paymentSources { totalCont } }', undefined, /totalCont/],
     ['an argument in the document', '{ paymentSources(frist: 1) { totalCount } }', undefined, /frist/],
     ['an enum literal', '{ paymentSources(where: { sourceType: { eq: Cas } }) { totalCount } }', undefined, /Cas/],

@@ -28,19 +28,39 @@ afterAll(async () => {
 });
 
 const SINGLE: Array<[string, string, string, () => { id: string } & Record<string, unknown>]> = [
-  ['paymentSource', 'PaymentSource', 'id code name description accountId sourceType isActive isDefault createdAt createdById updatedAt updatedById', () => fixture.paymentSources[0]!],
+  [
+    'paymentSource',
+    'PaymentSource',
+    'id code name description accountId sourceType isActive isDefault createdAt createdById updatedAt updatedById',
+    () => fixture.paymentSources[0]!,
+  ],
   ['account', 'Account', 'id code name type isActive', () => fixture.accounts[0]!],
-  ['article', 'Article', 'id code name description isActive defaultTaxCodeId defaultCostCenterId revenueAccountId useArticleCostCenter createdAt createdById updatedAt updatedById', () => fixture.articles[0]!],
+  [
+    'article',
+    'Article',
+    'id code name description isActive defaultTaxCodeId defaultCostCenterId revenueAccountId useArticleCostCenter createdAt createdById updatedAt updatedById',
+    () => fixture.articles[0]!,
+  ],
   ['articlePrice', 'ArticlePrice', 'id articleId amount validFrom', () => fixture.articlePrices[0]!],
-  ['customer', 'Customer', 'id firstName lastName matriculationId cmsStudentId email debtorNumber creditorNumber receivableAccountId prepaymentAccountId', () => {
-    const { addresses: _a, ...rest } = customerA;
-    return rest;
-  }],
+  [
+    'customer',
+    'Customer',
+    'id firstName lastName matriculationId cmsStudentId email debtorNumber creditorNumber receivableAccountId prepaymentAccountId',
+    () => {
+      const { addresses: _a, ...rest } = customerA;
+      return rest;
+    },
+  ],
   ['address', 'Address', 'id customerId addressType street city postalCode country isDefault', () => customerA.addresses[0]!],
-  ['taxCode', 'TaxCode', 'id code name description rate validFrom validTo isActive taxAccountId revenueAccountId createdAt createdById updatedAt updatedById', () => {
-    const { taxType: _t, ...rest } = fixture.taxCodes[0]!;
-    return rest;
-  }],
+  [
+    'taxCode',
+    'TaxCode',
+    'id code name description rate validFrom validTo isActive taxAccountId revenueAccountId createdAt createdById updatedAt updatedById',
+    () => {
+      const { taxType: _t, ...rest } = fixture.taxCodes[0]!;
+      return rest;
+    },
+  ],
   ['academicTerm', 'AcademicTerm', 'id code startDate endDate statisticalSemester externalSystemId', () => fixture.academicTerms[0]!],
 ];
 
@@ -59,14 +79,29 @@ describe('single-record fields', () => {
   });
 
   it('payment(id:) returns a payment and null for an unknown id', async () => {
-    const data = await gqlOk(t, `query($id: ID!) { payment(id: $id) { id paymentSourceId customerId amount receivedAt reference createdAt createdById } none: payment(id: "${UNKNOWN}") { id } }`, { id: paymentIds[1] });
-    expect(data.payment).toMatchObject({ id: paymentIds[1], paymentSourceId: defaultSource().id, customerId: customerA.id, amount: 20.25, receivedAt: '2026-02-15T10:00:00.000Z', reference: 'R1', createdById: WRITER_ID });
+    const data = await gqlOk(
+      t,
+      `query($id: ID!) { payment(id: $id) { id paymentSourceId customerId amount receivedAt reference createdAt createdById } none: payment(id: "${UNKNOWN}") { id } }`,
+      { id: paymentIds[1] },
+    );
+    expect(data.payment).toMatchObject({
+      id: paymentIds[1],
+      paymentSourceId: defaultSource().id,
+      customerId: customerA.id,
+      amount: 20.25,
+      receivedAt: '2026-02-15T10:00:00.000Z',
+      reference: 'R1',
+      createdById: WRITER_ID,
+    });
     expect(data.none).toBeNull();
   });
 
   it('aliased look-ups of one type share one batch and each get their record', async () => {
     const [a, b] = fixture.accounts;
-    const data = await gqlOk(t, `{ a: account(id: "${a!.id}") { code } b: account(id: "${b!.id}") { code } c: account(id: "${UNKNOWN}") { code } }`);
+    const data = await gqlOk(
+      t,
+      `{ a: account(id: "${a!.id}") { code } b: account(id: "${b!.id}") { code } c: account(id: "${UNKNOWN}") { code } }`,
+    );
     expect(data).toEqual({ a: { code: a!.code }, b: { code: b!.code }, c: null });
   });
 });
@@ -85,7 +120,10 @@ const LISTS: Array<[string, () => Array<{ id: string }>]> = [
 describe('list fields', () => {
   it.each(LISTS)('%s lists every record by id, with totalCount, nodes, edges and pageInfo', async (field, rows) => {
     const expected = idsOf(rows());
-    const data = await gqlOk(t, `{ ${field}(first: 1000) { totalCount nodes { id } edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }`);
+    const data = await gqlOk(
+      t,
+      `{ ${field}(first: 1000) { totalCount nodes { id } edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }`,
+    );
     const conn = data[field];
     expect(conn.totalCount).toBe(expected.length);
     expect(conn.nodes.map((n: { id: string }) => n.id)).toEqual(expected);
@@ -113,7 +151,11 @@ describe('list fields', () => {
   });
 
   it('first above 1000 or negative, and a negative offset, are VALIDATION_FAILED naming the argument', async () => {
-    for (const [args, field] of [['first: 1001', 'first'], ['first: -1', 'first'], ['offset: -1', 'offset']] as const) {
+    for (const [args, field] of [
+      ['first: 1001', 'first'],
+      ['first: -1', 'first'],
+      ['offset: -1', 'offset'],
+    ] as const) {
       const res = await gql(t, `{ accounts(${args}) { nodes { id } } }`);
       expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', field });
     }
@@ -130,8 +172,16 @@ describe('relations', () => {
   });
 
   it('Payment.paymentSource and Payment.customer', async () => {
-    const data = await gqlOk(t, '{ payments(orderBy: [{ receivedAt: ASC }]) { nodes { paymentSource { code } customer { id debtorNumber } } } }');
-    expect(data.payments.nodes).toEqual(paymentIds.map(() => ({ paymentSource: { code: defaultSource().code }, customer: { id: customerA.id, debtorNumber: customerA.debtorNumber } })));
+    const data = await gqlOk(
+      t,
+      '{ payments(orderBy: [{ receivedAt: ASC }]) { nodes { paymentSource { code } customer { id debtorNumber } } } }',
+    );
+    expect(data.payments.nodes).toEqual(
+      paymentIds.map(() => ({
+        paymentSource: { code: defaultSource().code },
+        customer: { id: customerA.id, debtorNumber: customerA.debtorNumber },
+      })),
+    );
   });
 
   it('Account.paymentSources', async () => {
@@ -143,9 +193,14 @@ describe('relations', () => {
   });
 
   it('Article.prices (newest first), defaultTaxCode, revenueAccount; ArticlePrice.article', async () => {
-    const data = await gqlOk(t, '{ articles(first: 1000) { nodes { id defaultTaxCodeId revenueAccountId prices { id validFrom article { id } } defaultTaxCode { id } revenueAccount { id } } } }');
+    const data = await gqlOk(
+      t,
+      '{ articles(first: 1000) { nodes { id defaultTaxCodeId revenueAccountId prices { id validFrom article { id } } defaultTaxCode { id } revenueAccount { id } } } }',
+    );
     for (const a of data.articles.nodes) {
-      const prices = fixture.articlePrices.filter((p) => p.articleId === a.id).sort((x, y) => Date.parse(y.validFrom) - Date.parse(x.validFrom));
+      const prices = fixture.articlePrices
+        .filter((p) => p.articleId === a.id)
+        .sort((x, y) => Date.parse(y.validFrom) - Date.parse(x.validFrom));
       expect(a.prices.map((p: { id: string }) => p.id)).toEqual(prices.map((p) => p.id));
       for (const p of a.prices) expect(p.article.id).toBe(a.id);
       expect(a.defaultTaxCode).toEqual(a.defaultTaxCodeId ? { id: a.defaultTaxCodeId } : null);
@@ -154,9 +209,12 @@ describe('relations', () => {
   });
 
   it('a list that selects a relation but not the key it follows still resolves it (the page reads what the relation needs)', async () => {
-    const data = await gqlOk(t, `{
+    const data = await gqlOk(
+      t,
+      `{
       customers(first: 1000) { nodes { id receivableAccount { id } prepaymentAccount { id } } }
-      articles(first: 1000) { edges { node { id defaultTaxCode { id } revenueAccount { id } } } } }`);
+      articles(first: 1000) { edges { node { id defaultTaxCode { id } revenueAccount { id } } } } }`,
+    );
     expect(data.customers.nodes).toHaveLength(fixture.customers.length);
     for (const c of data.customers.nodes) {
       const want = fixture.customers.find((x) => x.id === c.id)!;
@@ -175,21 +233,30 @@ describe('relations', () => {
 
   it('Article.priceAt picks the price the pricing service picks, for dates around every validFrom', async () => {
     const prices = fixture.articlePrices.filter((p) => p.articleId === articleWithPrices.id);
-    const dates = prices.flatMap((p) => [new Date(Date.parse(p.validFrom) - 1), new Date(p.validFrom), new Date(Date.parse(p.validFrom) + 86_400_000)]);
+    const dates = prices.flatMap((p) => [
+      new Date(Date.parse(p.validFrom) - 1),
+      new Date(p.validFrom),
+      new Date(Date.parse(p.validFrom) + 86_400_000),
+    ]);
     dates.push(new Date('1900-01-01T00:00:00Z'), new Date('2100-01-01T00:00:00Z'));
     const query = `{ article(id: "${articleWithPrices.id}") { ${dates.map((d, i) => `p${i}: priceAt(date: "${d.toISOString()}") { id amount validFrom }`).join(' ')} } }`;
     const data = await gqlOk(t, query);
     for (const [i, d] of dates.entries()) {
       const want = await t.services.pricing.priceAt(articleWithPrices.id, d);
-      expect(data.article[`p${i}`]).toEqual(want ? { id: want.id, amount: Number(want.amount.toFixed()), validFrom: want.validFrom.toISOString() } : null);
+      expect(data.article[`p${i}`]).toEqual(
+        want ? { id: want.id, amount: Number(want.amount.toFixed()), validFrom: want.validFrom.toISOString() } : null,
+      );
     }
   });
 
   it('Customer.addresses, defaultAddress, payments, receivableAccount, prepaymentAccount; Address.customer', async () => {
-    const data = await gqlOk(t, `{
+    const data = await gqlOk(
+      t,
+      `{
       customers(first: 1000) { nodes { id receivableAccountId prepaymentAccountId
         addresses { id isDefault customer { id } } defaultAddress { id } payments { id }
-        receivableAccount { id } prepaymentAccount { id } } } }`);
+        receivableAccount { id } prepaymentAccount { id } } } }`,
+    );
     expect(data.customers.nodes).toHaveLength(fixture.customers.length);
     for (const c of data.customers.nodes) {
       const want = fixture.customers.find((x) => x.id === c.id)!;
@@ -206,8 +273,11 @@ describe('relations', () => {
   });
 
   it('Customer relations also resolve on a single customer and without addresses in the list', async () => {
-    const data = await gqlOk(t, `{ customer(id: "${customerA.id}") { addresses { id } defaultAddress { id } }
-      customers(first: 3) { nodes { id debtorNumber } } }`);
+    const data = await gqlOk(
+      t,
+      `{ customer(id: "${customerA.id}") { addresses { id } defaultAddress { id } }
+      customers(first: 3) { nodes { id debtorNumber } } }`,
+    );
     expect(idsOf(data.customer.addresses)).toEqual(idsOf(customerA.addresses));
     expect(data.customers.nodes).toHaveLength(3);
   });
@@ -223,9 +293,14 @@ describe('relations', () => {
 
 describe('values on the wire', () => {
   it('decimals are exact JSON numbers, tax types are the enum values, date-times ISO UTC', async () => {
-    const res = await gql(t, '{ taxCodes(first: 100) { nodes { code rate taxType validFrom } } payments(orderBy: [{ amount: ASC }]) { nodes { amount } } }');
+    const res = await gql(
+      t,
+      '{ taxCodes(first: 100) { nodes { code rate taxType validFrom } } payments(orderBy: [{ amount: ASC }]) { nodes { amount } } }',
+    );
     for (const tc of fixture.taxCodes) {
-      expect(res.text).toContain(`"code":"${tc.code}","rate":${String(tc.rate)},"taxType":"${String(tc.taxType).toUpperCase().replace(' ', '_')}"`);
+      expect(res.text).toContain(
+        `"code":"${tc.code}","rate":${String(tc.rate)},"taxType":"${String(tc.taxType).toUpperCase().replace(' ', '_')}"`,
+      );
     }
     expect(res.text).toContain('{"amount":0.0001}');
     expect(res.data!.taxCodes.nodes[0].validFrom).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
@@ -268,7 +343,9 @@ describe('quote', () => {
         academicTerm: line.academicTermId ? { id: line.academicTermId } : null,
       });
     }
-    expect(res.text).toContain(`"totals":{"netAmount":${want.totals.netAmount.toFixed()},"taxAmount":${want.totals.taxAmount.toFixed()},"grossAmount":${want.totals.grossAmount.toFixed()}}`);
+    expect(res.text).toContain(
+      `"totals":{"netAmount":${want.totals.netAmount.toFixed()},"taxAmount":${want.totals.taxAmount.toFixed()},"grossAmount":${want.totals.grossAmount.toFixed()}}`,
+    );
   });
 
   it('refuses an invalid quote with VALIDATION_FAILED naming the line field', async () => {

@@ -26,7 +26,16 @@ beforeAll(async () => {
   await t.db.prisma.customer.createMany({ data: customers });
   await t.db.prisma.address.createMany({
     data: customers.flatMap((c, i) =>
-      Array.from({ length: 1 + (i % 3) }, (_, j) => ({ id: randomUUID(), customerId: c.id, addressType: ['Billing', 'Home', 'Correspondence'][j]!, street: 'S', city: 'C', postalCode: 'P', country: 'DE', isDefault: j === 0 })),
+      Array.from({ length: 1 + (i % 3) }, (_, j) => ({
+        id: randomUUID(),
+        customerId: c.id,
+        addressType: ['Billing', 'Home', 'Correspondence'][j]!,
+        street: 'S',
+        city: 'C',
+        postalCode: 'P',
+        country: 'DE',
+        isDefault: j === 0,
+      })),
     ),
   });
   const taxCodeId = fixture.taxCodes[0]!.id;
@@ -40,11 +49,25 @@ beforeAll(async () => {
   }));
   await t.db.prisma.article.createMany({ data: articles });
   await t.db.prisma.articlePrice.createMany({
-    data: articles.flatMap((a, i) => Array.from({ length: 1 + (i % 3) }, (_, j) => ({ id: randomUUID(), articleId: a.id, amount: `${10 + j}.5`, validFrom: new Date(Date.UTC(2020 + j, 0, 1)) }))),
+    data: articles.flatMap((a, i) =>
+      Array.from({ length: 1 + (i % 3) }, (_, j) => ({
+        id: randomUUID(),
+        articleId: a.id,
+        amount: `${10 + j}.5`,
+        validFrom: new Date(Date.UTC(2020 + j, 0, 1)),
+      })),
+    ),
   });
   const sources = fixture.paymentSources.filter((s) => s.isActive).map((s) => s.id);
   await t.db.prisma.payment.createMany({
-    data: customers.map((c, i) => ({ id: randomUUID(), paymentSourceId: sources[i % sources.length]!, customerId: c.id, amount: '1.5', receivedAt: new Date(), createdById: randomUUID() })),
+    data: customers.map((c, i) => ({
+      id: randomUUID(),
+      paymentSourceId: sources[i % sources.length]!,
+      customerId: c.id,
+      amount: '1.5',
+      receivedAt: new Date(),
+      createdById: randomUUID(),
+    })),
   });
   const payment = await t.db.prisma.payment.findFirstOrThrow({ where: { customerId: customers[0]!.id } });
   const price = await t.db.prisma.articlePrice.findFirstOrThrow({ where: { articleId: articles[0]!.id } });
@@ -77,9 +100,13 @@ async function count(query: string): Promise<string[]> {
  * relations inside: see 'a plain page ...' below).
  */
 const page = (list: string, n: 1 | 100): string =>
-  n === 1 ? `first: 1, where: { id: { eq: "${full[list]}" } }` : 'first: 100, where: { id: { ne: "00000000-0000-4000-8000-000000000000" } }';
-const CUSTOMERS = (n: 1 | 100) => `{ customers(${page('customers', n)}) { nodes { id lastName addresses { id city isDefault } defaultAddress { id street } } } }`;
-const ARTICLES = (n: 1 | 100) => `{ articles(${page('articles', n)}) { nodes { id code prices { id amount validFrom } defaultTaxCode { id rate } } } }`;
+  n === 1
+    ? `first: 1, where: { id: { eq: "${full[list]}" } }`
+    : 'first: 100, where: { id: { ne: "00000000-0000-4000-8000-000000000000" } }';
+const CUSTOMERS = (n: 1 | 100) =>
+  `{ customers(${page('customers', n)}) { nodes { id lastName addresses { id city isDefault } defaultAddress { id street } } } }`;
+const ARTICLES = (n: 1 | 100) =>
+  `{ articles(${page('articles', n)}) { nodes { id code prices { id amount validFrom } defaultTaxCode { id rate } } } }`;
 
 it('100 customers with addresses and defaultAddress cost what 1 costs', async () => {
   const many = await count(CUSTOMERS(100));
@@ -120,8 +147,10 @@ it.each([
   expect(many.length).toBeLessThanOrEqual(most);
 });
 
-it('a page is one statement, and the to-many relation the list reads with it one more by the page\'s ids', async () => {
-  const customers = await count('{ customers(first: 100, orderBy: [{ lastName: ASC }]) { nodes { id addresses { id } defaultAddress { id } } } }');
+it("a page is one statement, and the to-many relation the list reads with it one more by the page's ids", async () => {
+  const customers = await count(
+    '{ customers(first: 100, orderBy: [{ lastName: ASC }]) { nodes { id addresses { id } defaultAddress { id } } } }',
+  );
   expect(customers).toHaveLength(2);
   expect(customers[1]).toMatch(/FROM "Address" r WHERE r\."customerId" = ANY\(/);
   const articles = await count('{ articles(first: 100, orderBy: [{ code: DESC }]) { nodes { id prices { id amount } } } }');
@@ -129,7 +158,9 @@ it('a page is one statement, and the to-many relation the list reads with it one
   // To-one relations the query selects are read inside the page's statement.
   const more = await count('{ articles(first: 100) { nodes { id prices { id } defaultTaxCode { id } revenueAccount { id } } } }');
   expect(more).toHaveLength(2);
-  expect(more[0]).toMatch(/LEFT JOIN "TaxCode" r0 ON r0\."id" = t\."defaultTaxCodeId" LEFT JOIN "Account" r1 ON r1\."id" = t\."revenueAccountId"/);
+  expect(more[0]).toMatch(
+    /LEFT JOIN "TaxCode" r0 ON r0\."id" = t\."defaultTaxCodeId" LEFT JOIN "Account" r1 ON r1\."id" = t\."revenueAccountId"/,
+  );
   // One record with its relations: one statement (PostGraphile's shape).
   const article = await count(`{ article(id: "${full.articles}") { id prices { id } defaultTaxCode { id taxAccount { id } } } }`);
   expect(article).toHaveLength(2); // the article with its prices and tax code, then the tax code's account through the loader

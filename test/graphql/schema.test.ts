@@ -84,8 +84,12 @@ describe.each(Object.entries(CATALOGS))('%s', (typeName, catalog) => {
         const f = fields[name]!;
         const directive = f.astNode?.directives?.find((d) => d.name.value === 'requiresScopes');
         const scopes = directive?.arguments?.[0]?.value;
-        expect(`${type}.${name}: ${scopes ? print(scopes) : 'none'}`).toBe(`${type}.${name}: ${spec.personal ? '[["billing.pii"]]' : 'none'}`);
-        expect(`${type}.${name}: ${String(f.description?.includes('billing.pii'))}`).toBe(`${type}.${name}: ${String(spec.personal === true)}`);
+        expect(`${type}.${name}: ${scopes ? print(scopes) : 'none'}`).toBe(
+          `${type}.${name}: ${spec.personal ? '[["billing.pii"]]' : 'none'}`,
+        );
+        expect(`${type}.${name}: ${String(f.description?.includes('billing.pii'))}`).toBe(
+          `${type}.${name}: ${String(spec.personal === true)}`,
+        );
       }
     }
   });
@@ -145,14 +149,16 @@ describe('scalars', () => {
   test('UUID: any case in, lower case out; anything else is refused', () => {
     expect(UUIDScalar.parseValue('3FA85F64-5717-4562-B3FC-2C963F66AFA6')).toBe('3fa85f64-5717-4562-b3fc-2c963f66afa6');
     expect(UUIDScalar.parseLiteral(lit(Kind.STRING, '3FA85F64-5717-4562-B3FC-2C963F66AFA6'))).toBe('3fa85f64-5717-4562-b3fc-2c963f66afa6');
-    for (const bad of ['', 'abc', '3fa85f64-5717-4562-b3fc-2c963f66afa', 42, null]) expect(() => UUIDScalar.parseValue(bad)).toThrow(/UUID/);
+    for (const bad of ['', 'abc', '3fa85f64-5717-4562-b3fc-2c963f66afa', 42, null])
+      expect(() => UUIDScalar.parseValue(bad)).toThrow(/UUID/);
     expect(() => UUIDScalar.parseLiteral(lit(Kind.INT, '5'))).toThrow(/string/);
   });
 
   test('DateTime: ISO 8601 with a zone (or a plain date) in, UTC with milliseconds out', () => {
     expect(DateTimeScalar.parseValue('2026-01-01T01:30:00+01:00')).toEqual(new Date('2026-01-01T00:30:00Z'));
     expect(DateTimeScalar.parseValue('2026-03-01')).toEqual(new Date('2026-03-01T00:00:00Z'));
-    for (const bad of ['2026-01-01T00:00:00', '2026-02-30', 'yesterday', 1700000000000]) expect(() => DateTimeScalar.parseValue(bad)).toThrow();
+    for (const bad of ['2026-01-01T00:00:00', '2026-02-30', 'yesterday', 1700000000000])
+      expect(() => DateTimeScalar.parseValue(bad)).toThrow();
     expect(DateTimeScalar.serialize(new Date('2026-01-01T00:00:00Z'))).toBe('2026-01-01T00:00:00.000Z');
     // Remembered texts (the scalar keeps the last ones written) are the same texts, past the memo's size too.
     const instants = Array.from({ length: 3000 }, (_, i) => new Date(Date.UTC(2020, 0, 1) + ((i * 7919) % 2500) * 3_600_123));

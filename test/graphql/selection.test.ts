@@ -31,14 +31,18 @@ const every = (model: keyof typeof RESOURCES): string => Object.keys(RESOURCES[m
 function project(value: Json, shape: Json): Json {
   if (Array.isArray(value)) return value.map((v, i) => project(v, Array.isArray(shape) ? shape[i] : shape));
   if (value === null || typeof value !== 'object' || shape === null || typeof shape !== 'object') return value;
-  return Object.fromEntries(Object.keys(shape as object).map((k) => [k, project((value as Record<string, Json>)[k], (shape as Record<string, Json>)[k])]));
+  return Object.fromEntries(
+    Object.keys(shape as object).map((k) => [k, project((value as Record<string, Json>)[k], (shape as Record<string, Json>)[k])]),
+  );
 }
 
 it('a list reads the selected columns and, of a to-one relation, the selected ones', async () => {
   const narrow = await run('{ taxCodes(first: 100) { nodes { code taxAccount { code } } } }');
   expect(narrow.sql).toHaveLength(1);
   const [statement] = narrow.sql;
-  expect(statement).toMatch(/^SELECT t\."id", t\."code", t\."taxAccountId", r0\."id", r0\."code" FROM \(SELECT t\.\* FROM "TaxCode" t ORDER BY t\."id" ASC LIMIT \$1 OFFSET \$2\) t LEFT JOIN "Account" r0 /);
+  expect(statement).toMatch(
+    /^SELECT t\."id", t\."code", t\."taxAccountId", r0\."id", r0\."code" FROM \(SELECT t\.\* FROM "TaxCode" t ORDER BY t\."id" ASC LIMIT \$1 OFFSET \$2\) t LEFT JOIN "Account" r0 /,
+  );
   const wide = await run(`{ taxCodes(first: 100) { nodes { ${every('TaxCode')} taxAccount { ${every('Account')} } } } }`);
   expect(narrow.data.taxCodes.nodes).toHaveLength(fixture.taxCodes.length);
   expect(narrow.data).toEqual(project(wide.data, narrow.data));
@@ -48,10 +52,14 @@ it('one record with a to-many and a to-one relation: one statement of the select
   const article = fixture.articles.find((a) => fixture.articlePrices.some((p) => p.articleId === a.id) && a.defaultTaxCodeId)!;
   const narrow = await run(`{ article(id: "${article.id}") { name prices { amount } defaultTaxCode { rate } } }`);
   expect(narrow.sql).toHaveLength(1);
-  expect(narrow.sql[0]).toMatch(/^SELECT t\."id", t\."name", t\."defaultTaxCodeId", array_to_json\(array\(SELECT array\[r0\."id"::text, trim_scale\(r0\."amount"\)::text\] /);
+  expect(narrow.sql[0]).toMatch(
+    /^SELECT t\."id", t\."name", t\."defaultTaxCodeId", array_to_json\(array\(SELECT array\[r0\."id"::text, trim_scale\(r0\."amount"\)::text\] /,
+  );
   expect(narrow.sql[0]).toMatch(/ WHERE t\."id" = \$1 /);
   expect(narrow.sql[0]).not.toMatch(/description|createdAt|validFrom"\)/);
-  const wide = await run(`{ article(id: "${article.id}") { ${every('Article')} prices { ${every('ArticlePrice')} } defaultTaxCode { ${every('TaxCode')} } } }`);
+  const wide = await run(
+    `{ article(id: "${article.id}") { ${every('Article')} prices { ${every('ArticlePrice')} } defaultTaxCode { ${every('TaxCode')} } } }`,
+  );
   expect(narrow.data.article.prices.length).toBeGreaterThan(0);
   expect(narrow.data).toEqual(project(wide.data, narrow.data));
 });
@@ -60,8 +68,12 @@ it('fields a nested relation needs are read (foreign keys), through fragments an
   const query = `{ addresses(first: 20, orderBy: [{ city: ASC }]) { nodes { ...A town: city customer { lastName receivableAccount { code } } } } }
     fragment A on Address { street }`;
   const narrow = await run(query);
-  expect(narrow.sql[0]).toMatch(/^SELECT t\."id", t\."customerId", t\."street", t\."city", r0\."id", r0\."lastName", r0\."receivableAccountId" FROM \(SELECT t\.\* FROM "Address" t ORDER BY .* LIMIT \$1 OFFSET \$2\) t LEFT JOIN "Customer" r0 /);
-  const wide = await run(`{ addresses(first: 20, orderBy: [{ city: ASC }]) { nodes { ${every('Address')} town: city customer { ${every('Customer')} receivableAccount { ${every('Account')} } } } } }`);
+  expect(narrow.sql[0]).toMatch(
+    /^SELECT t\."id", t\."customerId", t\."street", t\."city", r0\."id", r0\."lastName", r0\."receivableAccountId" FROM \(SELECT t\.\* FROM "Address" t ORDER BY .* LIMIT \$1 OFFSET \$2\) t LEFT JOIN "Customer" r0 /,
+  );
+  const wide = await run(
+    `{ addresses(first: 20, orderBy: [{ city: ASC }]) { nodes { ${every('Address')} town: city customer { ${every('Customer')} receivableAccount { ${every('Account')} } } } } }`,
+  );
   expect(narrow.data.addresses.nodes.some((a: Json) => a.customer.receivableAccount !== null)).toBe(true);
   expect(narrow.data).toEqual(project(wide.data, narrow.data));
 });
@@ -72,6 +84,8 @@ it('a relation shown by two fields (addresses and defaultAddress) is read whole:
   expect(narrow.data.customer.defaultAddress).toEqual({ city: customer.addresses.find((a) => a.isDefault)!.city });
   expect(narrow.data.customer.addresses).toHaveLength(customer.addresses.length);
   const list = await run('{ customers(first: 50, orderBy: [{ lastName: ASC }]) { nodes { defaultAddress { city } } } }');
-  const wide = await run(`{ customers(first: 50, orderBy: [{ lastName: ASC }]) { nodes { ${every('Customer')} defaultAddress { ${every('Address')} } } } }`);
+  const wide = await run(
+    `{ customers(first: 50, orderBy: [{ lastName: ASC }]) { nodes { ${every('Customer')} defaultAddress { ${every('Address')} } } } }`,
+  );
   expect(list.data).toEqual(project(wide.data, list.data));
 });

@@ -45,11 +45,15 @@ beforeAll(async () => {
   t = await createTestApp();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trusted-documents-'));
   const out = `${dir}/gql/`;
-  const codegen = spawnSync(path.join(PROJECT_ROOT, 'node_modules', '.bin', 'graphql-codegen'), ['--config', 'test/fixtures/trusted-app/codegen.ts'], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, CODEGEN_OUT: out },
-    encoding: 'utf8',
-  });
+  const codegen = spawnSync(
+    path.join(PROJECT_ROOT, 'node_modules', '.bin', 'graphql-codegen'),
+    ['--config', 'test/fixtures/trusted-app/codegen.ts'],
+    {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, CODEGEN_OUT: out },
+      encoding: 'utf8',
+    },
+  );
   expect(codegen.stderr).toBe('');
   expect(codegen.status).toBe(0);
   manifestFile = path.join(out, 'persisted-documents.json');
@@ -72,7 +76,12 @@ async function serve(env: Readonly<Record<string, string>>, extra: Partial<AppDe
   return `${server.base}/graphql`;
 }
 
-const TRUSTED_ONLY = () => ({ ...PRODUCTION_ENV, JWT_SECRET: TEST_SECRET, GRAPHQL_TRUSTED_DOCUMENTS: manifestFile, GRAPHQL_DOCUMENTS: 'trusted' });
+const TRUSTED_ONLY = () => ({
+  ...PRODUCTION_ENV,
+  JWT_SECRET: TEST_SECRET,
+  GRAPHQL_TRUSTED_DOCUMENTS: manifestFile,
+  GRAPHQL_DOCUMENTS: 'trusted',
+});
 const auth = () => ({ Authorization: `Bearer ${t.tokens.reader}` });
 const codeOf = firstCode;
 const post = (url: string, body: unknown) => postGraphql(url, body, t.tokens.reader);
@@ -80,7 +89,9 @@ const get = (url: string, params: Record<string, unknown>) => getGraphql(url, pa
 
 const SOURCES_DATA = () => {
   const sorted = [...fixture.paymentSources].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-  return { paymentSources: { totalCount: fixture.paymentSources.length, nodes: sorted.slice(0, 3).map((s) => ({ code: s.code, id: s.id })) } };
+  return {
+    paymentSources: { totalCount: fixture.paymentSources.length, nodes: sorted.slice(0, 3).map((s) => ({ code: s.code, id: s.id })) },
+  };
 };
 
 describe('production, only trusted documents', () => {
@@ -131,7 +142,20 @@ describe('production, only trusted documents', () => {
 
   it('Apollo Client sending a document not in the manifest gets DOCUMENT_NOT_TRUSTED', async () => {
     const client = new ApolloClient({ link: new HttpLink({ uri: url, headers: auth() }), cache: new InMemoryCache() });
-    await expect(client.query({ query: gql`query Crafted { customers(first: 1000) { nodes { id email } } }` })).rejects.toThrow(/trusted-documents manifest/);
+    await expect(
+      client.query({
+        query: gql`
+          query Crafted {
+            customers(first: 1000) {
+              nodes {
+                id
+                email
+              }
+            }
+          }
+        `,
+      }),
+    ).rejects.toThrow(/trusted-documents manifest/);
   });
 
   it('an APQ registration is refused too: nothing gets into the store', async () => {
@@ -139,7 +163,9 @@ describe('production, only trusted documents', () => {
     const hash = 'a'.repeat(64);
     const register = await post(url, { query, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
     expect(codeOf(register.json)).toBe('DOCUMENT_NOT_TRUSTED');
-    expect(codeOf((await get(url, { extensions: { persistedQuery: { version: 1, sha256Hash: hash } } })).json)).toBe('DOCUMENT_NOT_TRUSTED');
+    expect(codeOf((await get(url, { extensions: { persistedQuery: { version: 1, sha256Hash: hash } } })).json)).toBe(
+      'DOCUMENT_NOT_TRUSTED',
+    );
   });
 
   it('an unknown documentId is PERSISTED_DOCUMENT_NOT_FOUND', async () => {
@@ -170,8 +196,17 @@ describe('production, only trusted documents, over WebSocket', () => {
   afterAll(() => events.stop());
 
   /** The first thing a subscription gets: its first event's data, or its error's code. */
-  async function firstOf(payload: { query: string; variables?: Record<string, unknown>; extensions?: Record<string, unknown> }): Promise<unknown> {
-    const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, connectionParams: { Authorization: `Bearer ${await token('billing.read billing.audit')}` } });
+  async function firstOf(payload: {
+    query: string;
+    variables?: Record<string, unknown>;
+    extensions?: Record<string, unknown>;
+  }): Promise<unknown> {
+    const client = createClient({
+      url: wsUrl,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { Authorization: `Bearer ${await token('billing.read billing.audit')}` },
+    });
     try {
       return await new Promise((resolve) => {
         client.subscribe(payload, {
@@ -224,18 +259,29 @@ describe('where the manifest comes from', () => {
     const file = path.join(dir, 'apollo-manifest.json');
     const body = manifest[idOf('TrustedSources')]!;
     const id = idOf('TrustedSources').slice('sha256:'.length);
-    fs.writeFileSync(file, JSON.stringify({ format: 'apollo-persisted-query-manifest', version: 1, operations: [{ id, name: 'TrustedSources', type: 'query', body }] }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        format: 'apollo-persisted-query-manifest',
+        version: 1,
+        operations: [{ id, name: 'TrustedSources', type: 'query', body }],
+      }),
+    );
     const url = await serve({ ...TRUSTED_ONLY(), GRAPHQL_TRUSTED_DOCUMENTS: file });
     expect((await get(url, { extensions: { persistedQuery: { version: 1, sha256Hash: id } } })).json).toEqual({ data: SOURCES_DATA() });
   });
 
   it('a manifest that is missing or not a manifest stops start-up, naming the setting', async () => {
-    await expect(createVariantApp(t, { GRAPHQL_TRUSTED_DOCUMENTS: path.join(dir, 'missing.json') })).rejects.toThrow(/GRAPHQL_TRUSTED_DOCUMENTS .*missing\.json does not exist/);
+    await expect(createVariantApp(t, { GRAPHQL_TRUSTED_DOCUMENTS: path.join(dir, 'missing.json') })).rejects.toThrow(
+      /GRAPHQL_TRUSTED_DOCUMENTS .*missing\.json does not exist/,
+    );
     const bad = path.join(dir, 'bad.json');
     fs.writeFileSync(bad, JSON.stringify({ operations: ['no'] }));
     await expect(createVariantApp(t, { GRAPHQL_TRUSTED_DOCUMENTS: bad })).rejects.toThrow(/GRAPHQL_TRUSTED_DOCUMENTS .*neither/);
     fs.writeFileSync(bad, JSON.stringify({ 'sha256:abc': 'query { unfinished' }));
-    await expect(createVariantApp(t, { GRAPHQL_TRUSTED_DOCUMENTS: bad })).rejects.toThrow(/GRAPHQL_TRUSTED_DOCUMENTS .*not GraphQL \(id sha256:abc\)/);
+    await expect(createVariantApp(t, { GRAPHQL_TRUSTED_DOCUMENTS: bad })).rejects.toThrow(
+      /GRAPHQL_TRUSTED_DOCUMENTS .*not GraphQL \(id sha256:abc\)/,
+    );
   });
 
   it('GRAPHQL_DOCUMENTS=trusted without a manifest is a configuration error', () => {

@@ -28,10 +28,20 @@ type Case = [list: string, where: string, path: string, filter: string];
 const CASES: Case[] = [
   ['paymentSources', '{ isActive: { eq: true } }', 'payment-sources', 'isActive eq true'],
   ['paymentSources', '{ isDefault: { ne: true } }', 'payment-sources', 'isDefault ne true'],
-  ['paymentSources', '{ sourceType: { in: [BankTransfer, Cash, Check] } }', 'payment-sources', "sourceType in ('BankTransfer','Cash','Check')"],
+  [
+    'paymentSources',
+    '{ sourceType: { in: [BankTransfer, Cash, Check] } }',
+    'payment-sources',
+    "sourceType in ('BankTransfer','Cash','Check')",
+  ],
   ['paymentSources', '{ sourceType: { gt: DebitCard } }', 'payment-sources', "sourceType gt 'DebitCard'"],
   ['paymentSources', '{ code: { eq: "ueb", ignoreCase: true } }', 'payment-sources', "tolower(code) eq 'ueb'"],
-  ['paymentSources', '{ description: { isNull: false }, NOT: { code: { startsWith: "S" } } }', 'payment-sources', "description ne null and not startswith(code,'S')"],
+  [
+    'paymentSources',
+    '{ description: { isNull: false }, NOT: { code: { startsWith: "S" } } }',
+    'payment-sources',
+    "description ne null and not startswith(code,'S')",
+  ],
   ['customers', '{ lastName: { startsWith: "M" } }', 'customers', "startswith(lastName,'M')"],
   ['customers', '{ lastName: { contains: "10%" } }', 'customers', "contains(lastName,'10%')"],
   ['customers', '{ lastName: { contains: "_" } }', 'customers', "contains(lastName,'_')"],
@@ -40,9 +50,24 @@ const CASES: Case[] = [
   ['customers', '{ email: { eq: null } }', 'customers', 'email eq null'],
   ['customers', '{ email: { ne: null } }', 'customers', 'email ne null'],
   ['customers', '{ email: { ne: "x@example.org" } }', 'customers', "email ne 'x@example.org'"],
-  ['customers', '{ OR: [{ firstName: { contains: "AN", ignoreCase: true } }, { lastName: { lt: "C" } }] }', 'customers', "contains(tolower(firstName),'an') or lastName lt 'C'"],
-  ['customers', '{ NOT: { OR: [{ lastName: { ge: "M" } }, { creditorNumber: { isNull: false } }] } }', 'customers', "not (lastName ge 'M' or creditorNumber ne null)"],
-  ['customers', `{ id: { in: ["${someCustomer.id.toUpperCase()}", "${fixture.customers[7]!.id}"] } }`, 'customers', `id in (${someCustomer.id}, ${fixture.customers[7]!.id})`],
+  [
+    'customers',
+    '{ OR: [{ firstName: { contains: "AN", ignoreCase: true } }, { lastName: { lt: "C" } }] }',
+    'customers',
+    "contains(tolower(firstName),'an') or lastName lt 'C'",
+  ],
+  [
+    'customers',
+    '{ NOT: { OR: [{ lastName: { ge: "M" } }, { creditorNumber: { isNull: false } }] } }',
+    'customers',
+    "not (lastName ge 'M' or creditorNumber ne null)",
+  ],
+  [
+    'customers',
+    `{ id: { in: ["${someCustomer.id.toUpperCase()}", "${fixture.customers[7]!.id}"] } }`,
+    'customers',
+    `id in (${someCustomer.id}, ${fixture.customers[7]!.id})`,
+  ],
   ['customers', '{ debtorNumber: { in: [] } }', 'customers', 'debtorNumber in ()'],
   ['customers', '{ AND: [] }', 'customers', ''],
   ['customers', '{ OR: [] }', 'customers', 'debtorNumber in ()'],
@@ -54,11 +79,26 @@ const CASES: Case[] = [
   ['taxCodes', '{ validFrom: { lt: "2020-01-01" } }', 'tax-codes', 'validFrom lt 2020-01-01'],
   ['taxCodes', '{ validFrom: { ge: "2017-01-01T01:00:00+01:00" } }', 'tax-codes', 'validFrom ge 2017-01-01T00:00:00Z'],
   ['articles', `{ defaultTaxCodeId: { eq: "${taxCode.id}" } }`, 'articles', `defaultTaxCodeId eq ${taxCode.id}`],
-  ['articles', '{ useArticleCostCenter: { eq: true }, isActive: { eq: true } }', 'articles', 'useArticleCostCenter eq true and isActive eq true'],
+  [
+    'articles',
+    '{ useArticleCostCenter: { eq: true }, isActive: { eq: true } }',
+    'articles',
+    'useArticleCostCenter eq true and isActive eq true',
+  ],
   ['articles', '{ updatedAt: { isNull: true } }', 'articles', 'updatedAt eq null'],
   ['academicTerms', '{ startDate: { ge: "2025-01-01T00:00:00Z" } }', 'academic-terms', 'startDate ge 2025-01-01T00:00:00Z'],
-  ['academicTerms', '{ code: { startsWith: "WS" }, statisticalSemester: { ne: null } }', 'academic-terms', "startswith(code,'WS') and statisticalSemester ne null"],
-  ['accounts', '{ type: { in: [Asset, Revenue] }, isActive: { eq: true } }', 'accounts', "type in ('Asset','Revenue') and isActive eq true"],
+  [
+    'academicTerms',
+    '{ code: { startsWith: "WS" }, statisticalSemester: { ne: null } }',
+    'academic-terms',
+    "startswith(code,'WS') and statisticalSemester ne null",
+  ],
+  [
+    'accounts',
+    '{ type: { in: [Asset, Revenue] }, isActive: { eq: true } }',
+    'accounts',
+    "type in ('Asset','Revenue') and isActive eq true",
+  ],
   ['accounts', '{ type: { le: Equity } }', 'accounts', "type le 'Equity'"],
 ];
 
@@ -77,15 +117,29 @@ describe.each(CASES)('%s(where: %s)', (list, where, path, filter) => {
 });
 
 it('where given as a variable selects the same', async () => {
-  const data = await gqlOk(t, 'query($w: TaxCodeWhere) { taxCodes(where: $w) { nodes { id } } }', { w: { rate: { gt: '7' }, taxType: { eq: 'VAT' } } });
+  const data = await gqlOk(t, 'query($w: TaxCodeWhere) { taxCodes(where: $w) { nodes { id } } }', {
+    w: { rate: { gt: '7' }, taxType: { eq: 'VAT' } },
+  });
   const lit = await gqlOk(t, '{ taxCodes(where: { rate: { gt: 7 }, taxType: { eq: VAT } }) { nodes { id } } }');
   expect(data).toEqual(lit);
   expect(data.taxCodes.nodes.length).toBeGreaterThan(0);
 });
 
 it.each([
-  ['articlePrices', '{ amount: { ge: 500 }, validFrom: { lt: "2020-01-01" } }', 'amount ge 500 and validFrom lt 2020-01-01', () => t.services.articlePrices, articlePriceFields],
-  ['addresses', '{ isDefault: { eq: false }, city: { startsWith: "Frei" } }', "isDefault eq false and startswith(city,'Frei')", () => t.services.addresses, addressFields],
+  [
+    'articlePrices',
+    '{ amount: { ge: 500 }, validFrom: { lt: "2020-01-01" } }',
+    'amount ge 500 and validFrom lt 2020-01-01',
+    () => t.services.articlePrices,
+    articlePriceFields,
+  ],
+  [
+    'addresses',
+    '{ isDefault: { eq: false }, city: { startsWith: "Frei" } }',
+    "isDefault eq false and startswith(city,'Frei')",
+    () => t.services.addresses,
+    addressFields,
+  ],
 ] as const)('%s(where:) selects what the same $filter selects in the service layer', async (list, where, filter, reads, fields) => {
   const data = await gqlOk(t, `{ ${list}(first: 1000, where: ${where}) { nodes { id } } }`);
   const o = parseODataOptions({ $filter: filter }, fields);
@@ -123,7 +177,11 @@ describe('faults', () => {
   });
 
   it('a malformed value of a typed filter is VALIDATION_FAILED', async () => {
-    for (const where of ['{ id: { eq: "abc" } }', '{ createdAt: { lt: "yesterday" } }', '{ createdAt: { ge: "2026-01-01T00:00:00.0001Z" } }']) {
+    for (const where of [
+      '{ id: { eq: "abc" } }',
+      '{ createdAt: { lt: "yesterday" } }',
+      '{ createdAt: { ge: "2026-01-01T00:00:00.0001Z" } }',
+    ]) {
       const res = await gql(t, `{ paymentSources(where: ${where}) { nodes { id } } }`);
       expect(res.errors?.[0]?.extensions.code).toBe('VALIDATION_FAILED');
     }

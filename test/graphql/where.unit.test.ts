@@ -75,16 +75,33 @@ describe('graphqlWhereToFilter', () => {
 
   test('enums arrive as their string values, spaces included', () => {
     expect(gql({ taxType: { eq: 'Sales Tax' } }, taxCodeFields)).toEqual({
-      kind: 'compare', field: 'taxType', op: 'eq', value: { type: 'enum', value: 'Sales Tax' },
+      kind: 'compare',
+      field: 'taxType',
+      op: 'eq',
+      value: { type: 'enum', value: 'Sales Tax' },
     });
   });
 
   test('ignoreCase: compare ignoring case whatever the literal case', () => {
     expect(gql({ code: { eq: 'BaNk', ignoreCase: true } })).toEqual({
-      kind: 'compare', field: 'code', op: 'eq', value: { type: 'string', value: 'BaNk' }, ignoreCase: true,
+      kind: 'compare',
+      field: 'code',
+      op: 'eq',
+      value: { type: 'string', value: 'BaNk' },
+      ignoreCase: true,
     });
-    expect(gql({ code: { in: ['A', 'b'], ignoreCase: true } })).toMatchObject({ kind: 'in', values: [{ value: 'A' }, { value: 'b' }], ignoreCase: true });
-    expect(gql({ code: { contains: 'X_', ignoreCase: true } })).toEqual({ kind: 'text', field: 'code', op: 'contains', value: 'X_', ignoreCase: true });
+    expect(gql({ code: { in: ['A', 'b'], ignoreCase: true } })).toMatchObject({
+      kind: 'in',
+      values: [{ value: 'A' }, { value: 'b' }],
+      ignoreCase: true,
+    });
+    expect(gql({ code: { contains: 'X_', ignoreCase: true } })).toEqual({
+      kind: 'text',
+      field: 'code',
+      op: 'contains',
+      value: 'X_',
+      ignoreCase: true,
+    });
     expect(gql({ code: { eq: 'a', ignoreCase: false } })).toEqual(odata("code eq 'a'"));
     expect(gql({ code: { eq: 'a', ignoreCase: null } })).toEqual(odata("code eq 'a'"));
   });
@@ -99,10 +116,12 @@ describe('graphqlWhereToFilter', () => {
 
   test('AND, OR, NOT', () => {
     expect(gql({ OR: [{ code: { eq: 'a' } }, { code: { eq: 'b' } }] })).toEqual({
-      kind: 'or', nodes: [odata("code eq 'a'"), odata("code eq 'b'")],
+      kind: 'or',
+      nodes: [odata("code eq 'a'"), odata("code eq 'b'")],
     });
     expect(gql({ AND: [{ code: { eq: 'a' } }, { isActive: { eq: true } }] })).toEqual({
-      kind: 'and', nodes: [odata("code eq 'a'"), odata('isActive')],
+      kind: 'and',
+      nodes: [odata("code eq 'a'"), odata('isActive')],
     });
     expect(gql({ NOT: { isActive: { eq: true } } })).toEqual({ kind: 'not', node: odata('isActive') });
     expect(gql({ isDefault: { eq: false }, OR: [{ code: { eq: 'a' } }], NOT: { name: { eq: 'n' } } })).toEqual({

@@ -91,12 +91,7 @@ describe('the hosted Sandbox (https://studio.apollographql.com) reaches a local 
 
   it('production answers no introspection, even to an origin CORS_ORIGINS names', async () => {
     const prod = await variant({ ...PRODUCTION_ENV, CORS_ORIGINS: STUDIO });
-    const res = await request(prod)
-      .post('/graphql')
-      .set('Origin', STUDIO)
-      .set(bearer(t.tokens.reader))
-      .send(IDE_INTROSPECTION)
-      .expect(400);
+    const res = await request(prod).post('/graphql').set('Origin', STUDIO).set(bearer(t.tokens.reader)).send(IDE_INTROSPECTION).expect(400);
     expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 });
@@ -108,7 +103,9 @@ describe('the embedded Sandbox: /graphql in a browser, outside production', () =
     const page = await browserGet(t.http, '/graphql').expect(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.headers['cache-control']).toBe('no-cache');
-    expect(page.text).toMatch(/<script[^>]* src="https:\/\/embeddable-sandbox\.cdn\.apollographql\.com\/[^"]*embeddable-sandbox\.umd\.production\.min\.js/);
+    expect(page.text).toMatch(
+      /<script[^>]* src="https:\/\/embeddable-sandbox\.cdn\.apollographql\.com\/[^"]*embeddable-sandbox\.umd\.production\.min\.js/,
+    );
     expect(page.text).toMatch(/new window\.EmbeddedSandbox/);
     // The endpoint is the page's own address: this service's /graphql.
     expect(page.text).toMatch(/initialEndpoint = window\.location\.href/);

@@ -62,7 +62,13 @@ describe('CORS: browser apps on other origins can call both doors', () => {
       const res = await request(t.http).get('/healthz').set('Origin', origin);
       expect(res.headers['access-control-allow-origin']).toBe(origin);
     }
-    for (const origin of ['https://evil.example', 'http://localhost.evil.example:5173', 'http://127.0.0.1.evil.example', 'https://localhost:5173', 'null']) {
+    for (const origin of [
+      'https://evil.example',
+      'http://localhost.evil.example:5173',
+      'http://127.0.0.1.evil.example',
+      'https://localhost:5173',
+      'null',
+    ]) {
       const res = await request(t.http)
         .options('/api/v1/payment-sources')
         .set('Origin', origin)
@@ -113,11 +119,7 @@ describe('GraphQL over GET, as urql sends it', () => {
   it('CSRF prevention stays on for requests a cross-site form or image could send', async () => {
     const get = await request(t.http).get('/graphql').query({ query }).set('Accept', 'application/json').expect(400);
     expect(get.text).toMatch(/Cross-Site Request Forgery/);
-    const form = await request(t.http)
-      .post('/graphql')
-      .set('Content-Type', 'text/plain')
-      .send(JSON.stringify({ query }))
-      .expect(400);
+    const form = await request(t.http).post('/graphql').set('Content-Type', 'text/plain').send(JSON.stringify({ query })).expect(400);
     expect(form.text).toMatch(/Cross-Site Request Forgery/);
   });
 

@@ -36,7 +36,11 @@ async function probe(): Promise<Probe> {
   const headers = { authorization: auth, 'content-type': 'application/json' };
   const r = await fetch(`${svc.base}/api/v1/payment-sources?$top=1`, { headers });
   const rb = (await r.json()) as { code?: string };
-  const g = await fetch(`${svc.base}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: '{ paymentSources(first: 1) { nodes { id } } }' }) });
+  const g = await fetch(`${svc.base}/graphql`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ query: '{ paymentSources(first: 1) { nodes { id } } }' }),
+  });
   const gb = (await g.json()) as { errors?: Array<{ extensions?: { code?: string } }> };
   return {
     rest: r.status,
@@ -116,7 +120,9 @@ describe('database outages answer 503 and heal without a restart', () => {
       DB_CONNECT_TIMEOUT_MS: '1000',
       DB_STARTUP_TIMEOUT_MS: '60000',
     });
-    await until('the service to wait for the database', () => svc.output().includes('database not reachable yet; waiting'), { timeoutMs: 30_000 });
+    await until('the service to wait for the database', () => svc.output().includes('database not reachable yet; waiting'), {
+      timeoutMs: 30_000,
+    });
     pg.start();
     const ready = await svc.ready(60_000);
     if (!ready) throw new Error(`service did not become ready:\n${svc.output()}`);
@@ -162,7 +168,11 @@ describe('database outages answer 503 and heal without a restart', () => {
       // Writes during the outage were refused as retryable, never as a fault.
       expect([...w.statuses.keys()].every((s) => s === 201 || s === 503)).toBe(true);
       expect(w.acknowledged.length).toBeGreaterThan(0);
-      const found = await pg.query<{ n: string }>('SELECT count(*)::text AS n FROM "Payment" WHERE id = ANY($1::uuid[])', [w.acknowledged], 'fault');
+      const found = await pg.query<{ n: string }>(
+        'SELECT count(*)::text AS n FROM "Payment" WHERE id = ANY($1::uuid[])',
+        [w.acknowledged],
+        'fault',
+      );
       expect(Number(found[0]!.n)).toBe(w.acknowledged.length);
     }, 120_000);
   }
@@ -189,7 +199,9 @@ describe('database outages answer 503 and heal without a restart', () => {
         body: JSON.stringify({ query: `mutation { createPayment(input: { customerId: "${customerId}", amount: 5 }) { id } }` }),
       });
       expect(gql.status).toBe(503);
-      expect(((await gql.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('SERVICE_UNAVAILABLE');
+      expect(((await gql.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe(
+        'SERVICE_UNAVAILABLE',
+      );
       expect(gql.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
       console.log(`row lock: REST 503 after ${restMs} ms (statement timeout ${STATEMENT_TIMEOUT_MS} ms)`);
     } finally {

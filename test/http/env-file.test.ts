@@ -18,7 +18,12 @@ beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'env-file-'));
   fs.writeFileSync(
     path.join(dir, '.env'),
-    [`JWT_SECRET=${FILE_SECRET}`, `DATA_DIR=${path.join(dir, 'data')}`, 'PORT=not-a-port # the real environment overrides it', 'DEMO_DATA=off'].join('\n'),
+    [
+      `JWT_SECRET=${FILE_SECRET}`,
+      `DATA_DIR=${path.join(dir, 'data')}`,
+      'PORT=not-a-port # the real environment overrides it',
+      'DEMO_DATA=off',
+    ].join('\n'),
   );
 });
 afterAll(async () => {
@@ -44,12 +49,20 @@ it('npm run token signs with the JWT_SECRET of .env', async () => {
 
 it('the real environment wins over .env', async () => {
   const other = 'secret-from-the-real-environment-0123456789';
-  const r = spawnSync(TSX, [path.join(PROJECT_ROOT, 'src/cli/token.ts')], { cwd: dir, env: cleanEnv({ PORT: '4000', JWT_SECRET: other }), encoding: 'utf8' });
+  const r = spawnSync(TSX, [path.join(PROJECT_ROOT, 'src/cli/token.ts')], {
+    cwd: dir,
+    env: cleanEnv({ PORT: '4000', JWT_SECRET: other }),
+    encoding: 'utf8',
+  });
   await expect(jwtVerify(r.stdout.trim(), new TextEncoder().encode(other))).resolves.toBeDefined();
 }, 60_000);
 
 it('the service reads .env at start (and the environment wins)', async () => {
-  const child = spawn(TSX, [path.join(PROJECT_ROOT, 'src/main.ts')], { cwd: dir, env: cleanEnv({ PORT: '0', LOG_LEVEL: 'info' }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(TSX, [path.join(PROJECT_ROOT, 'src/main.ts')], {
+    cwd: dir,
+    env: cleanEnv({ PORT: '0', LOG_LEVEL: 'info' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const listening = new Promise<number>((resolve, reject) => {
     const look = (d: Buffer) => {

@@ -40,7 +40,11 @@ async function postBytes(path: string, bytes: Buffer, headers: Record<string, st
   await new Promise((resolve) => server.once('listening', resolve));
   try {
     const { port } = server.address() as AddressInfo;
-    const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', body: bytes, headers: { 'Content-Type': 'application/json', ...headers } });
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method: 'POST',
+      body: bytes,
+      headers: { 'Content-Type': 'application/json', ...headers },
+    });
     return { status: res.status, text: await res.text() };
   } finally {
     await new Promise((resolve) => server.close(resolve));
@@ -67,14 +71,27 @@ describe('instants the database cannot hold (years 1-9999 only, after the offset
   // (the OASIS ABNF cases say so); the comparison is decided without the database.
   it('decides comparisons with years outside 0001-9999 written in the literal', async () => {
     const all = await request(t.http).get('/api/v1/tax-codes/$count').set(bearer(t.tokens.writer)).expect(200);
-    const after = await request(t.http).get('/api/v1/tax-codes/$count').query({ $filter: 'validFrom gt 0000-01-01' }).set(bearer(t.tokens.writer)).expect(200);
+    const after = await request(t.http)
+      .get('/api/v1/tax-codes/$count')
+      .query({ $filter: 'validFrom gt 0000-01-01' })
+      .set(bearer(t.tokens.writer))
+      .expect(200);
     expect(after.text).toBe(all.text);
-    const listed = await request(t.http).get('/api/v1/tax-codes').query({ $filter: 'validFrom in (0000-12-31)' }).set(bearer(t.tokens.writer)).expect(200);
+    const listed = await request(t.http)
+      .get('/api/v1/tax-codes')
+      .query({ $filter: 'validFrom in (0000-12-31)' })
+      .set(bearer(t.tokens.writer))
+      .expect(200);
     expect(listed.body.value).toEqual([]);
   });
 
   it('accepts the first and the last instant the database holds', async () => {
-    for (const filter of ['validFrom gt 0001-01-01', 'validFrom lt 9999-12-31T23:59:59.999Z', 'validFrom lt 9999-12-31T23:59+00:00', 'createdAt gt 0001-01-01T01:00+01:00']) {
+    for (const filter of [
+      'validFrom gt 0001-01-01',
+      'validFrom lt 9999-12-31T23:59:59.999Z',
+      'validFrom lt 9999-12-31T23:59+00:00',
+      'createdAt gt 0001-01-01T01:00+01:00',
+    ]) {
       const res = await request(t.http).get('/api/v1/tax-codes').query({ $filter: filter }).set(bearer(t.tokens.writer));
       expect(res.status).toBe(200);
     }
@@ -84,7 +101,10 @@ describe('instants the database cannot hold (years 1-9999 only, after the offset
     'payment receivedAt %s is 400 naming receivedAt, nothing written',
     async (receivedAt) => {
       const before = await counts();
-      const res = await request(t.http).post('/api/v1/payments').set(bearer(t.tokens.writer)).send({ customerId: customerId(), amount: 1, receivedAt });
+      const res = await request(t.http)
+        .post('/api/v1/payments')
+        .set(bearer(t.tokens.writer))
+        .send({ customerId: customerId(), amount: 1, receivedAt });
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('VALIDATION_FAILED');
       expect(res.body.errors).toEqual([{ field: 'receivedAt', message: expect.stringMatching(/year/) }]);
@@ -94,13 +114,22 @@ describe('instants the database cannot hold (years 1-9999 only, after the offset
 
   it('quote billingDate and priceGuaranteeDate out of range are 400 naming the line field', async () => {
     const line = { articleId: article().id, quantity: 1, billingDate: '2026-03-01' };
-    const a = await request(t.http).post('/api/v1/quotes').set(bearer(t.tokens.writer)).send({ lines: [{ ...line, billingDate: '0000-03-01' }] });
+    const a = await request(t.http)
+      .post('/api/v1/quotes')
+      .set(bearer(t.tokens.writer))
+      .send({ lines: [{ ...line, billingDate: '0000-03-01' }] });
     expect(a.status).toBe(400);
     expect(a.body.errors).toEqual([{ field: 'lines[0].billingDate', message: expect.stringMatching(/year/) }]);
-    const b = await request(t.http).post('/api/v1/quotes').set(bearer(t.tokens.writer)).send({ lines: [line, { ...line, priceGuaranteeDate: '0000-12-31T23:59:59Z' }] });
+    const b = await request(t.http)
+      .post('/api/v1/quotes')
+      .set(bearer(t.tokens.writer))
+      .send({ lines: [line, { ...line, priceGuaranteeDate: '0000-12-31T23:59:59Z' }] });
     expect(b.status).toBe(400);
     expect(b.body.errors).toEqual([{ field: 'lines[1].priceGuaranteeDate', message: expect.stringMatching(/year/) }]);
-    const c = await request(t.http).post('/api/v1/quotes').set(bearer(t.tokens.writer)).send({ lines: [{ ...line, billingDate: '9999-12-31T23:30:00-01:00' }] });
+    const c = await request(t.http)
+      .post('/api/v1/quotes')
+      .set(bearer(t.tokens.writer))
+      .send({ lines: [{ ...line, billingDate: '9999-12-31T23:30:00-01:00' }] });
     expect(c.status).toBe(400);
   });
 
@@ -156,7 +185,9 @@ describe('NUL characters and lone surrogates in strings', () => {
         .post('/graphql')
         .set(bearer(t.tokens.writer))
         .set('Content-Type', 'application/json')
-        .send(`{"query":"query($w: PaymentSourceWhere) { paymentSources(where: $w) { totalCount } }","variables":{"w":{"code":{"eq":${json}}}}}`);
+        .send(
+          `{"query":"query($w: PaymentSourceWhere) { paymentSources(where: $w) { totalCount } }","variables":{"w":{"code":{"eq":${json}}}}}`,
+        );
       expect(where.body.data?.paymentSources ?? null).toBeNull();
       expect(where.body.errors[0].extensions).toMatchObject({ code: 'INVALID_QUERY' });
       expect(where.body.errors[0].message).toContain('where.code.eq');
@@ -184,7 +215,10 @@ describe('bodies that do not decompress', () => {
 
   it('a truncated gzip body is 400, a whole one works', async () => {
     const zipped = gzipSync(JSON.stringify(sourceBody()));
-    const cut = await postBytes('/api/v1/payment-sources', zipped.subarray(0, zipped.length - 6), { ...bearer(t.tokens.writer), 'Content-Encoding': 'gzip' });
+    const cut = await postBytes('/api/v1/payment-sources', zipped.subarray(0, zipped.length - 6), {
+      ...bearer(t.tokens.writer),
+      'Content-Encoding': 'gzip',
+    });
     expect(cut.status).toBe(400);
     const whole = await postBytes('/api/v1/payment-sources', zipped, { ...bearer(t.tokens.writer), 'Content-Encoding': 'gzip' });
     expect(whole.status).toBe(201);
@@ -204,16 +238,25 @@ describe('decimals sent as strings: plain decimal notation only', () => {
   );
 
   it('accepts plain decimal text exactly', async () => {
-    const res = await request(t.http).post('/api/v1/payments').set(bearer(t.tokens.writer)).send({ customerId: customerId(), amount: '16.5000' }).expect(201);
+    const res = await request(t.http)
+      .post('/api/v1/payments')
+      .set(bearer(t.tokens.writer))
+      .send({ customerId: customerId(), amount: '16.5000' })
+      .expect(201);
     expect(res.body.amount).toBe(16.5);
   });
 
   it('GraphQL Decimal variables and literals refuse hex, binary and exponent strings; quote quantities too', async () => {
     for (const amount of ['0x10', '0b101', '1e1']) {
-      const res = await gql(t, 'mutation($i: CreatePaymentInput!) { createPayment(input: $i) { id } }', { i: { customerId: customerId(), amount } });
+      const res = await gql(t, 'mutation($i: CreatePaymentInput!) { createPayment(input: $i) { id } }', {
+        i: { customerId: customerId(), amount },
+      });
       expect(res.status).toBe(400);
       expect(res.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'amount' });
-      const q = await request(t.http).post('/api/v1/quotes').set(bearer(t.tokens.writer)).send({ lines: [{ articleId: article().id, quantity: amount, billingDate: '2026-03-01' }] });
+      const q = await request(t.http)
+        .post('/api/v1/quotes')
+        .set(bearer(t.tokens.writer))
+        .send({ lines: [{ articleId: article().id, quantity: amount, billingDate: '2026-03-01' }] });
       expect(q.status).toBe(400);
       expect(q.body.errors).toEqual([{ field: 'lines[0].quantity', message: expect.any(String) }]);
     }

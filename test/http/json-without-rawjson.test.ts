@@ -45,7 +45,9 @@ it('says at start that responses take the slower JSON writer', () => {
 });
 
 it('REST writes decimals as exact JSON numbers', async () => {
-  const res = await fetch(`${svc.base}/api/v1/tax-codes?$filter=code%20eq%20'V19'&$select=code,rate`, { headers: { authorization: `Bearer ${await token('billing.read')}` } });
+  const res = await fetch(`${svc.base}/api/v1/tax-codes?$filter=code%20eq%20'V19'&$select=code,rate`, {
+    headers: { authorization: `Bearer ${await token('billing.read')}` },
+  });
   expect(res.status).toBe(200);
   const text = await res.text();
   expect(text).toContain('"rate":19');

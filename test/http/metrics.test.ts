@@ -59,10 +59,14 @@ describe('/metrics', () => {
     await gql('query Broken { noSuchField }').expect(400);
 
     const text = await scrape();
-    expect(sample(text, 'graphql_operation_duration_seconds_count', { operation: 'SourcesForDashboard', type: 'query', outcome: 'ok' })).toBe(2);
+    expect(
+      sample(text, 'graphql_operation_duration_seconds_count', { operation: 'SourcesForDashboard', type: 'query', outcome: 'ok' }),
+    ).toBe(2);
     expect(sample(text, 'graphql_operation_duration_seconds_count', { operation: '(anonymous)', type: 'query', outcome: 'ok' })).toBe(1);
     expect(sample(text, 'graphql_operation_duration_seconds_count', { operation: '(unmatched)', outcome: 'error' })).toBe(1);
-    expect(sample(text, 'http_request_duration_seconds_count', { door: 'graphql', method: 'POST', route: '/graphql', status: '200' })).toBe(3);
+    expect(sample(text, 'http_request_duration_seconds_count', { door: 'graphql', method: 'POST', route: '/graphql', status: '200' })).toBe(
+      3,
+    );
     expect(text).not.toContain('Broken'); // a document that did not validate names nothing
   });
 

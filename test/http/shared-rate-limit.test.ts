@@ -36,7 +36,14 @@ function capturingLogger(): { logger: Logger; lines: string[] } {
 }
 
 async function instance(redisUrl: string, logger: Logger): Promise<App> {
-  const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET: TEST_SECRET, RATE_LIMIT_PER_MINUTE: String(LIMIT), REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, DATA_DIR: '/nonexistent' });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    JWT_SECRET: TEST_SECRET,
+    RATE_LIMIT_PER_MINUTE: String(LIMIT),
+    REDIS_URL: redisUrl,
+    REDIS_KEY_PREFIX: prefix,
+    DATA_DIR: '/nonexistent',
+  });
   // A generous command timeout: this test is about sharing, and a loaded CI machine can
   // stall the event loop past the default (the fallback has a test of its own below).
   const client = connectRedis(redisUrl, logger, { commandTimeoutMs: 10_000 });
@@ -91,7 +98,8 @@ it('with Redis unreachable, an instance keeps serving with its own limit and log
   // Nothing listens there: the port belongs to this test's range.
   const lonely = await instance('redis://127.0.0.1:4669', logger);
   const statuses: number[] = [];
-  for (let i = 0; i < LIMIT + 2; i++) statuses.push((await request(lonely.express).get('/api/v1/tax-codes?$top=1').set('Authorization', auth)).status);
+  for (let i = 0; i < LIMIT + 2; i++)
+    statuses.push((await request(lonely.express).get('/api/v1/tax-codes?$top=1').set('Authorization', auth)).status);
   expect(statuses.slice(0, LIMIT).every((s) => s === 200)).toBe(true);
   expect(statuses.slice(LIMIT)).toEqual([429, 429]);
   expect(lines.join('')).toContain('Redis unreachable, counting in this process');

@@ -11,7 +11,8 @@ import { until } from '../support/until';
 let HTTP_PORT = 0; // a free port, picked in beforeAll
 
 /** Pids of the workers that logged they listen. */
-const listening = (svc: RunningService): Set<number> => new Set(svc.logs().flatMap((e) => (e.pid && e.msg?.startsWith('listening on ') ? [e.pid] : [])));
+const listening = (svc: RunningService): Set<number> =>
+  new Set(svc.logs().flatMap((e) => (e.pid && e.msg?.startsWith('listening on ') ? [e.pid] : [])));
 describe('WORKERS=2', () => {
   let db: TestDatabase;
   beforeAll(async () => {

@@ -52,7 +52,11 @@ interface Exited {
 }
 
 function start(file: string, args: string[] = []): { child: ChildProcess; output: () => string; exited: Promise<Exited> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], { cwd: PROJECT_ROOT, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
+    cwd: PROJECT_ROOT,
+    env: env(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.push(child);
   let stdout = '';
   let stderr = '';
@@ -96,7 +100,10 @@ const accountId = randomUUID();
 const accountCode = `LOCK-${accountId.slice(0, 8)}`;
 function importFile(): string {
   const file = path.join(dataDir, '..', `${path.basename(dataDir)}-import.json`);
-  fs.writeFileSync(file, JSON.stringify({ accounts: [{ id: accountId, code: accountCode, name: 'Lock test', type: 'Asset', isActive: true }] }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ accounts: [{ id: accountId, code: accountCode, name: 'Lock test', type: 'Asset', isActive: true }] }),
+  );
   return file;
 }
 

@@ -13,12 +13,13 @@ export type Section = keyof typeof TABLES;
 
 type Rec = Record<string, unknown> & { id: string };
 /** An import file: each section an array of records (customers with their addresses inside), any other key as it comes. */
-export type ImportFile = { [S in FileSection]?: S extends 'customers' ? (Rec & { addresses?: Rec[] })[] : Rec[] } & { [other: string]: unknown };
+export type ImportFile = { [S in FileSection]?: S extends 'customers' ? (Rec & { addresses?: Rec[] })[] : Rec[] } & {
+  [other: string]: unknown;
+};
 
 const demoText = fs.readFileSync(DEMO_DATA_FILE, 'utf8');
 /** A fresh deep copy of the demo dataset. */
-export const demo = (): Required<Pick<ImportFile, FileSection>> =>
-  JSON.parse(demoText);
+export const demo = (): Required<Pick<ImportFile, FileSection>> => JSON.parse(demoText);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-test-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -32,7 +33,9 @@ export function writeFile(data: unknown): string {
 
 /** Records per section in a file (addresses counted from the customers). */
 export function fileCounts(data: ImportFile): Record<Section, number> {
-  return perSection((s) => (s === 'addresses' ? (data.customers ?? []).reduce((n, c) => n + (c.addresses?.length ?? 0), 0) : (data[s]?.length ?? 0)));
+  return perSection((s) =>
+    s === 'addresses' ? (data.customers ?? []).reduce((n, c) => n + (c.addresses?.length ?? 0), 0) : (data[s]?.length ?? 0),
+  );
 }
 
 /** Rows per table. */

@@ -429,7 +429,12 @@ describe('rules that count the rows already in the database', () => {
     const [a, b] = d.paymentSources.filter((p) => !p.isDefault);
     const r = await importReferenceData(
       db,
-      writeFile({ paymentSources: [{ ...a!, code: b!.code }, { ...b!, code: a!.code }] }),
+      writeFile({
+        paymentSources: [
+          { ...a!, code: b!.code },
+          { ...b!, code: a!.code },
+        ],
+      }),
     );
     expect(r.counts.paymentSources.updated).toBe(2);
     expect((await db.prisma.paymentSource.findUniqueOrThrow({ where: { id: a!.id } })).code).toBe(b!.code);
@@ -461,7 +466,7 @@ describe('rules that count the rows already in the database', () => {
     expect((await db.prisma.customer.findUniqueOrThrow({ where: { id: c1!.id } })).debtorNumber).toBe(c2!.debtorNumber);
   });
 
-  it('moves a customer\'s default address to another of its addresses', async () => {
+  it("moves a customer's default address to another of its addresses", async () => {
     const customer = d.customers.find((c) => (c.addresses?.length ?? 0) >= 2)!;
     const newDefault = customer.addresses!.find((a) => !a.isDefault)!.id;
     // the new default first, so a row-by-row write would meet the old default still set
@@ -484,7 +489,15 @@ describe('rules that count the rows already in the database', () => {
       { ...x!.addresses!.find((a) => a.id === moving)!, customerId: y!.id, isDefault: true },
     ];
     // x first: its new default is written while the moving address is still x's default
-    await importReferenceData(db, writeFile({ customers: [{ ...x!, addresses: xRest }, { ...y!, addresses: yAddresses }] }));
+    await importReferenceData(
+      db,
+      writeFile({
+        customers: [
+          { ...x!, addresses: xRest },
+          { ...y!, addresses: yAddresses },
+        ],
+      }),
+    );
     const moved = await db.prisma.address.findUniqueOrThrow({ where: { id: moving } });
     expect(moved).toMatchObject({ customerId: y!.id, isDefault: true });
     expect(await db.prisma.address.count({ where: { customerId: x!.id, isDefault: true } })).toBe(1);
@@ -536,10 +549,7 @@ describe('small batches (several statements in flight)', () => {
       const addresses = c.addresses!;
       if (addresses.length < 2) continue;
       const next = addresses.find((a) => !a.isDefault)!;
-      c.addresses = [
-        { ...next, isDefault: true },
-        ...addresses.filter((a) => a !== next).map((a) => ({ ...a, isDefault: false })),
-      ];
+      c.addresses = [{ ...next, isDefault: true }, ...addresses.filter((a) => a !== next).map((a) => ({ ...a, isDefault: false }))];
       expectedDefault.set(c.id, next.id);
     }
     const oldDefault = e.paymentSources.findIndex((p) => p.isDefault);

@@ -15,8 +15,30 @@ afterAll(async () => {
 describe('arrayLiteral', () => {
   it('round-trips awkward text exactly', async () => {
     const values = [
-      'plain', '', 'NULL', 'null', 'Null', 'NULLx', 'a,b', '{braces}', '[1:2]', '"quoted"', 'back\\slash', 'a\\"b',
-      '\\', '"', ' lead', 'trail ', 'in side', 'tab\there', 'line\nbreak', 'ümlaut – ß', '😀', 'it\'s', '\u00a0nbsp', '\u000b',
+      'plain',
+      '',
+      'NULL',
+      'null',
+      'Null',
+      'NULLx',
+      'a,b',
+      '{braces}',
+      '[1:2]',
+      '"quoted"',
+      'back\\slash',
+      'a\\"b',
+      '\\',
+      '"',
+      ' lead',
+      'trail ',
+      'in side',
+      'tab\there',
+      'line\nbreak',
+      'ümlaut – ß',
+      '😀',
+      "it's",
+      '\u00a0nbsp',
+      '\u000b',
     ];
     const rows = await db.prisma.$queryRawUnsafe<{ v: string | null; n: number }[]>(
       `SELECT v, n::int FROM unnest(${arrayParam(1, 'text')}) WITH ORDINALITY AS t(v, n) ORDER BY n`,

@@ -11,7 +11,11 @@ import { fixture } from '../support/fixture';
 // src/domain/pricing, and compared as exact decimal text (the answer is parsed without floats).
 
 let t: TestApp;
-const post = (body: unknown) => request(t.http).post('/api/v1/quotes').set(bearer(t.tokens.reader)).send(body as object);
+const post = (body: unknown) =>
+  request(t.http)
+    .post('/api/v1/quotes')
+    .set(bearer(t.tokens.reader))
+    .send(body as object);
 
 // ---------------------------------------------------------------------------------------
 // Reading the answer exactly: every JSON number becomes its text.
@@ -44,13 +48,23 @@ interface ExactQuote {
   lines: ExactLine[];
   totals: { netAmount: string; taxAmount: string; grossAmount: string };
 }
-const isLine = (v: Exact): v is ExactLine => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => x === null || typeof x === 'string');
+const isLine = (v: Exact): v is ExactLine =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => x === null || typeof x === 'string');
 /** The answer's quote, checked to have the quote's shape (lines of texts, three totals). */
 function quoteOf(text: string): ExactQuote {
   const q = parseExact(text);
-  if (typeof q !== 'object' || q === null || Array.isArray(q) || !Array.isArray(q.lines) || !q.lines.every(isLine) || !isLine(q.totals ?? null)) throw new Error(`not a quote: ${text.slice(0, 200)}`);
+  if (
+    typeof q !== 'object' ||
+    q === null ||
+    Array.isArray(q) ||
+    !Array.isArray(q.lines) ||
+    !q.lines.every(isLine) ||
+    !isLine(q.totals ?? null)
+  )
+    throw new Error(`not a quote: ${text.slice(0, 200)}`);
   const { netAmount, taxAmount, grossAmount } = q.totals as ExactLine;
-  if (typeof netAmount !== 'string' || typeof taxAmount !== 'string' || typeof grossAmount !== 'string') throw new Error(`not a quote's totals: ${text.slice(0, 200)}`);
+  if (typeof netAmount !== 'string' || typeof taxAmount !== 'string' || typeof grossAmount !== 'string')
+    throw new Error(`not a quote's totals: ${text.slice(0, 200)}`);
   return { lines: q.lines, totals: { netAmount, taxAmount, grossAmount } };
 }
 
@@ -63,7 +77,12 @@ const dayStart = (ms: number) => Math.floor(ms / DAY) * DAY;
 const article = (code: string) => {
   const a = fixture.articles.find((x) => x.code === code);
   if (!a) throw new Error(`no article ${code} in the dataset`);
-  return a as typeof a & { defaultTaxCodeId: string | null; defaultCostCenterId: string | null; useArticleCostCenter: boolean; isActive: boolean };
+  return a as typeof a & {
+    defaultTaxCodeId: string | null;
+    defaultCostCenterId: string | null;
+    useArticleCostCenter: boolean;
+    isActive: boolean;
+  };
 };
 type FixtureTaxCode = (typeof fixture.taxCodes)[number] & { rate: number; taxAccountId: string; revenueAccountId: string };
 const taxCode = (code: string) => fixture.taxCodes.find((x) => x.code === code)! as FixtureTaxCode;
@@ -149,15 +168,47 @@ beforeAll(async () => {
   const p = t.db.prisma;
   const v19 = taxCode('V19');
   const system = '00000000-0000-0000-0000-000000000000';
-  const taxBase = { taxType: 'VAT', taxAccountId: v19.taxAccountId, revenueAccountId: v19.revenueAccountId, isActive: true, createdById: system };
-  await p.taxCode.create({ data: { ...taxBase, id: edge.expiredTax, code: 'T-EXP', name: 'expired', rate: '16', validFrom: new Date('2020-07-01T00:00:00Z'), validTo: new Date('2020-12-31T00:00:00Z') } });
-  await p.taxCode.create({ data: { ...taxBase, id: edge.futureTax, code: 'T-FUT', name: 'future', rate: '20', validFrom: new Date('2030-01-01T00:00:00Z'), validTo: null } });
+  const taxBase = {
+    taxType: 'VAT',
+    taxAccountId: v19.taxAccountId,
+    revenueAccountId: v19.revenueAccountId,
+    isActive: true,
+    createdById: system,
+  };
+  await p.taxCode.create({
+    data: {
+      ...taxBase,
+      id: edge.expiredTax,
+      code: 'T-EXP',
+      name: 'expired',
+      rate: '16',
+      validFrom: new Date('2020-07-01T00:00:00Z'),
+      validTo: new Date('2020-12-31T00:00:00Z'),
+    },
+  });
+  await p.taxCode.create({
+    data: {
+      ...taxBase,
+      id: edge.futureTax,
+      code: 'T-FUT',
+      name: 'future',
+      rate: '20',
+      validFrom: new Date('2030-01-01T00:00:00Z'),
+      validTo: null,
+    },
+  });
   const base = { isActive: true, useArticleCostCenter: false, createdById: system, defaultCostCenterId: null };
   await p.article.create({ data: { ...base, id: edge.noTax, code: 'T-NOTAX', name: 'no default tax code', defaultTaxCodeId: null } });
-  await p.article.create({ data: { ...base, id: edge.future, code: 'T-FUTURE', name: 'future prices only', defaultTaxCodeId: taxCode('V19').id } });
-  await p.article.create({ data: { ...base, id: edge.noon, code: 'T-NOON', name: 'price from noon', defaultTaxCodeId: taxCode('V19').id } });
+  await p.article.create({
+    data: { ...base, id: edge.future, code: 'T-FUTURE', name: 'future prices only', defaultTaxCodeId: taxCode('V19').id },
+  });
+  await p.article.create({
+    data: { ...base, id: edge.noon, code: 'T-NOON', name: 'price from noon', defaultTaxCodeId: taxCode('V19').id },
+  });
   await p.article.create({ data: { ...base, id: edge.big, code: 'T-BIG', name: 'big price', defaultTaxCodeId: taxCode('V19').id } });
-  await p.article.create({ data: { ...base, id: edge.guarantee, code: 'T-GUAR', name: 'guarantee', defaultTaxCodeId: taxCode('ST-NYC').id } });
+  await p.article.create({
+    data: { ...base, id: edge.guarantee, code: 'T-GUAR', name: 'guarantee', defaultTaxCodeId: taxCode('ST-NYC').id },
+  });
   await p.articlePrice.createMany({
     data: [
       { id: newId(), articleId: edge.noTax, amount: '10', validFrom: new Date('2020-01-01T00:00:00Z') },
@@ -211,7 +262,9 @@ describe('POST /api/v1/quotes', () => {
     expect(new Decimal(q.totals.netAmount).plus(q.totals.taxAmount).equals(q.totals.grossAmount)).toBe(true);
 
     // Spot checks that the expectations mean what the rules say.
-    expect(q.lines[0]!.priceId).toBe(fixture.articlePrices.find((p) => p.articleId === article('WB-MBA').id && p.validFrom.startsWith('2026-04-01'))!.id);
+    expect(q.lines[0]!.priceId).toBe(
+      fixture.articlePrices.find((p) => p.articleId === article('WB-MBA').id && p.validFrom.startsWith('2026-04-01'))!.id,
+    );
     expect(q.lines[0]!.costCenterId).toBe(article('WB-MBA').defaultCostCenterId);
     expect(q.lines[5]!.costCenterId).toBe(OTHER_CC);
     expect(q.lines[2]!.academicTermId).toBe(fixture.academicTerms.find((x) => x.code === 'WS2025')!.id); // last day of WS2025, evening
@@ -236,8 +289,20 @@ describe('POST /api/v1/quotes', () => {
       ],
     }).expect(200);
     const q = quoteOf(res.text);
-    expect(normalised(q.lines[0]!)).toMatchObject({ unitPrice: '56.25', netAmount: '56.25', taxRate: '8.88', taxAmount: '5.00', grossAmount: '61.25' });
-    expect(normalised(q.lines[1]!)).toMatchObject({ unitPrice: '0.0504', netAmount: '0.05', taxRate: '19', taxAmount: '0.01', grossAmount: '0.06' });
+    expect(normalised(q.lines[0]!)).toMatchObject({
+      unitPrice: '56.25',
+      netAmount: '56.25',
+      taxRate: '8.88',
+      taxAmount: '5.00',
+      grossAmount: '61.25',
+    });
+    expect(normalised(q.lines[1]!)).toMatchObject({
+      unitPrice: '0.0504',
+      netAmount: '0.05',
+      taxRate: '19',
+      taxAmount: '0.01',
+      grossAmount: '0.06',
+    });
     expect(res.text).toContain('"unitPrice":0.0504');
   });
 
@@ -250,7 +315,12 @@ describe('POST /api/v1/quotes', () => {
         { articleId: edge.noon, quantity: 1, billingDate: '2026-04-01T14:00:00+02:00' },
       ],
     }).expect(200);
-    expect(quoteOf(res.text).lines.map((l) => l.priceId)).toEqual([edge.noonPrices.early, edge.noonPrices.early, edge.noonPrices.noon, edge.noonPrices.noon]);
+    expect(quoteOf(res.text).lines.map((l) => l.priceId)).toEqual([
+      edge.noonPrices.early,
+      edge.noonPrices.early,
+      edge.noonPrices.noon,
+      edge.noonPrices.noon,
+    ]);
   });
 
   describe('price guarantee', () => {
@@ -262,7 +332,9 @@ describe('POST /api/v1/quotes', () => {
       expect(guaranteed!.referenceDate).toBe('2024-10-15T00:00:00.000Z');
       expect(guaranteed!.billingDate).toBe('2027-11-01T00:00:00.000Z');
       expect(plain!.referenceDate).toBe('2027-11-01T00:00:00.000Z');
-      const newest = fixture.articlePrices.filter((p) => p.articleId === article('WB-MBA').id).sort((a, b) => Date.parse(b.validFrom) - Date.parse(a.validFrom))[0]!;
+      const newest = fixture.articlePrices
+        .filter((p) => p.articleId === article('WB-MBA').id)
+        .sort((a, b) => Date.parse(b.validFrom) - Date.parse(a.validFrom))[0]!;
       expect(plain!.priceId).toBe(newest.id);
       expect(guaranteed!.priceId).not.toBe(newest.id);
       expect(new Decimal(guaranteed!.unitPrice!).lessThan(plain!.unitPrice!)).toBe(true);
@@ -270,14 +342,24 @@ describe('POST /api/v1/quotes', () => {
 
     it('the tax code follows the billing date, not the guarantee date', async () => {
       // ST-NYC is valid from 2024-05-01: on the guarantee date (2023) it was not, on the billing date it is.
-      const res = await post({ lines: [{ articleId: edge.guarantee, quantity: 2, billingDate: '2026-01-01', priceGuaranteeDate: '2023-06-01' }] }).expect(200);
+      const res = await post({
+        lines: [{ articleId: edge.guarantee, quantity: 2, billingDate: '2026-01-01', priceGuaranteeDate: '2023-06-01' }],
+      }).expect(200);
       const line = normalised(quoteOf(res.text).lines[0]!);
-      expect(line).toMatchObject({ priceId: edge.guaranteePrices.early, unitPrice: '56.25', netAmount: '112.50', taxCodeId: taxCode('ST-NYC').id, taxAmount: '9.99' });
+      expect(line).toMatchObject({
+        priceId: edge.guaranteePrices.early,
+        unitPrice: '56.25',
+        netAmount: '112.50',
+        taxCodeId: taxCode('ST-NYC').id,
+        taxAmount: '9.99',
+      });
       expect(line.academicTermId).toBe(fixture.academicTerms.find((x) => x.code === 'WS2025')!.id); // the term follows the billing date too
     });
 
     it('a guarantee date after the billing date is refused', async () => {
-      const res = await post({ lines: [{ articleId: edge.guarantee, quantity: 1, billingDate: '2026-01-01', priceGuaranteeDate: '2026-01-02' }] }).expect(400);
+      const res = await post({
+        lines: [{ articleId: edge.guarantee, quantity: 1, billingDate: '2026-01-01', priceGuaranteeDate: '2026-01-02' }],
+      }).expect(400);
       expect(res.body.code).toBe('VALIDATION_FAILED');
       expect(res.body.errors).toEqual([{ field: 'lines[0].priceGuaranteeDate', message: expect.stringMatching(/billingDate/) }]);
     });
@@ -306,9 +388,14 @@ describe('POST /api/v1/quotes', () => {
     });
 
     it('a guarantee date before the first price: names the guarantee date', async () => {
-      const first = fixture.articlePrices.filter((p) => p.articleId === article('WB-MBA').id).map((p) => Date.parse(p.validFrom)).sort((a, b) => a - b)[0]!;
+      const first = fixture.articlePrices
+        .filter((p) => p.articleId === article('WB-MBA').id)
+        .map((p) => Date.parse(p.validFrom))
+        .sort((a, b) => a - b)[0]!;
       const before = new Date(first - DAY).toISOString();
-      const res = await post({ lines: [{ articleId: article('WB-MBA').id, quantity: 1, billingDate: '2026-04-01', priceGuaranteeDate: before }] }).expect(422);
+      const res = await post({
+        lines: [{ articleId: article('WB-MBA').id, quantity: 1, billingDate: '2026-04-01', priceGuaranteeDate: before }],
+      }).expect(422);
       expect(res.body.code).toBe('NO_PRICE');
       expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['lines[0].priceGuaranteeDate']);
     });
@@ -316,23 +403,48 @@ describe('POST /api/v1/quotes', () => {
 
   describe('NO_TAX_CODE (422)', () => {
     const cases: Array<[string, () => Record<string, unknown>, RegExp]> = [
-      ['an inactive tax code named by the line (V16)', () => ({ articleId: edge.noon, taxCodeId: taxCode('V16').id, billingDate: '2020-08-01' }), /inactive/],
-      ['an inactive default tax code (SHOP-2020 → V16)', () => ({ articleId: article('SHOP-2020').id, billingDate: '2020-08-01' }), /default tax code V16.*inactive/],
-      ['an expired tax code (the day after validTo)', () => ({ articleId: article('SHOP-HOOD').id, taxCodeId: edge.expiredTax, billingDate: '2024-01-01' }), /expired/],
-      ['a tax code not yet valid', () => ({ articleId: article('SHOP-HOOD').id, taxCodeId: edge.futureTax, billingDate: '2026-04-01' }), /not valid before/],
+      [
+        'an inactive tax code named by the line (V16)',
+        () => ({ articleId: edge.noon, taxCodeId: taxCode('V16').id, billingDate: '2020-08-01' }),
+        /inactive/,
+      ],
+      [
+        'an inactive default tax code (SHOP-2020 → V16)',
+        () => ({ articleId: article('SHOP-2020').id, billingDate: '2020-08-01' }),
+        /default tax code V16.*inactive/,
+      ],
+      [
+        'an expired tax code (the day after validTo)',
+        () => ({ articleId: article('SHOP-HOOD').id, taxCodeId: edge.expiredTax, billingDate: '2024-01-01' }),
+        /expired/,
+      ],
+      [
+        'a tax code not yet valid',
+        () => ({ articleId: article('SHOP-HOOD').id, taxCodeId: edge.futureTax, billingDate: '2026-04-01' }),
+        /not valid before/,
+      ],
       ['no tax code at all (no default, none named)', () => ({ articleId: edge.noTax, billingDate: '2026-04-01' }), /no default tax code/],
     ];
     it.each(cases)('%s', async (_name, line, message) => {
-      const res = await post({ lines: [{ articleId: article('SB-VWK').id, quantity: 1, billingDate: '2026-04-01' }, { quantity: 1, ...line() }] }).expect(422);
+      const res = await post({
+        lines: [
+          { articleId: article('SB-VWK').id, quantity: 1, billingDate: '2026-04-01' },
+          { quantity: 1, ...line() },
+        ],
+      }).expect(422);
       expect(res.body).toMatchObject({ status: 422, code: 'NO_TAX_CODE' });
       expect(res.body.detail).toContain('lines[1]');
       expect(res.body.errors).toEqual([{ field: 'lines[1].taxCodeId', message: expect.stringMatching(message) }]);
     });
 
     it('validTo is inclusive through the end of its day', async () => {
-      const ok = await post({ lines: [{ articleId: edge.noon, quantity: 1, taxCodeId: edge.expiredTax, billingDate: '2020-12-31T23:59:59Z' }] }).expect(200);
+      const ok = await post({
+        lines: [{ articleId: edge.noon, quantity: 1, taxCodeId: edge.expiredTax, billingDate: '2020-12-31T23:59:59Z' }],
+      }).expect(200);
       expect(normalised(quoteOf(ok.text).lines[0]!)).toMatchObject({ taxCodeId: edge.expiredTax, taxRate: '16', taxAmount: '1.60' });
-      const next = await post({ lines: [{ articleId: edge.noon, quantity: 1, taxCodeId: edge.expiredTax, billingDate: '2021-01-01' }] }).expect(422);
+      const next = await post({
+        lines: [{ articleId: edge.noon, quantity: 1, taxCodeId: edge.expiredTax, billingDate: '2021-01-01' }],
+      }).expect(422);
       expect(next.body.code).toBe('NO_TAX_CODE');
     });
   });
@@ -354,9 +466,22 @@ describe('POST /api/v1/quotes', () => {
       ['lines missing', () => ({}), ['lines']],
       ['201 lines', () => ({ lines: Array.from({ length: 201 }, ok) }), ['lines']],
       ['a body that is not an object', () => [ok()], ['']],
-      ['unknown article', () => ({ lines: [ok(), { ...ok(), articleId: '0e0e0e0e-0000-4000-8000-000000000000' }] }), ['lines[1].articleId']],
+      [
+        'unknown article',
+        () => ({ lines: [ok(), { ...ok(), articleId: '0e0e0e0e-0000-4000-8000-000000000000' }] }),
+        ['lines[1].articleId'],
+      ],
       ['unknown tax code', () => ({ lines: [{ ...ok(), taxCodeId: '0e0e0e0e-0000-4000-8000-000000000000' }] }), ['lines[0].taxCodeId']],
-      ['several faults at once', () => ({ lines: [{ ...ok(), quantity: 0 }, { ...ok(), billingDate: 'x' }] }), ['lines[0].quantity', 'lines[1].billingDate']],
+      [
+        'several faults at once',
+        () => ({
+          lines: [
+            { ...ok(), quantity: 0 },
+            { ...ok(), billingDate: 'x' },
+          ],
+        }),
+        ['lines[0].quantity', 'lines[1].billingDate'],
+      ],
     ];
     it.each(cases)('%s', async (_name, body, fields) => {
       const res = await post(body()).expect(400);
@@ -438,9 +563,13 @@ describe('priceAt (Article.priceAt)', () => {
   });
 
   it('pricesAt (batched) agrees with priceAt', async () => {
-    const reqs = fixture.articles.slice(0, 10).flatMap((a) => ['2018-01-01', '2024-10-01', '2026-04-01T10:00:00Z'].map((s) => ({ articleId: a.id, date: new Date(at(s)) })));
+    const reqs = fixture.articles
+      .slice(0, 10)
+      .flatMap((a) => ['2018-01-01', '2024-10-01', '2026-04-01T10:00:00Z'].map((s) => ({ articleId: a.id, date: new Date(at(s)) })));
     const batched = await t.services.pricing.pricesAt(reqs);
     const single = await Promise.all(reqs.map((r) => t.services.pricing.priceAt(r.articleId, r.date)));
-    expect(batched.map((p) => p && { ...p, amount: p.amount.toFixed() })).toEqual(single.map((p) => p && { ...p, amount: p.amount.toFixed() }));
+    expect(batched.map((p) => p && { ...p, amount: p.amount.toFixed() })).toEqual(
+      single.map((p) => p && { ...p, amount: p.amount.toFixed() }),
+    );
   });
 });

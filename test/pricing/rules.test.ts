@@ -50,13 +50,17 @@ describe('selectPrice: the latest validFrom on or before the reference date', ()
 
   it('does not depend on the order of the prices', () => {
     fc.assert(
-      fc.property(fc.shuffledSubarray(PRICES, { minLength: 0 }), fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2029, 0, 1) }), (subset, t) => {
-        const at = new Date(t);
-        const sorted = [...subset].sort((a, b) => b.validFrom.getTime() - a.validFrom.getTime());
-        const expected = sorted.find((p) => p.validFrom.getTime() <= t) ?? null;
-        expect(selectPrice(subset, at)).toBe(expected);
-        expect(selectPrice([...subset].reverse(), at)).toBe(expected);
-      }),
+      fc.property(
+        fc.shuffledSubarray(PRICES, { minLength: 0 }),
+        fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2029, 0, 1) }),
+        (subset, t) => {
+          const at = new Date(t);
+          const sorted = [...subset].sort((a, b) => b.validFrom.getTime() - a.validFrom.getTime());
+          const expected = sorted.find((p) => p.validFrom.getTime() <= t) ?? null;
+          expect(selectPrice(subset, at)).toBe(expected);
+          expect(selectPrice([...subset].reverse(), at)).toBe(expected);
+        },
+      ),
     );
   });
 });
@@ -67,7 +71,9 @@ describe('referenceDate and the price guarantee', () => {
     ['null guarantee: the billing date', '2027-11-01', null, '2027-11-01'],
     ['with a guarantee: the contract (matriculation) date', '2027-11-01', '2024-10-15', '2024-10-15'],
   ])('%s', (_name, billing, guarantee, expected) => {
-    expect(referenceDate(d(billing), guarantee === undefined ? undefined : guarantee === null ? null : d(guarantee)).toISOString()).toBe(d(expected).toISOString());
+    expect(referenceDate(d(billing), guarantee === undefined ? undefined : guarantee === null ? null : d(guarantee)).toISOString()).toBe(
+      d(expected).toISOString(),
+    );
   });
 
   it.each([
@@ -176,7 +182,14 @@ describe('lineAmounts: net = round(unitPrice × quantity), tax = round(net × ra
     ['1234.5678', '98765.4321', '19', '121932622.22', '23167198.22', '145099820.44'],
     ['12345.6789', '99999.9999', '7', '1234567888.77', '86419752.21', '1320987640.98'],
     // 34 significant digits: beyond decimal.js's default precision of 20 and far beyond a double's 15-17.
-    ['99999999999999.9999', '99999999999.9999', '8.88', '9999999999999989990000000.00', '887999999999999111112000.00', '10887999999999989101112000.00'],
+    [
+      '99999999999999.9999',
+      '99999999999.9999',
+      '8.88',
+      '9999999999999989990000000.00',
+      '887999999999999111112000.00',
+      '10887999999999989101112000.00',
+    ],
   ])('%s × %s at %s%%', (unitPrice, quantity, rate, net, tax, gross) => {
     const a = lineAmounts(dec(unitPrice), dec(quantity), dec(rate));
     expect(a.netAmount.toFixed(2)).toBe(net);
@@ -200,7 +213,11 @@ describe('lineAmounts: net = round(unitPrice × quantity), tax = round(net × ra
 
   it('totals are the sums of the rounded line amounts', () => {
     // Each line is rounded first: three nets of 0.005 → 0.01 each.
-    const lines = [lineAmounts(dec('0.005'), dec('1'), dec('19')), lineAmounts(dec('0.005'), dec('1'), dec('19')), lineAmounts(dec('0.005'), dec('1'), dec('19'))];
+    const lines = [
+      lineAmounts(dec('0.005'), dec('1'), dec('19')),
+      lineAmounts(dec('0.005'), dec('1'), dec('19')),
+      lineAmounts(dec('0.005'), dec('1'), dec('19')),
+    ];
     const t = totals(lines);
     expect(t.netAmount.toFixed(2)).toBe('0.03'); // 3 × 0.01, while round(3 × 0.005) would be 0.02
     expect(t.taxAmount.toFixed(2)).toBe('0.00');

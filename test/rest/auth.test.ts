@@ -15,7 +15,15 @@ const sign = (secret: string, claims: Record<string, unknown>, exp: string | num
   new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(exp).setIssuedAt().sign(new TextEncoder().encode(secret));
 
 describe('authentication on every door', () => {
-  const paths = ['/api/v1/payment-sources', '/api/v1/customers', '/api/v1/articles', '/api/v1/tax-codes', '/api/v1/academic-terms', '/api/v1/accounts', '/api/v1/payments'];
+  const paths = [
+    '/api/v1/payment-sources',
+    '/api/v1/customers',
+    '/api/v1/articles',
+    '/api/v1/tax-codes',
+    '/api/v1/academic-terms',
+    '/api/v1/accounts',
+    '/api/v1/payments',
+  ];
 
   it.each(paths)('%s needs a token (401 UNAUTHENTICATED as problem+json)', async (p) => {
     const res = await request(t.http).get(p).expect(401);
@@ -28,7 +36,11 @@ describe('authentication on every door', () => {
     const bad = [
       await sign('another-secret-another-secret-another-secret!!', { sub, scope: 'billing.read' }),
       await sign(TEST_SECRET, { sub, scope: 'billing.read' }, Math.floor(Date.now() / 1000) - 3600),
-      await new SignJWT({ sub, scope: 'billing.read' }).setProtectedHeader({ alg: 'HS256' }).setNotBefore('1h').setExpirationTime('2h').sign(new TextEncoder().encode(TEST_SECRET)),
+      await new SignJWT({ sub, scope: 'billing.read' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setNotBefore('1h')
+        .setExpirationTime('2h')
+        .sign(new TextEncoder().encode(TEST_SECRET)),
       await sign(TEST_SECRET, { sub: 'alice', scope: 'billing.read' }),
       'not.a.jwt',
     ];
@@ -44,7 +56,12 @@ describe('authentication on every door', () => {
   it('403 FORBIDDEN without the scope; scopes are independent', async () => {
     const readOnly = bearer(t.tokens.reader);
     const writeOnly = bearer(t.tokens.writeOnly);
-    const body = { code: 'AUTH-1', name: 'n', accountId: activeAssetAccount()?.id ?? '00000000-0000-4000-8000-000000000000', sourceType: 'Cash' };
+    const body = {
+      code: 'AUTH-1',
+      name: 'n',
+      accountId: activeAssetAccount()?.id ?? '00000000-0000-4000-8000-000000000000',
+      sourceType: 'Cash',
+    };
     const w = await request(t.http).post('/api/v1/payment-sources').set(readOnly).send(body).expect(403);
     expect(w.body.code).toBe('FORBIDDEN');
     const r = await request(t.http).get('/api/v1/payment-sources').set(writeOnly).expect(403);
@@ -99,7 +116,8 @@ describe('authentication on every door', () => {
     const sub = '77777777-7777-4777-8777-777777777777';
     const key = new TextEncoder().encode(TEST_SECRET);
     const now = () => Math.floor(Date.now() / 1000);
-    const jwt = (claims: Record<string, unknown>) => new SignJWT({ scope: 'billing.read', ...claims }).setProtectedHeader({ alg: 'HS256' }).sign(key);
+    const jwt = (claims: Record<string, unknown>) =>
+      new SignJWT({ scope: 'billing.read', ...claims }).setProtectedHeader({ alg: 'HS256' }).sign(key);
     /** GET through REST and a query through GraphQL with this token: both statuses and codes. */
     const tryBoth = async (tok: string) => {
       const rest = await request(t.http).get('/api/v1/accounts').set(bearer(tok));

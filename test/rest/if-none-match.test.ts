@@ -41,7 +41,11 @@ it.each([
 it('a changed record answers 200 with its new ETag; the new one is 304 again', async () => {
   const id = fixture.paymentSources[1]!.id;
   const before = (await get(`payment-sources/${id}`).expect(200)).headers.etag as string;
-  await request(t.http).patch(`/api/v1/payment-sources/${id}`).set(bearer(t.tokens.writer)).send({ description: 'Changed for If-None-Match' }).expect(200);
+  await request(t.http)
+    .patch(`/api/v1/payment-sources/${id}`)
+    .set(bearer(t.tokens.writer))
+    .send({ description: 'Changed for If-None-Match' })
+    .expect(200);
   const after = await get(`payment-sources/${id}`, before).expect(200);
   expect(after.body.description).toBe('Changed for If-None-Match');
   expect(after.headers.etag).not.toBe(before);

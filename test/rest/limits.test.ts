@@ -32,5 +32,4 @@ describe('limits and readiness', () => {
     expect(res.body.database).toBe('down');
     await request(t.http).get('/healthz').expect(200);
   });
-
 });

@@ -72,7 +72,10 @@ describe('scope billing.maintain', () => {
   });
 
   it('does not write payment sources (they keep billing.write)', async () => {
-    const res = await request(t.http).post(`${API}/payment-sources`).set(bearer(maintainer)).send({ code: 'M-PS', name: 'x', accountId: activeAssetAccount().id, sourceType: 'Cash' });
+    const res = await request(t.http)
+      .post(`${API}/payment-sources`)
+      .set(bearer(maintainer))
+      .send({ code: 'M-PS', name: 'x', accountId: activeAssetAccount().id, sourceType: 'Cash' });
     expect(res.status).toBe(403);
   });
 });
@@ -86,11 +89,23 @@ describe('accounts', () => {
     const read = await request(t.http).get(`${API}/accounts/${created.body.id}`).set(bearer(maintainer)).expect(200);
     expect(read.headers.etag).toBe(created.headers.etag);
 
-    const replaced = await send('put', `/accounts/${created.body.id}`, { code, name: 'Kasse 2', type: 'Asset' }, { 'If-Match': read.headers.etag }).expect(200);
+    const replaced = await send(
+      'put',
+      `/accounts/${created.body.id}`,
+      { code, name: 'Kasse 2', type: 'Asset' },
+      { 'If-Match': read.headers.etag },
+    ).expect(200);
     expect(replaced.body.name).toBe('Kasse 2');
     expect(replaced.headers.etag).not.toBe(read.headers.etag);
-    await refused('patch', `/accounts/${created.body.id}`, { name: 'stale' }, 412, 'PRECONDITION_FAILED', { 'If-Match': read.headers.etag });
-    const merged = await send('patch', `(${created.body.id})`.replace('(', '/accounts('), { isActive: false }, { 'If-Match': replaced.headers.etag }).expect(200);
+    await refused('patch', `/accounts/${created.body.id}`, { name: 'stale' }, 412, 'PRECONDITION_FAILED', {
+      'If-Match': read.headers.etag,
+    });
+    const merged = await send(
+      'patch',
+      `(${created.body.id})`.replace('(', '/accounts('),
+      { isActive: false },
+      { 'If-Match': replaced.headers.etag },
+    ).expect(200);
     expect(merged.body).toMatchObject({ code, name: 'Kasse 2', isActive: false });
 
     await send('delete', `/accounts/${created.body.id}`).expect(204);
@@ -101,7 +116,13 @@ describe('accounts', () => {
   });
 
   it('refuses server-assigned and unknown properties, and bad values, with 400', async () => {
-    const r1 = await refused('post', '/accounts', { id: newId(), code: `A${unique()}`, name: 'x', type: 'Asset' }, 400, 'VALIDATION_FAILED');
+    const r1 = await refused(
+      'post',
+      '/accounts',
+      { id: newId(), code: `A${unique()}`, name: 'x', type: 'Asset' },
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(r1.body.errors).toEqual([{ field: 'id', message: 'is not a known property' }]);
     await refused('post', '/accounts', { code: `A${unique()}`, name: 'x', type: 'Cash' }, 400, 'VALIDATION_FAILED');
     await refused('patch', `/accounts/${usedAccount().id}`, { id: newId() }, 400, 'VALIDATION_FAILED');
@@ -111,7 +132,13 @@ describe('accounts', () => {
 
   it('keeps codes unique ignoring case', async () => {
     const existing = fixture.accounts[0]!;
-    const res = await refused('post', '/accounts', { code: existing.code.toLowerCase() + '', name: 'x', type: 'Asset' }, 409, 'DUPLICATE_CODE');
+    const res = await refused(
+      'post',
+      '/accounts',
+      { code: existing.code.toLowerCase() + '', name: 'x', type: 'Asset' },
+      409,
+      'DUPLICATE_CODE',
+    );
     expect(res.body.errors).toEqual([{ field: 'code', message: 'already used' }]);
     const code = `Ab${unique()}`;
     await send('post', '/accounts', { code, name: 'x', type: 'Expense' }).expect(201);
@@ -148,7 +175,14 @@ describe('tax codes', () => {
 
   it('creates a future tax code with audit fields and an exact rate', async () => {
     const res = await send('post', '/tax-codes', body({ rate: 7.25 })).expect(201);
-    expect(res.body).toMatchObject({ rate: 7.25, description: null, validTo: null, isActive: true, createdById: WRITER_ID, updatedAt: null });
+    expect(res.body).toMatchObject({
+      rate: 7.25,
+      description: null,
+      validTo: null,
+      isActive: true,
+      createdById: WRITER_ID,
+      updatedAt: null,
+    });
     const patched = await send('patch', `/tax-codes/${res.body.id}`, { rate: '7.5' }, { 'If-Match': res.headers.etag }).expect(200);
     expect(patched.body).toMatchObject({ rate: 7.5, updatedById: WRITER_ID });
     await send('delete', `/tax-codes/${res.body.id}`).expect(204);
@@ -170,7 +204,11 @@ describe('tax codes', () => {
 
   it('refuses a period that overlaps another of the same code, naming it', async () => {
     const code = `T${unique()}`;
-    const first = await send('post', '/tax-codes', body({ code, validFrom: '2099-01-01T00:00:00Z', validTo: '2099-06-30T00:00:00Z' })).expect(201);
+    const first = await send(
+      'post',
+      '/tax-codes',
+      body({ code, validFrom: '2099-01-01T00:00:00Z', validTo: '2099-06-30T00:00:00Z' }),
+    ).expect(201);
     const res = await refused('post', '/tax-codes', body({ code, validFrom: '2099-06-30T00:00:00Z' }), 409, 'PERIOD_OVERLAP');
     expect(res.body.detail).toContain(first.body.id);
     await send('post', '/tax-codes', body({ code, validFrom: '2099-07-01T00:00:00Z' })).expect(201);
@@ -208,13 +246,22 @@ describe('tax codes', () => {
 
 describe('articles and prices', () => {
   it('creates an article and a future price, changes and deletes the future price', async () => {
-    const article = await send('post', '/articles', { code: `AR${unique()}`, name: 'Semesterbeitrag', revenueAccountId: revenueAccount().id }).expect(201);
+    const article = await send('post', '/articles', {
+      code: `AR${unique()}`,
+      name: 'Semesterbeitrag',
+      revenueAccountId: revenueAccount().id,
+    }).expect(201);
     expect(article.body).toMatchObject({ isActive: true, useArticleCostCenter: false, createdById: WRITER_ID, defaultTaxCodeId: null });
     const price = await send('post', '/article-prices', { articleId: article.body.id, amount: 171.5, validFrom: FUTURE }).expect(201);
     expect(price.body).toEqual({ id: expect.any(String), articleId: article.body.id, amount: 171.5, validFrom: FUTURE });
     expect(price.headers.etag).toBeDefined();
     await refused('patch', `/article-prices/${price.body.id}`, { amount: 1 }, 412, 'PRECONDITION_FAILED', { 'If-Match': '"stale"' });
-    const changed = await send('patch', `/article-prices/${price.body.id}`, { amount: '180.1234' }, { 'If-Match': price.headers.etag }).expect(200);
+    const changed = await send(
+      'patch',
+      `/article-prices/${price.body.id}`,
+      { amount: '180.1234' },
+      { 'If-Match': price.headers.etag },
+    ).expect(200);
     expect(changed.body.amount).toBe(180.1234);
     await refused('post', '/article-prices', { articleId: article.body.id, amount: 1, validFrom: FUTURE }, 409, 'DUPLICATE_KEY');
     await refused('delete', `/articles/${article.body.id}`, undefined, 409, 'IN_USE');
@@ -226,13 +273,31 @@ describe('articles and prices', () => {
     const old = fixture.articlePrices[0]!;
     await refused('patch', `/article-prices/${old.id}`, { amount: 1 }, 409, 'ALREADY_EFFECTIVE');
     await refused('delete', `/article-prices/${old.id}`, undefined, 409, 'ALREADY_EFFECTIVE');
-    await refused('post', '/article-prices', { articleId: old.articleId, amount: 1, validFrom: '2020-01-01T00:00:00Z' }, 409, 'ALREADY_EFFECTIVE');
-    const unknown = await refused('post', '/article-prices', { articleId: newId(), amount: 1, validFrom: FUTURE }, 400, 'VALIDATION_FAILED');
+    await refused(
+      'post',
+      '/article-prices',
+      { articleId: old.articleId, amount: 1, validFrom: '2020-01-01T00:00:00Z' },
+      409,
+      'ALREADY_EFFECTIVE',
+    );
+    const unknown = await refused(
+      'post',
+      '/article-prices',
+      { articleId: newId(), amount: 1, validFrom: FUTURE },
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(unknown.body.errors).toEqual([{ field: 'articleId', message: 'unknown article' }]);
   });
 
   it("refuses an article's revenue account that is not an active Revenue account, and duplicate codes", async () => {
-    await refused('post', '/articles', { code: `AR${unique()}`, name: 'x', revenueAccountId: activeAssetAccount().id }, 422, 'ACCOUNT_NOT_USABLE');
+    await refused(
+      'post',
+      '/articles',
+      { code: `AR${unique()}`, name: 'x', revenueAccountId: activeAssetAccount().id },
+      422,
+      'ACCOUNT_NOT_USABLE',
+    );
     await refused('post', '/articles', { code: fixture.articles[0]!.code.toLowerCase(), name: 'x' }, 409, 'DUPLICATE_CODE');
     await refused('post', '/articles', { code: `AR${unique()}`, name: 'x', defaultTaxCodeId: newId() }, 400, 'VALIDATION_FAILED');
     await refused('post', '/articles', { code: `AR${unique()}`, name: 'x', createdAt: FUTURE }, 400, 'VALIDATION_FAILED');
@@ -260,7 +325,12 @@ describe('customers with addresses', () => {
 
     const billing = created.body.addresses[0];
     const { customerId: _c, ...kept } = billing;
-    const replaced = await send('put', `/customers/${created.body.id}`, { ...customer({ debtorNumber: created.body.debtorNumber }), addresses: [{ ...kept, city: 'Neustadt' }] }, { 'If-Match': read.headers.etag }).expect(200);
+    const replaced = await send(
+      'put',
+      `/customers/${created.body.id}`,
+      { ...customer({ debtorNumber: created.body.debtorNumber }), addresses: [{ ...kept, city: 'Neustadt' }] },
+      { 'If-Match': read.headers.etag },
+    ).expect(200);
     expect(replaced.body.addresses).toEqual([{ ...billing, city: 'Neustadt' }]);
     const addressLog = await logOf(created.body.addresses[1].id);
     expect(addressLog.map((e) => e.operation)).toEqual(['created', 'deleted']);
@@ -279,7 +349,13 @@ describe('customers with addresses', () => {
     await refused('post', '/customers', customer({ debtorNumber: fixture.customers[0]!.debtorNumber }), 409, 'DUPLICATE_KEY');
     await refused('post', '/customers', customer({ receivableAccountId: inactiveAssetAccount().id }), 422, 'ACCOUNT_NOT_USABLE');
     const other = fixture.customers.find((c) => c.addresses.length > 0)!;
-    const res = await refused('post', '/customers', customer({ addresses: [{ ...other.addresses[0]!, id: newId() }] }), 400, 'VALIDATION_FAILED');
+    const res = await refused(
+      'post',
+      '/customers',
+      customer({ addresses: [{ ...other.addresses[0]!, id: newId() }] }),
+      400,
+      'VALIDATION_FAILED',
+    );
     expect(res.body.errors).toEqual([{ field: 'addresses[0].customerId', message: 'is not a known property' }]);
     const { customerId: _x, ...values } = other.addresses[0]!;
     const res2 = await refused('post', '/customers', customer({ addresses: [values] }), 400, 'VALIDATION_FAILED');
@@ -289,14 +365,39 @@ describe('customers with addresses', () => {
   it("writes one address at the customer's address paths, with its own ETag, one default per customer", async () => {
     const c = await send('post', '/customers', customer()).expect(201);
     const [billing] = c.body.addresses;
-    const added = await send('post', `/customers(${c.body.id})/addresses`, { addressType: 'Correspondence', street: 'Postfach 9', city: 'Musterstadt', postalCode: '12340', country: 'DE' }).expect(201);
+    const added = await send('post', `/customers(${c.body.id})/addresses`, {
+      addressType: 'Correspondence',
+      street: 'Postfach 9',
+      city: 'Musterstadt',
+      postalCode: '12340',
+      country: 'DE',
+    }).expect(201);
     expect(added.body).toMatchObject({ customerId: c.body.id, addressType: 'Correspondence', isDefault: false });
     expect(added.headers.location).toBe(`${API}/customers/${c.body.id}/addresses/${added.body.id}`);
-    const second = await refused('post', `/customers/${c.body.id}/addresses`, { addressType: 'X', street: 's', city: 'c', postalCode: 'p', country: 'DE', isDefault: true }, 409, 'DEFAULT_ALREADY_SET');
+    const second = await refused(
+      'post',
+      `/customers/${c.body.id}/addresses`,
+      { addressType: 'X', street: 's', city: 'c', postalCode: 'p', country: 'DE', isDefault: true },
+      409,
+      'DEFAULT_ALREADY_SET',
+    );
     expect(second.body.detail).toContain(billing.id);
-    await refused('post', `/customers/${c.body.id}/addresses`, { id: newId(), addressType: 'X', street: 's', city: 'c', postalCode: 'p', country: 'DE' }, 400, 'VALIDATION_FAILED');
-    await refused('patch', `/customers/${c.body.id}/addresses/${added.body.id}`, { city: 'Alt' }, 412, 'PRECONDITION_FAILED', { 'If-Match': '"old"' });
-    const changed = await send('patch', `/customers/${c.body.id}/addresses/${added.body.id}`, { city: 'Neustadt' }, { 'If-Match': added.headers.etag }).expect(200);
+    await refused(
+      'post',
+      `/customers/${c.body.id}/addresses`,
+      { id: newId(), addressType: 'X', street: 's', city: 'c', postalCode: 'p', country: 'DE' },
+      400,
+      'VALIDATION_FAILED',
+    );
+    await refused('patch', `/customers/${c.body.id}/addresses/${added.body.id}`, { city: 'Alt' }, 412, 'PRECONDITION_FAILED', {
+      'If-Match': '"old"',
+    });
+    const changed = await send(
+      'patch',
+      `/customers/${c.body.id}/addresses/${added.body.id}`,
+      { city: 'Neustadt' },
+      { 'If-Match': added.headers.etag },
+    ).expect(200);
     expect(changed.body).toEqual({ ...added.body, city: 'Neustadt' });
     await send('patch', `/customers/${c.body.id}/addresses/${billing.id}`, { isDefault: false }).expect(200);
     await send('patch', `/customers/${c.body.id}/addresses/${added.body.id}`, { isDefault: true }).expect(200);
@@ -323,9 +424,17 @@ describe('customers with addresses', () => {
 describe('academic terms', () => {
   it('creates, refuses a code used in another case, deletes', async () => {
     const code = `SS${unique()}`.slice(0, 20);
-    const term = await send('post', '/academic-terms', { code, startDate: '2099-04-01T00:00:00Z', endDate: '2099-09-30T00:00:00Z' }).expect(201);
+    const term = await send('post', '/academic-terms', { code, startDate: '2099-04-01T00:00:00Z', endDate: '2099-09-30T00:00:00Z' }).expect(
+      201,
+    );
     expect(term.body).toMatchObject({ code, statisticalSemester: null, externalSystemId: null });
-    await refused('post', '/academic-terms', { code: code.toLowerCase(), startDate: '2099-04-01T00:00:00Z', endDate: '2099-09-30T00:00:00Z' }, 409, 'DUPLICATE_CODE');
+    await refused(
+      'post',
+      '/academic-terms',
+      { code: code.toLowerCase(), startDate: '2099-04-01T00:00:00Z', endDate: '2099-09-30T00:00:00Z' },
+      409,
+      'DUPLICATE_CODE',
+    );
     await refused('patch', `/academic-terms/${term.body.id}`, { endDate: '2099-01-01T00:00:00Z' }, 400, 'VALIDATION_FAILED');
     await send('delete', `/academic-terms/${term.body.id}`, undefined, { 'If-Match': term.headers.etag }).expect(204);
   });
@@ -343,7 +452,12 @@ describe('methods a path does not take', () => {
     ];
     for (const [method, path, allow] of cases) {
       const res = await send(method, path, method === 'delete' ? undefined : {});
-      expect({ path, status: res.status, code: res.body.code, allow: res.headers.allow }).toEqual({ path, status: 405, code: 'METHOD_NOT_ALLOWED', allow });
+      expect({ path, status: res.status, code: res.body.code, allow: res.headers.allow }).toEqual({
+        path,
+        status: 405,
+        code: 'METHOD_NOT_ALLOWED',
+        allow,
+      });
     }
     await request(t.http).post(`${API}/nothing-here`).set(bearer(maintainer)).expect(404);
   });
@@ -359,17 +473,22 @@ describe('what the descriptions say is writable', () => {
       return [a['@Capabilities.InsertRestrictions'], a['@Capabilities.UpdateRestrictions'], a['@Capabilities.DeleteRestrictions']];
     };
     const every = [{ Insertable: true }, { Updatable: true }, { Deletable: true }];
-    for (const set of ['Accounts', 'TaxCodes', 'Articles', 'Customers', 'AcademicTerms', 'PaymentSources']) expect([set, of(set)]).toEqual([set, every]);
+    for (const set of ['Accounts', 'TaxCodes', 'Articles', 'Customers', 'AcademicTerms', 'PaymentSources'])
+      expect([set, of(set)]).toEqual([set, every]);
     expect(of('Payments')).toEqual([{ Insertable: true }, { Updatable: false }, { Deletable: false }]);
     expect(of('Changes')).toEqual([{ Insertable: false }, { Updatable: false }, { Deletable: false }]);
     const xml = await request(t.http).get(`${API}/$metadata`).set(bearer(maintainer)).expect(200);
-    expect(xml.text).toMatch(/Target="[^"]+\/Accounts"><Annotation Term="Capabilities.InsertRestrictions"><Record><PropertyValue Property="Insertable" Bool="true"\/>/);
+    expect(xml.text).toMatch(
+      /Target="[^"]+\/Accounts"><Annotation Term="Capabilities.InsertRestrictions"><Record><PropertyValue Property="Insertable" Bool="true"\/>/,
+    );
   });
 
   it('the OpenAPI document has the writes and their bodies, without server-assigned fields', async () => {
     const doc = (await request(t.http).get(`${API}/openapi.json`).expect(200)).body;
-    for (const path of ['/accounts', '/tax-codes', '/articles', '/customers', '/academic-terms', '/article-prices']) expect([path, Object.keys(doc.paths[path]).sort()]).toEqual([path, ['get', 'post']]);
-    for (const path of ['/accounts/{id}', '/tax-codes/{id}', '/article-prices/{id}']) expect(Object.keys(doc.paths[path])).toEqual(expect.arrayContaining(['put', 'patch', 'delete']));
+    for (const path of ['/accounts', '/tax-codes', '/articles', '/customers', '/academic-terms', '/article-prices'])
+      expect([path, Object.keys(doc.paths[path]).sort()]).toEqual([path, ['get', 'post']]);
+    for (const path of ['/accounts/{id}', '/tax-codes/{id}', '/article-prices/{id}'])
+      expect(Object.keys(doc.paths[path])).toEqual(expect.arrayContaining(['put', 'patch', 'delete']));
     expect(Object.keys(doc.paths['/payments/{id}'])).toEqual(['get']);
     const input = doc.components.schemas.TaxCodeInput;
     expect(Object.keys(input.properties)).not.toEqual(expect.arrayContaining(['id']));

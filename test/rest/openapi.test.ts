@@ -24,7 +24,8 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const operations = () => Object.entries(doc.paths).flatMap(([p, item]) => Object.entries(item).map(([m, op]) => ({ where: `${m} ${p}`, op })));
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([p, item]) => Object.entries(item).map(([m, op]) => ({ where: `${m} ${p}`, op })));
 
 it('has an operationId on every operation, each used once, and a license', () => {
   const ids = operations().map(({ op }) => op.operationId);
@@ -35,7 +36,8 @@ it('has an operationId on every operation, each used once, and a license', () =>
 
 it('documents Location on every 201 and Retry-After on every 429', () => {
   for (const { where, op } of operations()) {
-    if (op.responses['201']) expect([where, op.responses['201'].headers]).toEqual([where, expect.objectContaining({ Location: expect.anything() })]);
+    if (op.responses['201'])
+      expect([where, op.responses['201'].headers]).toEqual([where, expect.objectContaining({ Location: expect.anything() })]);
     expect([where, op.responses['429']?.headers]).toEqual([where, expect.objectContaining({ 'Retry-After': expect.anything() })]);
   }
 });
@@ -88,10 +90,23 @@ type Quote = paths['/quotes']['post']['responses'][200]['content']['application/
 export const gross = (q: Quote): number => q.totals.grossAmount;
 `,
   );
-  const tsc = spawnSync(process.execPath, [path.join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', '--target', 'es2022', '--module', 'commonjs', 'call.ts'], {
-    cwd: dir,
-    encoding: 'utf8',
-  });
+  const tsc = spawnSync(
+    process.execPath,
+    [
+      path.join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '--noEmit',
+      '--strict',
+      '--target',
+      'es2022',
+      '--module',
+      'commonjs',
+      'call.ts',
+    ],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+    },
+  );
   expect(tsc.stdout).toBe('');
   expect(tsc.status).toBe(0);
 }, 60_000);

@@ -31,10 +31,31 @@ describe('GET /payment-sources', () => {
     expect(idsOf(res.body.value)).toEqual(idsOf(fixture.paymentSources));
     for (const s of res.body.value) {
       expect(Object.keys(s).sort()).toEqual(
-        ['id', 'code', 'name', 'description', 'accountId', 'sourceType', 'isActive', 'isDefault', 'createdAt', 'createdById', 'updatedAt', 'updatedById'].sort(),
+        [
+          'id',
+          'code',
+          'name',
+          'description',
+          'accountId',
+          'sourceType',
+          'isActive',
+          'isDefault',
+          'createdAt',
+          'createdById',
+          'updatedAt',
+          'updatedById',
+        ].sort(),
       );
       const f = fixture.paymentSources.find((x) => x.id === s.id)!;
-      expect(s).toMatchObject({ code: f.code, name: f.name, description: f.description, accountId: f.accountId, sourceType: f.sourceType, isActive: f.isActive, isDefault: f.isDefault });
+      expect(s).toMatchObject({
+        code: f.code,
+        name: f.name,
+        description: f.description,
+        accountId: f.accountId,
+        sourceType: f.sourceType,
+        isActive: f.isActive,
+        isDefault: f.isDefault,
+      });
       expect(s.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     }
   });
@@ -62,7 +83,10 @@ describe('GET /payment-sources', () => {
 
   it('orders, pages and selects', async () => {
     const sorted = [...fixture.paymentSources].sort((a, b) => (a.code < b.code ? 1 : a.code > b.code ? -1 : 0));
-    const res = await request(t.http).get(`${BASE}?$orderby=code desc&$top=3&$skip=1&$select=id,code`).set(bearer(t.tokens.writer)).expect(200);
+    const res = await request(t.http)
+      .get(`${BASE}?$orderby=code desc&$top=3&$skip=1&$select=id,code`)
+      .set(bearer(t.tokens.writer))
+      .expect(200);
     expect(res.body.value).toEqual(sorted.slice(1, 4).map((s) => ({ id: s.id, code: s.code })));
     expect(res.body['@odata.nextLink']).toBeUndefined();
     expect(res.body['@odata.count']).toBeUndefined();
@@ -125,7 +149,17 @@ describe('POST /payment-sources', () => {
     ['an inactive account', () => body({ accountId: inactiveAssetAccount().id }), 422, 'ACCOUNT_NOT_USABLE', 'accountId'],
     ['a non-Asset account', () => body({ accountId: nonAssetAccount().id }), 422, 'ACCOUNT_NOT_USABLE', 'accountId'],
     ['an unknown account', () => body({ accountId: '0b9a2c55-1111-4222-8333-444455556666' }), 422, 'ACCOUNT_NOT_USABLE', 'accountId'],
-    ['a missing code', () => { const b = body(); delete (b as Record<string, unknown>).code; return b; }, 400, 'VALIDATION_FAILED', 'code'],
+    [
+      'a missing code',
+      () => {
+        const b = body();
+        delete (b as Record<string, unknown>).code;
+        return b;
+      },
+      400,
+      'VALIDATION_FAILED',
+      'code',
+    ],
     ['an unknown sourceType', () => body({ sourceType: 'PayPal' }), 400, 'VALIDATION_FAILED', 'sourceType'],
     ['a code over 50 characters', () => body({ code: 'X'.repeat(51) }), 400, 'VALIDATION_FAILED', 'code'],
     ['an empty name', () => body({ name: '' }), 400, 'VALIDATION_FAILED', 'name'],
@@ -148,12 +182,21 @@ describe('POST /payment-sources', () => {
 
   it('refuses a body that is not a JSON object, or not JSON', async () => {
     await request(t.http).post(BASE).set(bearer(t.tokens.writer)).send([1, 2]).expect(400);
-    const res = await request(t.http).post(BASE).set(bearer(t.tokens.writer)).set('Content-Type', 'application/json').send('{"code":').expect(400);
+    const res = await request(t.http)
+      .post(BASE)
+      .set(bearer(t.tokens.writer))
+      .set('Content-Type', 'application/json')
+      .send('{"code":')
+      .expect(400);
     expect(res.body.code).toBe('VALIDATION_FAILED');
   });
 
   it('refuses a body over 100 KiB with 413', async () => {
-    const res = await request(t.http).post(BASE).set(bearer(t.tokens.writer)).send(body({ description: 'x'.repeat(110 * 1024) })).expect(413);
+    const res = await request(t.http)
+      .post(BASE)
+      .set(bearer(t.tokens.writer))
+      .send(body({ description: 'x'.repeat(110 * 1024) }))
+      .expect(413);
     expect(res.body.code).toBe('PAYLOAD_TOO_LARGE');
   });
 });
@@ -164,7 +207,15 @@ describe('PUT /payment-sources/{id}', () => {
     const editor = await token('billing.read billing.write', '33333333-3333-4333-8333-333333333333');
     const { description: _d, ...rest } = body({ code: created.code, name: 'Renamed', sourceType: 'Check' });
     const res = await request(t.http).put(`${BASE}/${created.id}`).set(bearer(editor)).send(rest).expect(200);
-    expect(res.body).toMatchObject({ id: created.id, name: 'Renamed', sourceType: 'Check', description: null, createdById: WRITER_ID, createdAt: created.createdAt, updatedById: '33333333-3333-4333-8333-333333333333' });
+    expect(res.body).toMatchObject({
+      id: created.id,
+      name: 'Renamed',
+      sourceType: 'Check',
+      description: null,
+      createdById: WRITER_ID,
+      createdAt: created.createdAt,
+      updatedById: '33333333-3333-4333-8333-333333333333',
+    });
     expect(Date.parse(res.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(created.createdAt));
     expect(res.headers.etag).toBeTruthy();
   });
@@ -172,8 +223,18 @@ describe('PUT /payment-sources/{id}', () => {
   it('honours If-Match: stale → 412 and nothing changes; current → 200', async () => {
     const created = await request(t.http).post(BASE).set(bearer(t.tokens.writer)).send(body()).expect(201);
     const etag = created.headers.etag!;
-    const first = await request(t.http).put(`${BASE}/${created.body.id}`).set(bearer(t.tokens.writer)).set('If-Match', etag).send(body({ code: created.body.code, name: 'v2' })).expect(200);
-    const stale = await request(t.http).put(`${BASE}/${created.body.id}`).set(bearer(t.tokens.writer)).set('If-Match', etag).send(body({ code: created.body.code, name: 'v3' })).expect(412);
+    const first = await request(t.http)
+      .put(`${BASE}/${created.body.id}`)
+      .set(bearer(t.tokens.writer))
+      .set('If-Match', etag)
+      .send(body({ code: created.body.code, name: 'v2' }))
+      .expect(200);
+    const stale = await request(t.http)
+      .put(`${BASE}/${created.body.id}`)
+      .set(bearer(t.tokens.writer))
+      .set('If-Match', etag)
+      .send(body({ code: created.body.code, name: 'v3' }))
+      .expect(412);
     expect(stale.body.code).toBe('PRECONDITION_FAILED');
     const now = await request(t.http).get(`${BASE}/${created.body.id}`).set(bearer(t.tokens.writer)).expect(200);
     expect(now.body.name).toBe('v2');
@@ -182,16 +243,32 @@ describe('PUT /payment-sources/{id}', () => {
 
   it('keeps the rules on update and 404s an unknown id', async () => {
     const created = (await request(t.http).post(BASE).set(bearer(t.tokens.writer)).send(body()).expect(201)).body;
-    const dup = await request(t.http).put(`${BASE}/${created.id}`).set(bearer(t.tokens.writer)).send(body({ code: defaultSource().code.toUpperCase() })).expect(409);
+    const dup = await request(t.http)
+      .put(`${BASE}/${created.id}`)
+      .set(bearer(t.tokens.writer))
+      .send(body({ code: defaultSource().code.toUpperCase() }))
+      .expect(409);
     expect(dup.body.code).toBe('DUPLICATE_CODE');
-    const def = await request(t.http).put(`${BASE}/${created.id}`).set(bearer(t.tokens.writer)).send(body({ code: created.code, isDefault: true })).expect(409);
+    const def = await request(t.http)
+      .put(`${BASE}/${created.id}`)
+      .set(bearer(t.tokens.writer))
+      .send(body({ code: created.code, isDefault: true }))
+      .expect(409);
     expect(def.body.code).toBe('DEFAULT_ALREADY_SET');
-    const acc = await request(t.http).put(`${BASE}/${created.id}`).set(bearer(t.tokens.writer)).send(body({ code: created.code, accountId: nonAssetAccount().id })).expect(422);
+    const acc = await request(t.http)
+      .put(`${BASE}/${created.id}`)
+      .set(bearer(t.tokens.writer))
+      .send(body({ code: created.code, accountId: nonAssetAccount().id }))
+      .expect(422);
     expect(acc.body.code).toBe('ACCOUNT_NOT_USABLE');
     const unchanged = await request(t.http).get(`${BASE}/${created.id}`).set(bearer(t.tokens.writer)).expect(200);
     expect(unchanged.body).toEqual(created);
     // Its own code in another case is not a duplicate of itself.
-    await request(t.http).put(`${BASE}/${created.id}`).set(bearer(t.tokens.writer)).send(body({ code: created.code.toUpperCase() })).expect(200);
+    await request(t.http)
+      .put(`${BASE}/${created.id}`)
+      .set(bearer(t.tokens.writer))
+      .send(body({ code: created.code.toUpperCase() }))
+      .expect(200);
     await request(t.http).put(`${BASE}/5d6c7b8a-0000-4000-8000-000000000000`).set(bearer(t.tokens.writer)).send(body()).expect(404);
   });
 });
@@ -206,7 +283,11 @@ describe('DELETE /payment-sources/{id}', () => {
 
   it('refuses a source with payments (409 HAS_PAYMENTS) and keeps it', async () => {
     const created = (await request(t.http).post(BASE).set(bearer(t.tokens.writer)).send(body()).expect(201)).body;
-    await request(t.http).post('/api/v1/payments').set(bearer(t.tokens.writer)).send({ paymentSourceId: created.id, customerId: fixture.customers[0]!.id, amount: 10 }).expect(201);
+    await request(t.http)
+      .post('/api/v1/payments')
+      .set(bearer(t.tokens.writer))
+      .send({ paymentSourceId: created.id, customerId: fixture.customers[0]!.id, amount: 10 })
+      .expect(201);
     const res = await request(t.http).delete(`${BASE}/${created.id}`).set(bearer(t.tokens.writer)).expect(409);
     expect(res.body.code).toBe('HAS_PAYMENTS');
     await request(t.http).get(`${BASE}/${created.id}`).set(bearer(t.tokens.writer)).expect(200);
@@ -215,7 +296,11 @@ describe('DELETE /payment-sources/{id}', () => {
   it('honours If-Match on delete', async () => {
     const created = await request(t.http).post(BASE).set(bearer(t.tokens.writer)).send(body()).expect(201);
     await request(t.http).delete(`${BASE}/${created.body.id}`).set(bearer(t.tokens.writer)).set('If-Match', '"stale"').expect(412);
-    await request(t.http).delete(`${BASE}/${created.body.id}`).set(bearer(t.tokens.writer)).set('If-Match', created.headers.etag!).expect(204);
+    await request(t.http)
+      .delete(`${BASE}/${created.body.id}`)
+      .set(bearer(t.tokens.writer))
+      .set('If-Match', created.headers.etag!)
+      .expect(204);
   });
 });
 
@@ -223,7 +308,12 @@ describe('rules under concurrency', () => {
   it('20 parallel creates of one code: exactly one 201, the rest 409 DUPLICATE_CODE', async () => {
     const code = `RACE-${Date.now()}`;
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => request(t.http).post(BASE).set(bearer(t.tokens.writer)).send(body({ code: i % 2 ? code : code.toLowerCase() }))),
+      Array.from({ length: 20 }, (_, i) =>
+        request(t.http)
+          .post(BASE)
+          .set(bearer(t.tokens.writer))
+          .send(body({ code: i % 2 ? code : code.toLowerCase() })),
+      ),
     );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
@@ -239,9 +329,24 @@ describe('rules under concurrency', () => {
     await request(t.http)
       .put(`${BASE}/${current.id}`)
       .set(bearer(t.tokens.writer))
-      .send({ code: cur.code, name: cur.name, description: cur.description, accountId: cur.accountId, sourceType: cur.sourceType, isActive: cur.isActive, isDefault: false })
+      .send({
+        code: cur.code,
+        name: cur.name,
+        description: cur.description,
+        accountId: cur.accountId,
+        sourceType: cur.sourceType,
+        isActive: cur.isActive,
+        isDefault: false,
+      })
       .expect(200);
-    const results = await Promise.all(Array.from({ length: 10 }, () => request(t.http).post(BASE).set(bearer(t.tokens.writer)).send(body({ isDefault: true }))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        request(t.http)
+          .post(BASE)
+          .set(bearer(t.tokens.writer))
+          .send(body({ isDefault: true })),
+      ),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409 && r.body.code === 'DEFAULT_ALREADY_SET')).toHaveLength(9);
     expect(await t.db.prisma.paymentSource.count({ where: { isDefault: true } })).toBe(1);

@@ -15,8 +15,18 @@ afterAll(async () => {
 
 describe('POST /payments', () => {
   it('uses the default payment source when none is named (rule 6)', async () => {
-    const res = await request(t.http).post(BASE).set(bearer(t.tokens.writer)).send({ customerId: customerId(), amount: 150.25, reference: 'INV-1' }).expect(201);
-    expect(res.body).toMatchObject({ paymentSourceId: defaultSource().id, customerId: customerId(), amount: 150.25, reference: 'INV-1', createdById: WRITER_ID });
+    const res = await request(t.http)
+      .post(BASE)
+      .set(bearer(t.tokens.writer))
+      .send({ customerId: customerId(), amount: 150.25, reference: 'INV-1' })
+      .expect(201);
+    expect(res.body).toMatchObject({
+      paymentSourceId: defaultSource().id,
+      customerId: customerId(),
+      amount: 150.25,
+      reference: 'INV-1',
+      createdById: WRITER_ID,
+    });
     expect(res.headers.location).toBe(`${BASE}/${res.body.id}`);
     expect(Math.abs(Date.parse(res.body.receivedAt) - Date.now())).toBeLessThan(60_000);
     const again = await request(t.http).get(`${BASE}/${res.body.id}`).set(bearer(t.tokens.writer)).expect(200);
@@ -44,9 +54,27 @@ describe('POST /payments', () => {
   });
 
   const refusals: Array<[string, () => Record<string, unknown>, number, string, string?]> = [
-    ['an inactive source (rule 7)', () => ({ paymentSourceId: inactiveSource().id, customerId: customerId(), amount: 1 }), 422, 'PAYMENT_SOURCE_INACTIVE', 'paymentSourceId'],
-    ['an unknown source', () => ({ paymentSourceId: '7e57a7e5-0000-4000-8000-000000000001', customerId: customerId(), amount: 1 }), 400, 'VALIDATION_FAILED', 'paymentSourceId'],
-    ['an unknown customer', () => ({ customerId: '7e57a7e5-0000-4000-8000-000000000002', amount: 1 }), 400, 'VALIDATION_FAILED', 'customerId'],
+    [
+      'an inactive source (rule 7)',
+      () => ({ paymentSourceId: inactiveSource().id, customerId: customerId(), amount: 1 }),
+      422,
+      'PAYMENT_SOURCE_INACTIVE',
+      'paymentSourceId',
+    ],
+    [
+      'an unknown source',
+      () => ({ paymentSourceId: '7e57a7e5-0000-4000-8000-000000000001', customerId: customerId(), amount: 1 }),
+      400,
+      'VALIDATION_FAILED',
+      'paymentSourceId',
+    ],
+    [
+      'an unknown customer',
+      () => ({ customerId: '7e57a7e5-0000-4000-8000-000000000002', amount: 1 }),
+      400,
+      'VALIDATION_FAILED',
+      'customerId',
+    ],
     ['a missing customer', () => ({ amount: 1 }), 400, 'VALIDATION_FAILED', 'customerId'],
     ['a missing amount', () => ({ customerId: customerId() }), 400, 'VALIDATION_FAILED', 'amount'],
     ['a zero amount', () => ({ customerId: customerId(), amount: 0 }), 400, 'VALIDATION_FAILED', 'amount'],
@@ -82,7 +110,10 @@ describe('POST /payments', () => {
 
 describe('GET /payments', () => {
   it('lists with OData and gets one', async () => {
-    const list = await request(t.http).get(`${BASE}?$count=true&$orderby=amount desc&$filter=amount gt 100`).set(bearer(t.tokens.writer)).expect(200);
+    const list = await request(t.http)
+      .get(`${BASE}?$count=true&$orderby=amount desc&$filter=amount gt 100`)
+      .set(bearer(t.tokens.writer))
+      .expect(200);
     expect(list.body['@odata.count']).toBe(list.body.value.length);
     expect(list.body.value.length).toBeGreaterThan(0);
     const amounts = list.body.value.map((p: { amount: number }) => p.amount);

@@ -14,7 +14,9 @@ afterAll(async () => {
 // as numbers and date-times in ISO 8601 UTC with milliseconds.
 const iso = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(v) ? new Date(v).toISOString() : v);
 const normalise = (r: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Array.isArray(v) ? v.map((x) => normalise(x as Record<string, unknown>)) : iso(v)]));
+  Object.fromEntries(
+    Object.entries(r).map(([k, v]) => [k, Array.isArray(v) ? v.map((x) => normalise(x as Record<string, unknown>)) : iso(v)]),
+  );
 
 const collections = [
   ['accounts', fixture.accounts],
@@ -71,13 +73,28 @@ describe('OData on the read-only collections', () => {
   it('compares decimals, dates and enums', async () => {
     const rate = await request(t.http).get('/api/v1/tax-codes').query({ $filter: 'rate gt 7.5' }).set(bearer(t.tokens.reader)).expect(200);
     expect(idsOf(rate.body.value)).toEqual(idsOf(fixture.taxCodes.filter((c) => Number(c.rate) > 7.5)));
-    const since = await request(t.http).get('/api/v1/tax-codes').query({ $filter: 'validFrom ge 2017-01-01' }).set(bearer(t.tokens.reader)).expect(200);
+    const since = await request(t.http)
+      .get('/api/v1/tax-codes')
+      .query({ $filter: 'validFrom ge 2017-01-01' })
+      .set(bearer(t.tokens.reader))
+      .expect(200);
     expect(idsOf(since.body.value)).toEqual(idsOf(fixture.taxCodes.filter((c) => String(c.validFrom) >= '2017-01-01')));
-    const vat = await request(t.http).get('/api/v1/tax-codes').query({ $filter: "taxType eq 'Sales Tax'" }).set(bearer(t.tokens.reader)).expect(200);
+    const vat = await request(t.http)
+      .get('/api/v1/tax-codes')
+      .query({ $filter: "taxType eq 'Sales Tax'" })
+      .set(bearer(t.tokens.reader))
+      .expect(200);
     expect(idsOf(vat.body.value)).toEqual(idsOf(fixture.taxCodes.filter((c) => c.taxType === 'Sales Tax')));
-    const assets = await request(t.http).get('/api/v1/accounts').query({ $filter: "type eq 'Asset' and isActive eq true", $orderby: 'code desc' }).set(bearer(t.tokens.reader)).expect(200);
+    const assets = await request(t.http)
+      .get('/api/v1/accounts')
+      .query({ $filter: "type eq 'Asset' and isActive eq true", $orderby: 'code desc' })
+      .set(bearer(t.tokens.reader))
+      .expect(200);
     expect(assets.body.value.map((a: { id: string }) => a.id)).toEqual(
-      fixture.accounts.filter((a) => a.type === 'Asset' && a.isActive).sort((a, b) => b.code.localeCompare(a.code)).map((a) => a.id),
+      fixture.accounts
+        .filter((a) => a.type === 'Asset' && a.isActive)
+        .sort((a, b) => b.code.localeCompare(a.code))
+        .map((a) => a.id),
     );
     const bad = await request(t.http).get('/api/v1/accounts').query({ $filter: "type eq 'Cash'" }).set(bearer(t.tokens.reader)).expect(400);
     expect(bad.body.code).toBe('INVALID_QUERY');
@@ -87,7 +104,11 @@ describe('OData on the read-only collections', () => {
 describe('GET /article-prices?articleId=', () => {
   it('answers a bare array of the article prices, newest validFrom first', async () => {
     const article = fixture.articles.find((a) => fixture.articlePrices.filter((p) => p.articleId === a.id).length > 1)!;
-    const res = await request(t.http).get('/api/v1/article-prices').query({ articleId: article.id }).set(bearer(t.tokens.reader)).expect(200);
+    const res = await request(t.http)
+      .get('/api/v1/article-prices')
+      .query({ articleId: article.id })
+      .set(bearer(t.tokens.reader))
+      .expect(200);
     const expected = fixture.articlePrices
       .filter((p) => p.articleId === article.id)
       .sort((a, b) => Date.parse(b.validFrom) - Date.parse(a.validFrom))
@@ -100,7 +121,10 @@ describe('GET /article-prices?articleId=', () => {
     expect(missing.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ field: 'articleId' }] });
     const bad = await request(t.http).get('/api/v1/article-prices?articleId=42').set(bearer(t.tokens.reader)).expect(400);
     expect(bad.body.errors[0].field).toBe('articleId');
-    const nf = await request(t.http).get('/api/v1/article-prices?articleId=00000000-0000-4000-8000-00000000beef').set(bearer(t.tokens.reader)).expect(404);
+    const nf = await request(t.http)
+      .get('/api/v1/article-prices?articleId=00000000-0000-4000-8000-00000000beef')
+      .set(bearer(t.tokens.reader))
+      .expect(404);
     expect(nf.body.code).toBe('NOT_FOUND');
   });
 });
@@ -118,7 +142,22 @@ describe('the rest of the door', () => {
   });
   it('publishes an OpenAPI 3.1 document naming every path', async () => {
     const doc = (await request(t.http).get('/api/v1/openapi.json').expect(200)).body;
-    for (const p of ['/payment-sources', '/payment-sources/{id}', '/payments', '/payments/{id}', '/accounts', '/articles', '/articles/{id}', '/article-prices', '/customers', '/customers/{id}', '/tax-codes', '/tax-codes/{id}', '/academic-terms', '/academic-terms/{id}']) {
+    for (const p of [
+      '/payment-sources',
+      '/payment-sources/{id}',
+      '/payments',
+      '/payments/{id}',
+      '/accounts',
+      '/articles',
+      '/articles/{id}',
+      '/article-prices',
+      '/customers',
+      '/customers/{id}',
+      '/tax-codes',
+      '/tax-codes/{id}',
+      '/academic-terms',
+      '/academic-terms/{id}',
+    ]) {
       expect(doc.paths).toHaveProperty([p]);
     }
     expect(doc.components.schemas.PaymentSourceInput.required).toEqual(expect.arrayContaining(['code', 'name', 'accountId', 'sourceType']));

@@ -10,7 +10,18 @@ import { createTestApp, type TestApp, bearer } from '../support/app';
 import { usingPostgres, servicesOf } from '../support/database';
 
 let t: TestApp;
-const CODE_POINT_ORDER = ['Abel-TO', 'Oz-TO', 'Zimmer-TO', 'nadal-TO', 'zimmer-TO', 'Äbel-TO', 'Ñandú-TO', 'Ölmann-TO', 'Øre-TO', 'ábaco-TO'];
+const CODE_POINT_ORDER = [
+  'Abel-TO',
+  'Oz-TO',
+  'Zimmer-TO',
+  'nadal-TO',
+  'zimmer-TO',
+  'Äbel-TO',
+  'Ñandú-TO',
+  'Ölmann-TO',
+  'Øre-TO',
+  'ábaco-TO',
+];
 const NAMES = ['Zimmer-TO', 'zimmer-TO', 'Äbel-TO', 'Abel-TO', 'Øre-TO', 'Ölmann-TO', 'Oz-TO', 'ábaco-TO', 'Ñandú-TO', 'nadal-TO'];
 
 beforeAll(async () => {
@@ -31,15 +42,21 @@ const lastNames = async (query: string): Promise<string[]> => {
 it('$orderby on text is code point order: upper case first, letters outside ASCII after z', async () => {
   const expected = CODE_POINT_ORDER;
   expect(await lastNames(`$filter=${encodeURIComponent("endswith(lastName,'-TO')")}&$orderby=lastName`)).toEqual(expected);
-  expect(await lastNames(`$filter=${encodeURIComponent("endswith(lastName,'-TO')")}&$orderby=lastName desc`)).toEqual([...expected].reverse());
+  expect(await lastNames(`$filter=${encodeURIComponent("endswith(lastName,'-TO')")}&$orderby=lastName desc`)).toEqual(
+    [...expected].reverse(),
+  );
   // Unfiltered pages are read another way (one statement); the order is the same.
   const all = await lastNames('$orderby=lastName&$top=1000');
   expect(all.filter((n) => n.endsWith('-TO'))).toEqual(expected);
 });
 
 it('startswith, comparisons and eq are case-sensitive and in the same order', async () => {
-  expect(await lastNames(`$filter=${encodeURIComponent("startswith(lastName,'Z') and endswith(lastName,'-TO')")}&$orderby=lastName`)).toEqual(['Zimmer-TO']);
-  expect(await lastNames(`$filter=${encodeURIComponent("startswith(lastName,'Ö') and endswith(lastName,'-TO')")}&$orderby=lastName`)).toEqual(['Ölmann-TO']);
+  expect(
+    await lastNames(`$filter=${encodeURIComponent("startswith(lastName,'Z') and endswith(lastName,'-TO')")}&$orderby=lastName`),
+  ).toEqual(['Zimmer-TO']);
+  expect(
+    await lastNames(`$filter=${encodeURIComponent("startswith(lastName,'Ö') and endswith(lastName,'-TO')")}&$orderby=lastName`),
+  ).toEqual(['Ölmann-TO']);
   expect(await lastNames(`$filter=${encodeURIComponent("lastName gt 'zz' and endswith(lastName,'-TO')")}&$orderby=lastName`)).toEqual([
     'Äbel-TO',
     'Ñandú-TO',
@@ -75,13 +92,24 @@ it('every text column has the code point collation; a German server default chan
   await admin.query(`CREATE DATABASE "${name}" TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'de-DE' LOCALE 'C.UTF-8'`);
   const db = await openDatabase({ url: Object.assign(new URL(base.toString()), { pathname: `/${name}` }).toString(), poolMax: 2 });
   try {
-    await db.prisma.customer.createMany({ data: NAMES.map((lastName, i) => ({ id: randomUUID(), firstName: 'T', lastName, debtorNumber: `TO-${i}` })) });
+    await db.prisma.customer.createMany({
+      data: NAMES.map((lastName, i) => ({ id: randomUUID(), firstName: 'T', lastName, debtorNumber: `TO-${i}` })),
+    });
     const services = servicesOf(db);
     const q = { orderBy: [{ field: 'lastName', direction: 'asc' as const }], limit: 100 };
     expect((await services.customers.list(q)).items.map((c) => c.lastName)).toEqual(CODE_POINT_ORDER);
-    expect((await services.customers.list({ ...q, filter: { kind: 'const', value: true } })).items.map((c) => c.lastName)).toEqual(CODE_POINT_ORDER);
+    expect((await services.customers.list({ ...q, filter: { kind: 'const', value: true } })).items.map((c) => c.lastName)).toEqual(
+      CODE_POINT_ORDER,
+    );
     // tolower() folds by the database's own character classification, as before.
-    expect((await services.customers.list({ ...q, filter: { kind: 'compare', field: 'lastName', op: 'eq', value: { type: 'string', value: 'äbel-to' }, ignoreCase: true } })).items.map((c) => c.lastName)).toEqual(['Äbel-TO']);
+    expect(
+      (
+        await services.customers.list({
+          ...q,
+          filter: { kind: 'compare', field: 'lastName', op: 'eq', value: { type: 'string', value: 'äbel-to' }, ignoreCase: true },
+        })
+      ).items.map((c) => c.lastName),
+    ).toEqual(['Äbel-TO']);
   } finally {
     await db.close();
     await admin.query(`DROP DATABASE "${name}"`);

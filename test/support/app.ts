@@ -45,7 +45,10 @@ export async function createTestApp(o: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase({ onQuery: o.onQuery });
   if (o.demoData !== false) await importReferenceData(db, DEMO_DATA_FILE);
   const services = servicesOf(db);
-  const app = await appOn(db, services, { RATE_LIMIT_PER_MINUTE: String(o.rateLimitPerMinute ?? 0), METRICS: o.metrics === false ? 'off' : 'on' });
+  const app = await appOn(db, services, {
+    RATE_LIMIT_PER_MINUTE: String(o.rateLimitPerMinute ?? 0),
+    METRICS: o.metrics === false ? 'off' : 'on',
+  });
   // The personal-data scope with every reading token: tests of other rules see whole records;
   // test/personal-data.test.ts holds what a token without it sees.
   const tokens = {

@@ -48,7 +48,8 @@ export function preflight(app: App['express'], origin: string, privateNetwork = 
 }
 
 /** GET as a browser opening a page asks for it. */
-export const browserGet = (app: App['express'], path: string): request.Test => request(app).get(path).set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8');
+export const browserGet = (app: App['express'], path: string): request.Test =>
+  request(app).get(path).set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8');
 
 /** The answer's Content-Security-Policy: each directive's sources. */
 export function cspOf(res: request.Response): Map<string, string[]> {

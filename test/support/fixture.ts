@@ -9,16 +9,18 @@ export interface Fixture {
   articlePrices: Array<{ id: string; articleId: string; amount: number; validFrom: string }>;
   customers: Array<Record<string, unknown> & { id: string; lastName: string; addresses: Array<Record<string, unknown> & { id: string }> }>;
   academicTerms: Array<Record<string, unknown> & { id: string; code: string }>;
-  paymentSources: Array<{
-    id: string;
-    code: string;
-    name: string;
-    description: string | null;
-    accountId: string;
-    sourceType: string;
-    isActive: boolean;
-    isDefault: boolean;
-  } & Record<string, unknown>>;
+  paymentSources: Array<
+    {
+      id: string;
+      code: string;
+      name: string;
+      description: string | null;
+      accountId: string;
+      sourceType: string;
+      isActive: boolean;
+      isDefault: boolean;
+    } & Record<string, unknown>
+  >;
 }
 
 export const fixture: Fixture = JSON.parse(fs.readFileSync(DEMO_DATA_FILE, 'utf8')) as Fixture;

@@ -45,7 +45,12 @@ export async function gql<T = Record<string, Json>>(
 }
 
 /** The data of a response that must have no errors. */
-export async function gqlOk<T = Record<string, Json>>(t: TestApp, query: string, variables?: Record<string, unknown>, token?: string): Promise<T> {
+export async function gqlOk<T = Record<string, Json>>(
+  t: TestApp,
+  query: string,
+  variables?: Record<string, unknown>,
+  token?: string,
+): Promise<T> {
   const res = await gql<T>(t, query, variables, token);
   if (res.errors || res.status !== 200) throw new Error(`GraphQL errors (HTTP ${res.status}): ${JSON.stringify(res.errors)}`);
   return res.data as T;
@@ -63,7 +68,14 @@ export async function gqlCode(t: TestApp, query: string, variables?: Record<stri
  * as Apollo Sandbox sends it to load the schema and to poll it.
  */
 export const IDE_INTROSPECTION = {
-  query: getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true }),
+  query: getIntrospectionQuery({
+    descriptions: true,
+    specifiedByUrl: true,
+    directiveIsRepeatable: true,
+    schemaDescription: true,
+    inputValueDeprecation: true,
+    oneOf: true,
+  }),
   operationName: 'IntrospectionQuery',
 } as const;
 
@@ -76,13 +88,19 @@ export interface HttpAnswer {
 
 /** POST of one operation, or a batch (an array), to a GraphQL URL with a token. */
 export async function postGraphql(url: string, body: unknown, token: string): Promise<HttpAnswer> {
-  const res = await fetch(url, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, json: await res.json(), headers: res.headers };
 }
 
 /** GET of a GraphQL URL with these parameters (objects as JSON) and a token. */
 export async function getGraphql(url: string, params: Readonly<Record<string, unknown>>, token: string): Promise<HttpAnswer> {
-  const search = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+  const search = new URLSearchParams(
+    Object.entries(params).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+  );
   const res = await fetch(`${url}?${search.toString()}`, { headers: { Authorization: `Bearer ${token}` } });
   return { status: res.status, json: await res.json(), headers: res.headers };
 }

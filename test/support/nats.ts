@@ -44,7 +44,11 @@ export async function privateNats(): Promise<PrivateNats> {
     async start() {
       child = spawn(NATS_SERVER, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', store], { stdio: 'ignore' });
       const c = child;
-      const exited = await until(`nats-server to accept connections on port ${port}`, async () => (c.exitCode !== null ? 'exited' : await accepting(port)), { timeoutMs: 20_000, everyMs: 50 });
+      const exited = await until(
+        `nats-server to accept connections on port ${port}`,
+        async () => (c.exitCode !== null ? 'exited' : await accepting(port)),
+        { timeoutMs: 20_000, everyMs: 50 },
+      );
       if (exited === 'exited') throw new Error(`nats-server exited (${c.exitCode}) before accepting connections on port ${port}`);
     },
     async stop() {
@@ -76,7 +80,14 @@ export interface StoredEvent {
     subject: string;
     time: string;
     datacontenttype: string;
-    data: { id: string; seq: string; resource: string; recordId: string; operation: string; changes: Record<string, { old: unknown; new: unknown }> };
+    data: {
+      id: string;
+      seq: string;
+      resource: string;
+      recordId: string;
+      operation: string;
+      changes: Record<string, { old: unknown; new: unknown }>;
+    };
   };
 }
 

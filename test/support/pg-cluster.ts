@@ -71,7 +71,12 @@ export interface PgCluster {
 /** The postmaster and its children. */
 export function serverPids(dataDir: string): number[] {
   const pid = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)]).toString().trim().split(/\s+/).filter(Boolean).map(Number);
+  const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)])
+    .toString()
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number);
   return [pid, ...children];
 }
 
@@ -107,7 +112,8 @@ function cluster(dataDir: string, port: number, holder: string): PgCluster {
       }
     },
     destroy() {
-      if (fs.existsSync(path.join(dataDir, 'postmaster.pid'))) asPostgres('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop'], { allowFail: true });
+      if (fs.existsSync(path.join(dataDir, 'postmaster.pid')))
+        asPostgres('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop'], { allowFail: true });
       fs.rmSync(holder, { recursive: true, force: true });
     },
   };
@@ -167,7 +173,21 @@ export function startPrimary(port: number, o: PrimaryOptions = {}): PgCluster {
 export function startReplica(primary: PgCluster, port: number, o: { applyDelayMs?: number } = {}): PgCluster {
   const holder = makeDir('pg-replica-');
   const dataDir = path.join(holder, 'data');
-  asPostgres('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', dataDir, '-R', '-X', 'stream', '-c', 'fast']);
+  asPostgres('pg_basebackup', [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(primary.port),
+    '-U',
+    'postgres',
+    '-D',
+    dataDir,
+    '-R',
+    '-X',
+    'stream',
+    '-c',
+    'fast',
+  ]);
   if (o.applyDelayMs) fs.appendFileSync(path.join(dataDir, 'postgresql.conf'), `recovery_min_apply_delay = '${o.applyDelayMs}ms'\n`);
   return started(cluster(dataDir, port, holder));
 }

@@ -100,7 +100,9 @@ export async function startPgBouncer(port: number, o: PgBouncerOptions): Promise
       const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8').trim()) : 0;
       if (pid && alive(pid)) {
         process.kill(pid, 'SIGINT');
-        await until('PgBouncer to stop', () => !alive(pid), { timeoutMs: 15_000, everyMs: 50, detail: log }).catch(() => process.kill(pid, 'SIGKILL'));
+        await until('PgBouncer to stop', () => !alive(pid), { timeoutMs: 15_000, everyMs: 50, detail: log }).catch(() =>
+          process.kill(pid, 'SIGKILL'),
+        );
       }
       fs.rmSync(dir, { recursive: true, force: true });
     },

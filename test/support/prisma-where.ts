@@ -121,8 +121,7 @@ class Compiler {
       base = { [field]: { [effective === 'eq' ? 'in' : 'notIn']: [prismaValue(value)], mode: 'insensitive' } };
     } else {
       const v = prismaValue(value);
-      const filter: PrismaWhere =
-        effective === 'eq' ? { equals: v } : effective === 'ne' ? { not: v } : { [PRISMA_OP[effective]]: v };
+      const filter: PrismaWhere = effective === 'eq' ? { equals: v } : effective === 'ne' ? { not: v } : { [PRISMA_OP[effective]]: v };
       if (ignoreCase) filter.mode = 'insensitive';
       base = { [field]: filter };
     }

@@ -47,10 +47,17 @@ export function startService(port: number, env: Record<string, string>, { asNpmS
     base,
     child,
     output: () => out,
-    logs: () => out.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as LogEntry),
+    logs: () =>
+      out
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as LogEntry),
     async ready(timeoutMs = 60_000) {
       const state = async () => (child.exitCode !== null ? 'exited' : (await fetch(`${base}/readyz`)).ok && 'ready');
-      return until('the service to be ready or exit', state, { timeoutMs }).then((s) => s === 'ready', () => false);
+      return until('the service to be ready or exit', state, { timeoutMs }).then(
+        (s) => s === 'ready',
+        () => false,
+      );
     },
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');

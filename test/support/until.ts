@@ -17,7 +17,11 @@ export interface UntilOptions {
  * every `everyMs`. A probe that throws has not seen the condition yet (a service that is
  * restarting refuses connections); the last error is in the timeout's message.
  */
-export async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, o: UntilOptions = {}): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  o: UntilOptions = {},
+): Promise<T> {
   const timeoutMs = o.timeoutMs ?? 60_000;
   const deadline = Date.now() + timeoutMs;
   let failure: unknown;

@@ -13,7 +13,9 @@ let dir: string;
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'build-'));
-  execFileSync('bash', ['-c', `git ls-files -z -co --exclude-standard | tar --null -cf - -T - | tar -xf - -C "${dir}"`], { cwd: PROJECT_ROOT });
+  execFileSync('bash', ['-c', `git ls-files -z -co --exclude-standard | tar --null -cf - -T - | tar -xf - -C "${dir}"`], {
+    cwd: PROJECT_ROOT,
+  });
   fs.rmSync(path.join(dir, 'dist'), { recursive: true, force: true });
   fs.rmSync(path.join(dir, 'src', 'db', '__generated__'), { recursive: true, force: true });
   fs.symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
@@ -25,12 +27,22 @@ function npm(...args: string[]) {
   delete env.DATABASE_URL;
   for (const k of Object.keys(env)) if (k.startsWith('npm_')) delete env[k];
   const r = spawnSync('npm', args, { cwd: dir, env, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr.split('\n').filter((l) => l && !/Unknown user config/.test(l)).join('\n') };
+  return {
+    status: r.status,
+    stdout: r.stdout,
+    stderr: r.stderr
+      .split('\n')
+      .filter((l) => l && !/Unknown user config/.test(l))
+      .join('\n'),
+  };
 }
 
 const mtimes = () =>
   Object.fromEntries(
-    ['dist/src/main.js', 'dist/src/cli/token.js', 'src/db/__generated__/prisma/client.ts'].map((f) => [f, fs.statSync(path.join(dir, f)).mtimeMs]),
+    ['dist/src/main.js', 'dist/src/cli/token.js', 'src/db/__generated__/prisma/client.ts'].map((f) => [
+      f,
+      fs.statSync(path.join(dir, f)).mtimeMs,
+    ]),
   );
 
 const JWT = /^[\w-]+\.[\w-]+\.[\w-]+\n$/;

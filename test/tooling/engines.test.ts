@@ -10,7 +10,9 @@ import { PROJECT_ROOT } from '../../src/config/paths';
 const read = (f: string) => fs.readFileSync(path.join(PROJECT_ROOT, f), 'utf8');
 const range = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node;
 /** The lowest version of each supported line, e.g. 22.15.0 and 24.0.0. */
-const lowest = new semver.Range(range).set.map((comparators) => semver.minVersion(new semver.Range(comparators.map((c) => c.value).join(' ')))!.version);
+const lowest = new semver.Range(range).set.map(
+  (comparators) => semver.minVersion(new semver.Range(comparators.map((c) => c.value).join(' ')))!.version,
+);
 
 it('names whole LTS lines from their first version a dependency accepts', () => {
   expect(lowest.length).toBeGreaterThanOrEqual(2);
@@ -23,7 +25,8 @@ it('every package in the lock file accepts the lowest version of each supported 
   for (const [where, p] of Object.entries(lock.packages)) {
     const node = Array.isArray(p.engines) ? undefined : p.engines?.node;
     if (!where || !node) continue;
-    for (const v of lowest) if (!semver.satisfies(v, node)) refused.push(`${where.replace(/^.*node_modules\//, '')} needs node ${node}, not ${v}`);
+    for (const v of lowest)
+      if (!semver.satisfies(v, node)) refused.push(`${where.replace(/^.*node_modules\//, '')} needs node ${node}, not ${v}`);
   }
   expect(refused).toEqual([]);
 });

@@ -27,7 +27,7 @@ describe('Prisma Client and @prisma/adapter-pg (src/db/prisma-internals.ts)', ()
   const pool = new pg.Pool({ connectionString: SERVER_URL, max: 2 });
   afterAll(() => pool.end());
 
-  it('1. statements outside a transaction go through the connected adapter\'s own queryRaw, looked up at each call', async () => {
+  it("1. statements outside a transaction go through the connected adapter's own queryRaw, looked up at each call", async () => {
     const seen: string[] = [];
     class Watching extends PrismaPg {
       override async connect(): Promise<PgAdapter> {
@@ -54,12 +54,24 @@ describe('Prisma Client and @prisma/adapter-pg (src/db/prisma-internals.ts)', ()
 
   it('2. models are camelCase properties whose methods are READ_METHODS and writes, nothing else', () => {
     const client = new PrismaClient({ adapter: new PrismaPg(pool) });
-    const WRITES = new Set(['create', 'createMany', 'createManyAndReturn', 'update', 'updateMany', 'updateManyAndReturn', 'upsert', 'delete', 'deleteMany']);
+    const WRITES = new Set([
+      'create',
+      'createMany',
+      'createManyAndReturn',
+      'update',
+      'updateMany',
+      'updateManyAndReturn',
+      'upsert',
+      'delete',
+      'deleteMany',
+    ]);
     // MongoDB's raw reads: on every model, answered by no SQL database.
     const MONGODB_ONLY = new Set(['findRaw', 'aggregateRaw']);
     const delegate: unknown = Reflect.get(client, 'paymentSource');
     expect(typeof delegate).toBe('object');
-    const methods = Object.keys(delegate as object).filter((k) => typeof Reflect.get(delegate as object, k) === 'function' && !k.startsWith('$') && !k.startsWith('_'));
+    const methods = Object.keys(delegate as object).filter(
+      (k) => typeof Reflect.get(delegate as object, k) === 'function' && !k.startsWith('$') && !k.startsWith('_'),
+    );
     for (const m of READ_METHODS) expect(methods).toContain(m);
     // A method neither reading nor writing as listed would escape the replica routing's choice.
     expect(methods.filter((m) => !READ_METHODS.has(m) && !WRITES.has(m) && !MONGODB_ONLY.has(m))).toEqual([]);
@@ -67,7 +79,7 @@ describe('Prisma Client and @prisma/adapter-pg (src/db/prisma-internals.ts)', ()
 });
 
 describe('node-postgres as @prisma/adapter-pg calls it (src/db/pg-internals.ts)', () => {
-  it('1. an interactive transaction opens with a bare BEGIN through the client\'s query(); 2. single statements are pool.query(one QueryConfig); 3. the pool makes clients of config.Client', async () => {
+  it("1. an interactive transaction opens with a bare BEGIN through the client's query(); 2. single statements are pool.query(one QueryConfig); 3. the pool makes clients of config.Client", async () => {
     const clientTexts: string[] = [];
     const poolCalls: unknown[][] = [];
     class RecordingClient extends pg.Client {
@@ -146,7 +158,9 @@ describe("Apollo's Express integration (src/graphql/apollo-internals.ts 7.)", ()
 
   it('answers 500 when req.body is unset, and the query when ensureBody set it', async () => {
     const headers = { 'apollo-require-preflight': 'true' };
-    const unset = await request(appWith(() => undefined)).get('/graphql?query=%7Bhello%7D').set(headers);
+    const unset = await request(appWith(() => undefined))
+      .get('/graphql?query=%7Bhello%7D')
+      .set(headers);
     expect(unset.status).toBe(500);
     const ensured = await request(appWith(ensureBody)).get('/graphql?query=%7Bhello%7D').set(headers);
     expect(ensured.status).toBe(200);

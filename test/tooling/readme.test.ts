@@ -24,7 +24,10 @@ it('refuses a block that would escape the check: norun without a reason, an unkn
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-conventions-'));
   try {
     const file = path.join(dir, 'README.md');
-    fs.writeFileSync(file, ['# x', '```sh norun', 'npm test', '```', '```bash sever', 'npm start', '```', '```json', '{}', '```'].join('\n'));
+    fs.writeFileSync(
+      file,
+      ['# x', '```sh norun', 'npm test', '```', '```bash sever', 'npm start', '```', '```json', '{}', '```'].join('\n'),
+    );
     const r = list(file);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('line 2: `norun` needs a reason');

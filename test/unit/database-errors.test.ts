@@ -56,7 +56,7 @@ describe('start-up failures retrying cannot mend', () => {
     expect(e?.message).not.toContain('pw-not-shown');
   });
 
-  it('PGSSLROOTCERT joins a URL that names no CA file; the URL\'s own sslrootcert wins', () => {
+  it("PGSSLROOTCERT joins a URL that names no CA file; the URL's own sslrootcert wins", () => {
     expect(new URL(withRootCert(url, '/etc/ca.pem')).searchParams.get('sslrootcert')).toBe('/etc/ca.pem');
     expect(withRootCert(`${url}&sslrootcert=/own.pem`, '/etc/ca.pem')).toBe(`${url}&sslrootcert=/own.pem`);
     expect(withRootCert(url, undefined)).toBe(url);

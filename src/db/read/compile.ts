@@ -50,7 +50,12 @@ export type Relation =
  * them: together they type its value in the records (RelationValue), so a caller that names
  * the relation (src/domain/common/read-service.ts relationOf) gets it typed.
  */
-export interface RelationRead<N extends string = string, C extends ColumnCatalog = ColumnCatalog, K extends Relation['kind'] = Relation['kind'], S extends keyof C & string = keyof C & string> {
+export interface RelationRead<
+  N extends string = string,
+  C extends ColumnCatalog = ColumnCatalog,
+  K extends Relation['kind'] = Relation['kind'],
+  S extends keyof C & string = keyof C & string,
+> {
   readonly name: N;
   readonly relation: Relation & { readonly kind: K };
   /** The related resource's fields. */
@@ -63,21 +68,32 @@ export interface RelationRead<N extends string = string, C extends ColumnCatalog
 }
 
 /** A relation's value in a record: the related records of a to-many; of a to-one, the related record or null. */
-export type RelationValue<R> = R extends RelationRead<string, infer C, infer K, infer S> ? (K extends 'many' ? Array<Pick<Row<C>, S>> : Pick<Row<C>, S> | null) : never;
+export type RelationValue<R> =
+  R extends RelationRead<string, infer C, infer K, infer S> ? (K extends 'many' ? Array<Pick<Row<C>, S>> : Pick<Row<C>, S> | null) : never;
 
 /**
  * The values of relations read inside a record, by name. A relation known only by a name
  * computed at run time (a client's $expand) is in the record but not in its type.
  */
-export type RelationValues<Rs extends readonly RelationRead[]> = { -readonly [R in Rs[number] as string extends R['name'] ? never : R['name']]: RelationValue<R> };
+export type RelationValues<Rs extends readonly RelationRead[]> = {
+  -readonly [R in Rs[number] as string extends R['name'] ? never : R['name']]: RelationValue<R>;
+};
 
 /** A record as read: the selected fields, then each relation by name. */
-export type ReadRecord<C extends ColumnCatalog, S extends keyof C & string, Rs extends readonly RelationRead[] = readonly []> = Pick<Row<C>, S> & RelationValues<Rs>;
+export type ReadRecord<C extends ColumnCatalog, S extends keyof C & string, Rs extends readonly RelationRead[] = readonly []> = Pick<
+  Row<C>,
+  S
+> &
+  RelationValues<Rs>;
 
 /** Which records: a window of the matching ones in order, or all of them. */
 export type Window = { readonly take: number; readonly skip: number } | 'all';
 
-export interface ReadQuery<C extends ColumnCatalog = ColumnCatalog, S extends keyof C & string = keyof C & string, Rs extends readonly RelationRead[] = readonly RelationRead[]> {
+export interface ReadQuery<
+  C extends ColumnCatalog = ColumnCatalog,
+  S extends keyof C & string = keyof C & string,
+  Rs extends readonly RelationRead[] = readonly RelationRead[],
+> {
   readonly table: string;
   readonly fields: C;
   /** The fields to read (names from `fields`). */
@@ -147,7 +163,9 @@ const joinedFields = (r: RelationRead): readonly string[] => relationFields(r).f
 
 /** A to-many relation inside each record of alias `t`: one text column of JSON (see the header). */
 function manyColumn(r: RelationRead, relation: Extract<Relation, { kind: 'many' }>, sql: SqlBuilder, alias: string): string {
-  const values = relationFields(r).map((f) => text(alias, f, spec(r.fields, f))).join(', ');
+  const values = relationFields(r)
+    .map((f) => text(alias, f, spec(r.fields, f)))
+    .join(', ');
   const limit = r.top === undefined ? '' : ` LIMIT ${sql.param(r.top)}`;
   const order = orderList(alias, r.orderBy ?? relation.order, r.fields);
   return `array_to_json(array(SELECT array[${values}] FROM ${ident(relation.target)} ${alias} WHERE ${column(alias, relation.foreignKey)} = t."id" ORDER BY ${order}${limit}))::text`;
@@ -201,7 +219,9 @@ function statement(q: ReadQuery): Statement | undefined {
   if (!related.joins) return sql.statement(`SELECT ${columns.join(', ')} FROM ${table} t${filter} ORDER BY ${order}${window}`);
   // The page first, then the joins on its rows only: whatever plan PostgreSQL picks, no
   // related record is looked up for a row the LIMIT drops.
-  return sql.statement(`SELECT ${columns.join(', ')} FROM (SELECT t.* FROM ${table} t${filter} ORDER BY ${order}${window}) t${related.joins} ORDER BY ${order}`);
+  return sql.statement(
+    `SELECT ${columns.join(', ')} FROM (SELECT t.* FROM ${table} t${filter} ORDER BY ${order}${window}) t${related.joins} ORDER BY ${order}`,
+  );
 }
 
 /** Turns values (from `from` on) into a record of `names`, each revived by its field's type. */
@@ -233,10 +253,11 @@ const textRevivals = (fields: ColumnCatalog, names: readonly string[]): Revive[]
 const batched = (q: ReadQuery, r: RelationRead): boolean => q.window !== 'all' && r.relation.kind === 'many' && r.top === undefined;
 
 /** The records of a query, in its order, each with its relations. */
-export async function readRecords<C extends ColumnCatalog, S extends keyof C & string, const Rs extends readonly RelationRead[] = readonly []>(
-  rows: RowReader,
-  q: ReadQuery<C, S, Rs>,
-): Promise<Array<ReadRecord<C, S, Rs>>> {
+export async function readRecords<
+  C extends ColumnCatalog,
+  S extends keyof C & string,
+  const Rs extends readonly RelationRead[] = readonly [],
+>(rows: RowReader, q: ReadQuery<C, S, Rs>): Promise<Array<ReadRecord<C, S, Rs>>> {
   const all = [...new Map([...(q.relations ?? []), ...(q.requested ?? [])].map((r) => [r.name, r])).values()];
   const inside = all.filter((r) => !batched(q, r));
   const after = all.filter((r) => batched(q, r));
@@ -262,7 +283,9 @@ export async function readRecords<C extends ColumnCatalog, S extends keyof C & s
     const rest = joinedFields(r);
     at += 1 + rest.length;
     // The id column is the record's id when it is selected.
-    const read = names.includes('id') ? reader(r.fields, ['id', ...rest], ownRevivals(r.fields, ['id', ...rest]), from) : reader(r.fields, rest, ownRevivals(r.fields, rest), from + 1);
+    const read = names.includes('id')
+      ? reader(r.fields, ['id', ...rest], ownRevivals(r.fields, ['id', ...rest]), from)
+      : reader(r.fields, rest, ownRevivals(r.fields, rest), from + 1);
     return { name: r.name, value: (values: ReadonlyArray<unknown>) => (values[from] === null ? null : read(values)) };
   });
   const records = result.rows.map((values) => {
@@ -291,7 +314,11 @@ export async function countRecords(rows: RowReader, table: string, fields: Colum
  * The records of a to-many relation of many parents at once (a page's, GraphQL's loaders):
  * one statement by the parents' ids, each parent's records in the relation's order.
  */
-export async function readRelated<C extends ColumnCatalog, S extends keyof C & string>(rows: RowReader, r: RelationRead<string, C, Relation['kind'], S>, parentIds: readonly string[]): Promise<Map<string, Array<Pick<Row<C>, S>>>> {
+export async function readRelated<C extends ColumnCatalog, S extends keyof C & string>(
+  rows: RowReader,
+  r: RelationRead<string, C, Relation['kind'], S>,
+  parentIds: readonly string[],
+): Promise<Map<string, Array<Pick<Row<C>, S>>>> {
   if (r.relation.kind !== 'many') throw new Error('readRelated: a to-one relation is read by id');
   if (parentIds.length === 0) return new Map();
   const names = relationFields(r);
@@ -299,7 +326,11 @@ export async function readRelated<C extends ColumnCatalog, S extends keyof C & s
   const ids = sql.param(parentIds);
   const fk = column('r', r.relation.foreignKey);
   const cols = names.map((f) => own('r', f, spec(r.fields, f))).join(', ');
-  const result = await rows.read(sql.statement(`SELECT ${fk}, ${cols} FROM ${ident(r.relation.target)} r WHERE ${fk} = ANY(${ids}::uuid[]) ORDER BY ${orderList('r', r.orderBy ?? r.relation.order, r.fields)}`));
+  const result = await rows.read(
+    sql.statement(
+      `SELECT ${fk}, ${cols} FROM ${ident(r.relation.target)} r WHERE ${fk} = ANY(${ids}::uuid[]) ORDER BY ${orderList('r', r.orderBy ?? r.relation.order, r.fields)}`,
+    ),
+  );
   const read = reader(r.fields, names, ownRevivals(r.fields, names), 1);
   const groups = groupBy(result.rows, (values) => String(values[0]));
   return new Map([...groups].map(([parent, rows]) => [parent, rows.map((values) => built<Pick<Row<C>, S>>(read(values)))]));

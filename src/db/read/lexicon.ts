@@ -44,7 +44,9 @@ async function matching(rows: RowReader, lexicon: Lexicon, node: TextNode): Prom
   // The same pattern and operator as the filter itself (./where.ts).
   const sql = new SqlBuilder();
   const like = `${column} ${node.ignoreCase ? 'ILIKE' : 'LIKE'} ${sql.param(likePattern(node.op, node.value))}`;
-  const found = await rows.read(sql.statement(`SELECT ${column} FROM ${ident(lexicon.table)} WHERE ${like} LIMIT ${sql.param(MAX_LEXICON_VALUES + 1)}`));
+  const found = await rows.read(
+    sql.statement(`SELECT ${column} FROM ${ident(lexicon.table)} WHERE ${like} LIMIT ${sql.param(MAX_LEXICON_VALUES + 1)}`),
+  );
   return found.rows.length > MAX_LEXICON_VALUES ? undefined : found.rows.map((r) => String(r[0]));
 }
 
@@ -53,7 +55,11 @@ async function matching(rows: RowReader, lexicon: Lexicon, node: TextNode): Prom
  * it requires (the filter itself, or one of its top-level `and`) on a field with a lexicon.
  * An unfiltered page, or one without such a condition, is returned as it is, unread.
  */
-export async function narrowByLexicons(rows: RowReader, lexicons: Lexicons, filter: FilterNode | undefined): Promise<FilterNode | undefined> {
+export async function narrowByLexicons(
+  rows: RowReader,
+  lexicons: Lexicons,
+  filter: FilterNode | undefined,
+): Promise<FilterNode | undefined> {
   if (!filter) return filter;
   const required = filter.kind === 'and' ? filter.nodes : [filter];
   const reads = required.flatMap((node) => {

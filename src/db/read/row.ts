@@ -15,8 +15,7 @@ export type Decimal = Prisma.Decimal;
  */
 export type StoredFieldSpec =
   /** `unique`: no two rows share a value, so ordering by it orders completely (no tie by id). */
-  | { readonly type: 'bigint'; readonly nullable: false; readonly unique: boolean }
-  | { readonly type: 'json'; readonly nullable: false };
+  { readonly type: 'bigint'; readonly nullable: false; readonly unique: boolean } | { readonly type: 'json'; readonly nullable: false };
 
 /** What the compiled path reads: a door's field, or a stored column. */
 export type ColumnSpec = FieldSpec | StoredFieldSpec;
@@ -24,7 +23,11 @@ export type ColumnSpec = FieldSpec | StoredFieldSpec;
 export type ColumnCatalog = Readonly<Record<string, ColumnSpec>>;
 
 export const stored = {
-  bigint: ({ unique = false } = {}): { readonly type: 'bigint'; readonly nullable: false; readonly unique: boolean } => ({ type: 'bigint', nullable: false, unique }),
+  bigint: ({ unique = false } = {}): { readonly type: 'bigint'; readonly nullable: false; readonly unique: boolean } => ({
+    type: 'bigint',
+    nullable: false,
+    unique,
+  }),
   json: (): { readonly type: 'json'; readonly nullable: false } => ({ type: 'json', nullable: false }),
 } as const;
 

@@ -18,6 +18,11 @@ export const academicTermWrites: WriteSpec<AcademicTerm, AcademicTermInput> = {
     },
   }),
   async check(db, next, current) {
-    refuseTakenCode('academic term', next.code, current?.id, await db.academicTerm.findMany({ where: { code: { equals: next.code, mode: 'insensitive' } }, select: { id: true, code: true } }));
+    refuseTakenCode(
+      'academic term',
+      next.code,
+      current?.id,
+      await db.academicTerm.findMany({ where: { code: { equals: next.code, mode: 'insensitive' } }, select: { id: true, code: true } }),
+    );
   },
 };

@@ -15,7 +15,10 @@ const take = NAMED_REFERRERS;
 export async function requireUsableAccount(db: Db, id: string, field: string, type?: string): Promise<void> {
   const account = await db.account.findUnique({ where: { id } });
   if (!account) throw new AppError('ACCOUNT_NOT_USABLE', `No account with id ${id}`, [{ field, message: 'unknown account' }]);
-  const faults = [...(account.isActive ? [] : ['inactive']), ...(type === undefined || account.type === type ? [] : [`of type ${account.type}, not ${type}`])];
+  const faults = [
+    ...(account.isActive ? [] : ['inactive']),
+    ...(type === undefined || account.type === type ? [] : [`of type ${account.type}, not ${type}`]),
+  ];
   if (faults.length > 0)
     throw new AppError('ACCOUNT_NOT_USABLE', `Account ${account.code} is ${faults.join(' and ')}`, [
       { field, message: type === undefined ? 'the account must be active' : `the account must be active and of type ${type}` },
@@ -35,15 +38,32 @@ export const accountWrites: WriteSpec<Account, AccountInput> = {
     },
   }),
   async check(db, next, current) {
-    refuseTakenCode('account', next.code, current?.id, await db.account.findMany({ where: { code: { equals: next.code, mode: 'insensitive' } }, select: { id: true, code: true } }));
+    refuseTakenCode(
+      'account',
+      next.code,
+      current?.id,
+      await db.account.findMany({ where: { code: { equals: next.code, mode: 'insensitive' } }, select: { id: true, code: true } }),
+    );
     if (!current) return;
     // An account a payment source books to stays an active Asset account (the import's rule).
     if (accountFaults(next).length > 0) {
-      const sources = await db.paymentSource.findMany({ where: { accountId: current.id }, select: { code: true }, orderBy: { code: 'asc' }, take });
+      const sources = await db.paymentSource.findMany({
+        where: { accountId: current.id },
+        select: { code: true },
+        orderBy: { code: 'asc' },
+        take,
+      });
       if (sources.length > 0)
-        throw new AppError('ACCOUNT_NOT_USABLE', `Account ${current.code} is used by payment sources ${sources.map((s) => s.code).join(', ')} and must stay an active ${SOURCE_ACCOUNT_TYPE} account`, [
-          { field: next.isActive ? 'type' : 'isActive', message: `payment sources book to it: it must stay active and of type ${SOURCE_ACCOUNT_TYPE}` },
-        ]);
+        throw new AppError(
+          'ACCOUNT_NOT_USABLE',
+          `Account ${current.code} is used by payment sources ${sources.map((s) => s.code).join(', ')} and must stay an active ${SOURCE_ACCOUNT_TYPE} account`,
+          [
+            {
+              field: next.isActive ? 'type' : 'isActive',
+              message: `payment sources book to it: it must stay active and of type ${SOURCE_ACCOUNT_TYPE}`,
+            },
+          ],
+        );
     }
   },
   async checkDelete(db, current) {
@@ -52,12 +72,35 @@ export const accountWrites: WriteSpec<Account, AccountInput> = {
     refuseIfReferenced(
       `Account ${current.code}`,
       [
-        ['payment sources', codes(await db.paymentSource.findMany({ where: { accountId: id }, select: { code: true }, orderBy: { code: 'asc' }, take }))],
-        ['tax codes', codes(await db.taxCode.findMany({ where: { OR: [{ taxAccountId: id }, { revenueAccountId: id }] }, select: { code: true }, orderBy: { code: 'asc' }, take }))],
-        ['articles', codes(await db.article.findMany({ where: { revenueAccountId: id }, select: { code: true }, orderBy: { code: 'asc' }, take }))],
+        [
+          'payment sources',
+          codes(await db.paymentSource.findMany({ where: { accountId: id }, select: { code: true }, orderBy: { code: 'asc' }, take })),
+        ],
+        [
+          'tax codes',
+          codes(
+            await db.taxCode.findMany({
+              where: { OR: [{ taxAccountId: id }, { revenueAccountId: id }] },
+              select: { code: true },
+              orderBy: { code: 'asc' },
+              take,
+            }),
+          ),
+        ],
+        [
+          'articles',
+          codes(await db.article.findMany({ where: { revenueAccountId: id }, select: { code: true }, orderBy: { code: 'asc' }, take })),
+        ],
         [
           'customers',
-          (await db.customer.findMany({ where: { OR: [{ receivableAccountId: id }, { prepaymentAccountId: id }] }, select: { debtorNumber: true }, orderBy: { debtorNumber: 'asc' }, take })).map((c) => c.debtorNumber),
+          (
+            await db.customer.findMany({
+              where: { OR: [{ receivableAccountId: id }, { prepaymentAccountId: id }] },
+              select: { debtorNumber: true },
+              orderBy: { debtorNumber: 'asc' },
+              take,
+            })
+          ).map((c) => c.debtorNumber),
         ],
       ],
       '; deactivate it instead (isActive: false)',

@@ -7,7 +7,10 @@ import { hasTakenEffect } from './rules';
 import { articlePriceInput, type ArticlePriceInput } from './schema';
 
 const tookEffect = (p: ArticlePrice) =>
-  new AppError('ALREADY_EFFECTIVE', `The price from ${p.validFrom.toISOString()} has taken effect and is kept as invoices saw it; add a new price instead`);
+  new AppError(
+    'ALREADY_EFFECTIVE',
+    `The price from ${p.validFrom.toISOString()} has taken effect and is kept as invoices saw it; add a new price instead`,
+  );
 
 /** Prices: one per article and start; never one that took effect changed, deleted or started in the past. */
 export const articlePriceWrites: WriteSpec<ArticlePrice, ArticlePriceInput> = {
@@ -24,10 +27,20 @@ export const articlePriceWrites: WriteSpec<ArticlePrice, ArticlePriceInput> = {
   }),
   async check(db, next, current, now) {
     if (current && hasTakenEffect(current.validFrom, now)) throw tookEffect(current);
-    if (hasTakenEffect(next.validFrom, now)) throw new AppError('ALREADY_EFFECTIVE', 'A price written through the API starts in the future', [{ field: 'validFrom', message: 'must be in the future' }]);
-    if (!(await db.article.findUnique({ where: { id: next.articleId }, select: { id: true } }))) throw validationFailed([{ field: 'articleId', message: 'unknown article' }]);
-    const same = await db.articlePrice.findFirst({ where: { articleId: next.articleId, validFrom: next.validFrom, ...(current ? { NOT: { id: current.id } } : {}) }, select: { id: true } });
-    if (same) throw new AppError('DUPLICATE_KEY', `The article already has a price from ${next.validFrom.toISOString()} (${same.id})`, [{ field: 'validFrom', message: 'already used' }]);
+    if (hasTakenEffect(next.validFrom, now))
+      throw new AppError('ALREADY_EFFECTIVE', 'A price written through the API starts in the future', [
+        { field: 'validFrom', message: 'must be in the future' },
+      ]);
+    if (!(await db.article.findUnique({ where: { id: next.articleId }, select: { id: true } })))
+      throw validationFailed([{ field: 'articleId', message: 'unknown article' }]);
+    const same = await db.articlePrice.findFirst({
+      where: { articleId: next.articleId, validFrom: next.validFrom, ...(current ? { NOT: { id: current.id } } : {}) },
+      select: { id: true },
+    });
+    if (same)
+      throw new AppError('DUPLICATE_KEY', `The article already has a price from ${next.validFrom.toISOString()} (${same.id})`, [
+        { field: 'validFrom', message: 'already used' },
+      ]);
   },
   checkDelete(_db, current, now) {
     return hasTakenEffect(current.validFrom, now) ? Promise.reject(tookEffect(current)) : Promise.resolve();

@@ -22,13 +22,28 @@ export const articleWrites: WriteSpec<Article, ArticleInput> = {
     },
   }),
   async check(db, next, current) {
-    refuseTakenCode('article', next.code, current?.id, await db.article.findMany({ where: { code: { equals: next.code, mode: 'insensitive' } }, select: { id: true, code: true } }));
-    if (next.revenueAccountId !== null && next.revenueAccountId !== current?.revenueAccountId) await requireUsableAccount(db, next.revenueAccountId, 'revenueAccountId', REVENUE_ACCOUNT_TYPE);
+    refuseTakenCode(
+      'article',
+      next.code,
+      current?.id,
+      await db.article.findMany({ where: { code: { equals: next.code, mode: 'insensitive' } }, select: { id: true, code: true } }),
+    );
+    if (next.revenueAccountId !== null && next.revenueAccountId !== current?.revenueAccountId)
+      await requireUsableAccount(db, next.revenueAccountId, 'revenueAccountId', REVENUE_ACCOUNT_TYPE);
     if (next.defaultTaxCodeId !== null && !(await db.taxCode.findUnique({ where: { id: next.defaultTaxCodeId }, select: { id: true } })))
       throw validationFailed([{ field: 'defaultTaxCodeId', message: 'unknown tax code' }]);
   },
   async checkDelete(db, current) {
-    const prices = await db.articlePrice.findMany({ where: { articleId: current.id }, select: { validFrom: true }, orderBy: { validFrom: 'asc' }, take: NAMED_REFERRERS });
-    refuseIfReferenced(`Article ${current.code}`, [['its prices from', prices.map((p) => p.validFrom.toISOString())]], '; deactivate it instead (isActive: false)');
+    const prices = await db.articlePrice.findMany({
+      where: { articleId: current.id },
+      select: { validFrom: true },
+      orderBy: { validFrom: 'asc' },
+      take: NAMED_REFERRERS,
+    });
+    refuseIfReferenced(
+      `Article ${current.code}`,
+      [['its prices from', prices.map((p) => p.validFrom.toISOString())]],
+      '; deactivate it instead (isActive: false)',
+    );
   },
 };

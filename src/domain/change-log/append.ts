@@ -77,7 +77,14 @@ FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n`;
 /** Appends the entries in the caller's transaction. */
 export async function appendChanges(tx: Tx, drafts: readonly ChangeDraft[], origin: ChangeOrigin): Promise<void> {
   if (drafts.length === 0) return;
-  await tx.$executeRawUnsafe(APPEND, JSON.stringify(drafts), origin.userId, origin.occurredAt.toISOString(), origin.requestId ?? null, origin.importRunId ?? null);
+  await tx.$executeRawUnsafe(
+    APPEND,
+    JSON.stringify(drafts),
+    origin.userId,
+    origin.occurredAt.toISOString(),
+    origin.requestId ?? null,
+    origin.importRunId ?? null,
+  );
 }
 
 // The import (src/import/write.ts) stages its entries in a temporary table while it writes,
@@ -94,7 +101,9 @@ export async function stageImportChanges(tx: Tx): Promise<void> {
   await tx.$executeRawUnsafe(
     `CREATE TEMPORARY TABLE ${IMPORT_CHANGES.slice('pg_temp.'.length)} ("n" bigserial, "resource" text NOT NULL, "recordId" uuid NOT NULL, "operation" "ChangeOperation" NOT NULL, "changes" jsonb NOT NULL) ON COMMIT DROP`,
   );
-  await tx.$executeRawUnsafe(`CREATE TEMPORARY TABLE ${IMPORT_MOVED.slice('pg_temp.'.length)} ("id" uuid PRIMARY KEY, "field" text NOT NULL, "old" jsonb) ON COMMIT DROP`);
+  await tx.$executeRawUnsafe(
+    `CREATE TEMPORARY TABLE ${IMPORT_MOVED.slice('pg_temp.'.length)} ("id" uuid PRIMARY KEY, "field" text NOT NULL, "old" jsonb) ON COMMIT DROP`,
+  );
 }
 
 /**

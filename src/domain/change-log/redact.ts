@@ -17,4 +17,5 @@ export function withoutPersonalData(entry: ChangeEntry): ChangeEntry {
 }
 
 /** The entries as the reader may see them: redacted when it lacks the personal-data scope (false), whole otherwise (absent: the service's own reads). */
-export const entriesFor = (personalData: boolean | undefined, entries: ChangeEntry[]): ChangeEntry[] => (personalData === false ? entries.map(withoutPersonalData) : entries);
+export const entriesFor = (personalData: boolean | undefined, entries: ChangeEntry[]): ChangeEntry[] =>
+  personalData === false ? entries.map(withoutPersonalData) : entries;

@@ -51,7 +51,8 @@ const SEQ = /^\d{1,19}$/;
 /** A feed cursor (an entry's seq) from a client: INVALID_QUERY unless a non-negative 64-bit integer. */
 export function parseSeq(option: string, text: string): bigint {
   const value = SEQ.test(text) ? BigInt(text) : -1n;
-  if (value < 0n || value > 9223372036854775807n) throw invalidQuery(option, 'the cursor must be the seq of a change-log entry (a non-negative integer)', 0);
+  if (value < 0n || value > 9223372036854775807n)
+    throw invalidQuery(option, 'the cursor must be the seq of a change-log entry (a non-negative integer)', 0);
   return value;
 }
 
@@ -98,7 +99,8 @@ function entryOf(row: Row): ChangeEntry {
 const BY_SEQ: readonly SortKey[] = [{ field: 'seq', direction: 'asc' }];
 const COLUMNS = fieldNames(changeLogColumns);
 
-const ofRecords = (resource: LoggedResource, ids: FilterNode): FilterNode => allOf(compare('resource', 'eq', { type: 'string', value: resource }), ids);
+const ofRecords = (resource: LoggedResource, ids: FilterNode): FilterNode =>
+  allOf(compare('resource', 'eq', { type: 'string', value: resource }), ids);
 const seqAbove = (seq: bigint): FilterNode => compare('seq', 'gt', { type: 'bigint', value: seq });
 
 /**
@@ -116,7 +118,14 @@ export class ChangeLogService {
 
   /** The entries matching `filter` in `orderBy` (ties by id), as one statement of the compiled read path. */
   private async read(filter: FilterNode | undefined, orderBy: readonly SortKey[], window: Window): Promise<ChangeEntry[]> {
-    const rows = await readRecords(this.rows, { table: CHANGE_LOG_TABLE, fields: changeLogColumns, select: COLUMNS, filter, orderBy, window });
+    const rows = await readRecords(this.rows, {
+      table: CHANGE_LOG_TABLE,
+      fields: changeLogColumns,
+      select: COLUMNS,
+      filter,
+      orderBy,
+      window,
+    });
     return rows.map(entryOf);
   }
 
@@ -141,7 +150,14 @@ export class ChangeLogService {
   }
 
   /** A feed page: entries matching the filter with a seq above `after`, in seq order (redacted when `personalData` is false). */
-  async feed(q: { filter?: FilterNode | undefined; after?: bigint | undefined; limit: number; offset?: number | undefined; count?: boolean | undefined; personalData?: boolean | undefined }): Promise<FeedPage> {
+  async feed(q: {
+    filter?: FilterNode | undefined;
+    after?: bigint | undefined;
+    limit: number;
+    offset?: number | undefined;
+    count?: boolean | undefined;
+    personalData?: boolean | undefined;
+  }): Promise<FeedPage> {
     const after = q.after ?? 0n;
     const [rows, totalCount] = await Promise.all([
       this.read(allOf(q.filter, seqAbove(after)), BY_SEQ, { skip: q.offset ?? 0, take: q.limit + 1 }),
@@ -173,7 +189,14 @@ export class ChangeLogService {
   async historyFilter(resource: LoggedResource, rawId: string, exists: (id: string) => Promise<unknown>): Promise<FilterNode> {
     const id = parseId(rawId);
     const filter = ofRecords(resource, compare('recordId', 'eq', uuid(id)));
-    const any = await readRecords(this.rows, { table: CHANGE_LOG_TABLE, fields: changeLogColumns, select: ['id'], filter, orderBy: BY_SEQ, window: { take: 1, skip: 0 } });
+    const any = await readRecords(this.rows, {
+      table: CHANGE_LOG_TABLE,
+      fields: changeLogColumns,
+      select: ['id'],
+      filter,
+      orderBy: BY_SEQ,
+      window: { take: 1, skip: 0 },
+    });
     // The record's own read answers NOT_FOUND (with its own wording) when it never existed.
     if (any.length === 0) await exists(id);
     return filter;

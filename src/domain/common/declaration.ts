@@ -20,21 +20,49 @@ export type ModelName = Prisma.ModelName;
  */
 export type Relation =
   /** This record holds the other's id in `foreignKey` (a payment source's `account`). */
-  | { readonly kind: 'one'; readonly target: ModelName; readonly foreignKey: string; readonly nullable: boolean; readonly expandable: boolean }
+  | {
+      readonly kind: 'one';
+      readonly target: ModelName;
+      readonly foreignKey: string;
+      readonly nullable: boolean;
+      readonly expandable: boolean;
+    }
   /** The other records hold this record's id in their `foreignKey`, read in `order` (ties by id). */
-  | { readonly kind: 'many'; readonly target: ModelName; readonly foreignKey: string; readonly order: readonly SortKey[]; readonly expandable: boolean };
+  | {
+      readonly kind: 'many';
+      readonly target: ModelName;
+      readonly foreignKey: string;
+      readonly order: readonly SortKey[];
+      readonly expandable: boolean;
+    };
 
 /** The target and nullability stay literal types: GraphQL's record types are computed from them (src/graphql/models.ts). */
-export type RelationOne<T extends ModelName = ModelName, N extends boolean = boolean> = Extract<Relation, { kind: 'one' }> & { readonly target: T; readonly nullable: N };
+export type RelationOne<T extends ModelName = ModelName, N extends boolean = boolean> = Extract<Relation, { kind: 'one' }> & {
+  readonly target: T;
+  readonly nullable: N;
+};
 export type RelationMany<T extends ModelName = ModelName> = Extract<Relation, { kind: 'many' }> & { readonly target: T };
 
 /** `expandable`: REST clients may `$expand` it and the OData metadata lists it (GraphQL has every relation). */
-export function one<const T extends ModelName>(target: T, foreignKey: string, options?: { nullable?: false; expandable?: boolean }): RelationOne<T, false>;
-export function one<const T extends ModelName>(target: T, foreignKey: string, options: { nullable: true; expandable?: boolean }): RelationOne<T, true>;
+export function one<const T extends ModelName>(
+  target: T,
+  foreignKey: string,
+  options?: { nullable?: false; expandable?: boolean },
+): RelationOne<T, false>;
+export function one<const T extends ModelName>(
+  target: T,
+  foreignKey: string,
+  options: { nullable: true; expandable?: boolean },
+): RelationOne<T, true>;
 export function one(target: ModelName, foreignKey: string, { nullable = false, expandable = false } = {}): RelationOne {
   return { kind: 'one', target, foreignKey, nullable, expandable };
 }
-export const many = <const T extends ModelName>(target: T, foreignKey: string, order: readonly SortKey[] = [], { expandable = false } = {}): RelationMany<T> => ({
+export const many = <const T extends ModelName>(
+  target: T,
+  foreignKey: string,
+  order: readonly SortKey[] = [],
+  { expandable = false } = {},
+): RelationMany<T> => ({
   kind: 'many',
   target,
   foreignKey,
@@ -95,7 +123,9 @@ export type Declared<D extends ResourceSpec> = Omit<D, 'collection'> & {
   readonly name: Joined<D['model'], '-'>;
   readonly label: Joined<D['model'], ' '>;
   readonly plural: Plural<Uncapitalize<D['model']>>;
-} & (D['collection'] extends true ? { readonly entitySet: { readonly name: Plural<D['model']>; readonly path: Plural<Joined<D['model'], '-'>> } } : object);
+} & (D['collection'] extends true
+    ? { readonly entitySet: { readonly name: Plural<D['model']>; readonly path: Plural<Joined<D['model'], '-'>> } }
+    : object);
 
 const joined = (model: string, sep: string): string => model.replace(/(?!^)([A-Z])/g, `${sep}$1`).toLowerCase();
 const plural = (noun: string): string => (noun.endsWith('s') ? `${noun}es` : `${noun}s`);

@@ -11,7 +11,12 @@ export type NaturalKey =
   | { readonly kind: 'per-parent'; readonly parent: string; readonly field: string; readonly label: string };
 
 export const naturalKey = {
-  column: (field: string, label: string, { caseInsensitive = false } = {}): NaturalKey => ({ kind: 'column', field, label, caseInsensitive }),
+  column: (field: string, label: string, { caseInsensitive = false } = {}): NaturalKey => ({
+    kind: 'column',
+    field,
+    label,
+    caseInsensitive,
+  }),
   perParent: (parent: string, field: string, label: string): NaturalKey => ({ kind: 'per-parent', parent, field, label }),
 };
 

@@ -30,12 +30,11 @@ type FieldsOf<M> = M extends ResourceModel ? (typeof RESOURCES)[M]['fields'] : F
 type TargetFields<D extends DeclaredResource, N extends keyof D['relations']> = FieldsOf<D['relations'][N]['target']>;
 
 /** A declared relation of a resource as the read path reads it (`S`: the target's fields read), typed by the declaration (its target's fields, its kind). */
-export type RelationOf<D extends DeclaredResource, N extends keyof D['relations'] & string, S extends keyof TargetFields<D, N> & string = keyof TargetFields<D, N> & string> = RelationRead<
-  N,
-  TargetFields<D, N>,
-  D['relations'][N]['kind'],
-  S
->;
+export type RelationOf<
+  D extends DeclaredResource,
+  N extends keyof D['relations'] & string,
+  S extends keyof TargetFields<D, N> & string = keyof TargetFields<D, N> & string,
+> = RelationRead<N, TargetFields<D, N>, D['relations'][N]['kind'], S>;
 
 /**
  * The declared relation `name` of `resource`, read inside each record (the fields `select`
@@ -43,11 +42,11 @@ export type RelationOf<D extends DeclaredResource, N extends keyof D['relations'
  * in the declarations by the same names the value is (RESOURCES by the relation's target
  * model), which TypeScript cannot follow through a generic index; hence the one assertion.
  */
-export function relationOf<D extends DeclaredResource, const N extends keyof D['relations'] & string, const S extends keyof TargetFields<D, N> & string = keyof TargetFields<D, N> & string>(
-  resource: D,
-  name: N,
-  select?: readonly S[],
-): RelationOf<D, N, S> {
+export function relationOf<
+  D extends DeclaredResource,
+  const N extends keyof D['relations'] & string,
+  const S extends keyof TargetFields<D, N> & string = keyof TargetFields<D, N> & string,
+>(resource: D, name: N, select?: readonly S[]): RelationOf<D, N, S> {
   const read: RelationRead = { name, relation: resource.relations[name]!, fields: targetOf(resource, name).fields, select };
   return read as RelationOf<D, N, S>;
 }
@@ -104,10 +103,17 @@ export class ReadService<F extends FieldCatalog, const Rs extends readonly Relat
    * name, which the read path reads instead of an inline one of the same name (an $expand of
    * the customers' addresses with its own options).
    */
-  private relations(expand: readonly Expansion[] | undefined, include: readonly Expansion[] = [], personalData = true): { relations: Rs; requested: RelationRead[] } {
+  private relations(
+    expand: readonly Expansion[] | undefined,
+    include: readonly Expansion[] = [],
+    personalData = true,
+  ): { relations: Rs; requested: RelationRead[] } {
     // Without personal data the inline relations are read again by name, without personal fields.
     const inline = personalData ? [] : this.options.inline.map((r) => relationRead(this.resource, { relation: r.name }, false));
-    return { relations: this.options.inline, requested: [...inline, ...[...include, ...(expand ?? [])].map((e) => relationRead(this.resource, e, personalData))] };
+    return {
+      relations: this.options.inline,
+      requested: [...inline, ...[...include, ...(expand ?? [])].map((e) => relationRead(this.resource, e, personalData))],
+    };
   }
 
   /**
@@ -117,7 +123,11 @@ export class ReadService<F extends FieldCatalog, const Rs extends readonly Relat
    */
   private checkPersonal(q: NamedFields & { readonly include?: readonly Expansion[] | undefined }, personalData: boolean | undefined): void {
     if (personalData !== false) return;
-    const named = personalFieldsNamed(this.fields, { ...q, expand: [...(q.expand ?? []), ...(q.include ?? [])] }, (r) => targetOf(this.resource, r).fields);
+    const named = personalFieldsNamed(
+      this.fields,
+      { ...q, expand: [...(q.expand ?? []), ...(q.include ?? [])] },
+      (r) => targetOf(this.resource, r).fields,
+    );
     if (named.length > 0) throw personalDataForbidden(named);
   }
 
@@ -186,7 +196,11 @@ export class ReadService<F extends FieldCatalog, const Rs extends readonly Relat
    * caller may see (ListQuery.personalData) and what it names (`select`, checked, not applied);
    * without it, every field.
    */
-  async get(rawId: string, expand?: readonly Expansion[], access?: { readonly personalData: boolean; readonly select?: readonly string[] | undefined }): Promise<RecordOf<F, Rs>> {
+  async get(
+    rawId: string,
+    expand?: readonly Expansion[],
+    access?: { readonly personalData: boolean; readonly select?: readonly string[] | undefined },
+  ): Promise<RecordOf<F, Rs>> {
     if (access) this.checkPersonal({ expand, select: access.select }, access.personalData);
     const id = parseId(rawId);
     const personalData = access?.personalData ?? true;
@@ -201,15 +215,32 @@ export class ReadService<F extends FieldCatalog, const Rs extends readonly Relat
   }
 
   /** One record by id (GraphQL) holding the fields `select` names (all when absent, the id always) and the relations `include` reads inside it; null when there is none. */
-  async getSelected(rawId: string, select: readonly string[] | undefined, include: readonly Expansion[]): Promise<Selected<RecordOf<F, Rs>> | null> {
+  async getSelected(
+    rawId: string,
+    select: readonly string[] | undefined,
+    include: readonly Expansion[],
+  ): Promise<Selected<RecordOf<F, Rs>> | null> {
     const id = parseId(rawId);
     // As listSelected: whole records by type, the selected fields by value.
     const [found] = await this.read(compare('id', 'eq', uuid(id)), include, select ? this.own(['id', ...select]) : this.all);
     return found ?? null;
   }
 
-  private read(filter: FilterNode, expand?: readonly Expansion[], select: ReadonlyArray<keyof F & string> = this.all, personalData = true): Promise<Array<RecordOf<F, Rs>>> {
-    return readRecords(this.rows, { table: this.resource.model, fields: this.fields, select, filter, orderBy: [], window: 'all', ...this.relations(expand, [], personalData) });
+  private read(
+    filter: FilterNode,
+    expand?: readonly Expansion[],
+    select: ReadonlyArray<keyof F & string> = this.all,
+    personalData = true,
+  ): Promise<Array<RecordOf<F, Rs>>> {
+    return readRecords(this.rows, {
+      table: this.resource.model,
+      fields: this.fields,
+      select,
+      filter,
+      orderBy: [],
+      window: 'all',
+      ...this.relations(expand, [], personalData),
+    });
   }
 
   /**

@@ -29,7 +29,11 @@ export const text = (max: number, min = 1) =>
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     });
 
-export const optionalText = (max: number) => text(max, 0).nullable().optional().transform((v) => v ?? null);
+export const optionalText = (max: number) =>
+  text(max, 0)
+    .nullable()
+    .optional()
+    .transform((v) => v ?? null);
 
 interface DecimalOptions {
   readonly scale: number;
@@ -81,8 +85,7 @@ export const decimal = (o: DecimalOptions) =>
     })
     .meta({ type: 'number' } as Record<string, unknown>);
 
-export const money = (opts: { positive?: boolean } = {}) =>
-  decimal({ scale: 4, precision: 19, nonNegative: true, ...opts });
+export const money = (opts: { positive?: boolean } = {}) => decimal({ scale: 4, precision: 19, nonNegative: true, ...opts });
 export const rate = () => decimal({ scale: 2, precision: 7, nonNegative: true });
 
 /** ISO 8601 date-time with a zone (or a plain date, meaning midnight UTC) → Date (src/query/values.ts). */

@@ -26,7 +26,11 @@ export const customerRecord = z
   .superRefine((c, ctx) => {
     c.addresses.forEach((a, i) => {
       if (a.customerId !== undefined && a.customerId !== c.id)
-        ctx.addIssue({ code: 'custom', path: ['addresses', i, 'customerId'], message: 'must be the id of the customer it is listed under' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['addresses', i, 'customerId'],
+          message: 'must be the id of the customer it is listed under',
+        });
     });
     const addresses = c.addresses.map((a) => ({ ...a, customerId: c.id }));
     if (addresses.some((a, i) => clashingDefaultAddress(a, addresses.slice(0, i))))
@@ -42,6 +46,7 @@ export const customerInput = z
   .omit({ id: true })
   .extend({ addresses: z.array(customerAddressInput).default([]) })
   .superRefine((c, ctx) => {
-    if (c.addresses.filter((a) => a.isDefault).length > 1) ctx.addIssue({ code: 'custom', path: ['addresses'], message: 'at most one address can be the default' });
+    if (c.addresses.filter((a) => a.isDefault).length > 1)
+      ctx.addIssue({ code: 'custom', path: ['addresses'], message: 'at most one address can be the default' });
   });
 export type CustomerInput = z.output<typeof customerInput>;

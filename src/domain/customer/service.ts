@@ -15,7 +15,6 @@ import { customerResource } from './resource';
 /** Every surname customers have had (a table kept by the database): where substring filters on surnames look first. */
 const SURNAMES: Lexicons = { lastName: { table: 'CustomerSurname', column: 'name' } };
 
-
 /** The body of POST /customers/{id}/addresses (the id is assigned), and of its PATCH (the fields to change). */
 const newAddress = customerAddressInput.omit({ id: true });
 
@@ -29,7 +28,10 @@ export class CustomerService extends ReadService<typeof customerFields> {
   constructor(deps: ServiceDeps) {
     super(deps, customerResource, { inline: [], lexicons: SURNAMES });
     this.writer = new WriteService(deps, customerWrites);
-    this.withAddresses = new ReadService(deps, customerResource, { inline: [relationOf(customerResource, 'addresses')], lexicons: SURNAMES });
+    this.withAddresses = new ReadService(deps, customerResource, {
+      inline: [relationOf(customerResource, 'addresses')],
+      lexicons: SURNAMES,
+    });
   }
 
   /** POST /customers/{id}/addresses: one more address, written through the customer (its rules, lock and log). */
@@ -43,7 +45,8 @@ export class CustomerService extends ReadService<typeof customerFields> {
     const addressId = parseId(rawAddressId, 'addressId');
     // The body alone first (an unknown property or the id is refused), then over the current address: zod's partial would fill in defaults.
     parseInput(newAddress.partial(), body);
-    const merged = (c: CustomerWithAddresses) => parseInput(customerAddressInput, { ...asAddressInput(currentAddress(c, addressId, o)), ...plainObject(body) });
+    const merged = (c: CustomerWithAddresses) =>
+      parseInput(customerAddressInput, { ...asAddressInput(currentAddress(c, addressId, o)), ...plainObject(body) });
     const saved = await this.writer.change(customerId, (c) => customerWithAddress(c, merged(c)), actor);
     return addressOf(saved, addressId);
   }

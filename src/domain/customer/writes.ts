@@ -58,20 +58,38 @@ export const customerWrites: WriteSpec<CustomerWithAddresses, CustomerInput> = {
     },
   }),
   async check(db, next, current) {
-    const other = await db.customer.findFirst({ where: { debtorNumber: next.debtorNumber, ...(current ? { NOT: { id: current.id } } : {}) }, select: { id: true } });
-    if (other) throw new AppError('DUPLICATE_KEY', `The debtor number ${next.debtorNumber} belongs to customer ${other.id}`, [{ field: 'debtorNumber', message: 'already used' }]);
-    if (next.receivableAccountId !== null && next.receivableAccountId !== current?.receivableAccountId) await requireUsableAccount(db, next.receivableAccountId, 'receivableAccountId');
-    if (next.prepaymentAccountId !== null && next.prepaymentAccountId !== current?.prepaymentAccountId) await requireUsableAccount(db, next.prepaymentAccountId, 'prepaymentAccountId');
+    const other = await db.customer.findFirst({
+      where: { debtorNumber: next.debtorNumber, ...(current ? { NOT: { id: current.id } } : {}) },
+      select: { id: true },
+    });
+    if (other)
+      throw new AppError('DUPLICATE_KEY', `The debtor number ${next.debtorNumber} belongs to customer ${other.id}`, [
+        { field: 'debtorNumber', message: 'already used' },
+      ]);
+    if (next.receivableAccountId !== null && next.receivableAccountId !== current?.receivableAccountId)
+      await requireUsableAccount(db, next.receivableAccountId, 'receivableAccountId');
+    if (next.prepaymentAccountId !== null && next.prepaymentAccountId !== current?.prepaymentAccountId)
+      await requireUsableAccount(db, next.prepaymentAccountId, 'prepaymentAccountId');
     const ids = next.addresses.flatMap((a) => (a.id === undefined ? [] : [a.id]));
     if (ids.length > 0) {
-      const elsewhere = await db.address.findMany({ where: { id: { in: ids }, NOT: { customerId: current?.id ?? '00000000-0000-0000-0000-000000000000' } }, select: { id: true } });
+      const elsewhere = await db.address.findMany({
+        where: { id: { in: ids }, NOT: { customerId: current?.id ?? '00000000-0000-0000-0000-000000000000' } },
+        select: { id: true },
+      });
       const foreign = new Set(elsewhere.map((a) => a.id));
-      const errors = next.addresses.flatMap((a, i) => (a.id !== undefined && foreign.has(a.id) ? [{ field: `addresses[${i}].id`, message: 'is an address of another customer' }] : []));
+      const errors = next.addresses.flatMap((a, i) =>
+        a.id !== undefined && foreign.has(a.id) ? [{ field: `addresses[${i}].id`, message: 'is an address of another customer' }] : [],
+      );
       if (errors.length > 0) throw validationFailed(errors);
     }
   },
   async checkDelete(db, current) {
-    const payments = await db.payment.findMany({ where: { customerId: current.id }, select: { id: true }, orderBy: { receivedAt: 'desc' }, take: NAMED_REFERRERS });
+    const payments = await db.payment.findMany({
+      where: { customerId: current.id },
+      select: { id: true },
+      orderBy: { receivedAt: 'desc' },
+      take: NAMED_REFERRERS,
+    });
     refuseIfReferenced(`Customer ${current.debtorNumber}`, [['payments', payments.map((p) => p.id)]]);
   },
   alsoLogged: (before, after) => addressChanges(before?.addresses ?? [], after?.addresses ?? []),
@@ -88,7 +106,8 @@ function addressChanges(before: readonly Address[], after: readonly Address[]): 
     else if (Object.keys(changes).length > 0) drafts.push({ resource: 'address', recordId: a.id, operation: 'updated', changes });
     old.delete(a.id);
   }
-  for (const a of old.values()) drafts.push({ resource: 'address', recordId: a.id, operation: 'deleted', changes: fieldChanges(addressFields, a, undefined) });
+  for (const a of old.values())
+    drafts.push({ resource: 'address', recordId: a.id, operation: 'deleted', changes: fieldChanges(addressFields, a, undefined) });
   return drafts;
 }
 
@@ -98,7 +117,10 @@ type AddressInput = CustomerInput['addresses'][number];
 export const asAddressInput = ({ customerId: _c, ...a }: Address): AddressInput => a;
 
 /** A customer as the body of a full replacement of itself. */
-const customerAsInput = ({ id: _id, addresses, ...values }: CustomerWithAddresses) => ({ ...values, addresses: addresses.map(asAddressInput) });
+const customerAsInput = ({ id: _id, addresses, ...values }: CustomerWithAddresses) => ({
+  ...values,
+  addresses: addresses.map(asAddressInput),
+});
 
 /**
  * The customer with `address` added, or put in place of its address with the same id; as
@@ -108,10 +130,16 @@ const customerAsInput = ({ id: _id, addresses, ...values }: CustomerWithAddresse
 export function customerWithAddress(current: CustomerWithAddresses, address: AddressInput): CustomerInput {
   const others = current.addresses.filter((a) => a.id !== address.id);
   const clash = clashingDefaultAddress({ ...address, id: address.id ?? '', customerId: current.id }, others);
-  if (clash) throw new AppError('DEFAULT_ALREADY_SET', `Address ${clash.id} is the customer's default address; unset it first`, [{ field: 'isDefault', message: 'the customer has a default address' }]);
+  if (clash)
+    throw new AppError('DEFAULT_ALREADY_SET', `Address ${clash.id} is the customer's default address; unset it first`, [
+      { field: 'isDefault', message: 'the customer has a default address' },
+    ]);
   return parseInput(customerInput, { ...customerAsInput(current), addresses: [...others.map(asAddressInput), address] });
 }
 
 /** The customer without one of its addresses. */
 export const customerWithoutAddress = (current: CustomerWithAddresses, addressId: string): CustomerInput =>
-  parseInput(customerInput, { ...customerAsInput(current), addresses: current.addresses.filter((a) => a.id !== addressId).map(asAddressInput) });
+  parseInput(customerInput, {
+    ...customerAsInput(current),
+    addresses: current.addresses.filter((a) => a.id !== addressId).map(asAddressInput),
+  });

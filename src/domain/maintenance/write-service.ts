@@ -98,7 +98,8 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
 
   /** PATCH and GraphQL update: the fields the body names change, the others keep their value. */
   patch(id: unknown, body: unknown, actor: Actor, o: WriteOptions = {}): Promise<R> {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw validationFailed([{ field: '', message: 'the body must be a JSON object' }]);
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw validationFailed([{ field: '', message: 'the body must be a JSON object' }]);
     return this.update(id, (current) => this.spec.parse({ ...this.asInput(current), ...body }), actor, o);
   }
 
@@ -150,11 +151,19 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
   }
 
   /** The entries of one write, last in its transaction; an update that changed nothing appends none. */
-  private async log(db: Db, operation: 'created' | 'updated' | 'deleted', before: R | undefined, after: R | undefined, actor: Actor, now: Date): Promise<void> {
+  private async log(
+    db: Db,
+    operation: 'created' | 'updated' | 'deleted',
+    before: R | undefined,
+    after: R | undefined,
+    actor: Actor,
+    now: Date,
+  ): Promise<void> {
     const recordId = (after ?? before)?.id ?? '';
     const changes = fieldChanges(this.spec.resource.fields, before, after);
     const drafts: ChangeDraft[] = [];
-    if (operation !== 'updated' || Object.keys(changes).length > 0) drafts.push({ resource: this.spec.resource.name, recordId, operation, changes });
+    if (operation !== 'updated' || Object.keys(changes).length > 0)
+      drafts.push({ resource: this.spec.resource.name, recordId, operation, changes });
     drafts.push(...(this.spec.alsoLogged?.(before, after) ?? []));
     await appendChanges(db, drafts, { ...actor, occurredAt: now });
   }
@@ -164,15 +173,20 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
    * rule's catalogue code: the rules are checked again against what committed since, which
    * names the other record; failing that, the constraint's code.
    */
-  private async transaction<T>(work: (db: Db, now: Date) => Promise<T>, recheck?: (db: Db, now: Date) => Promise<void> | undefined): Promise<T> {
+  private async transaction<T>(
+    work: (db: Db, now: Date) => Promise<T>,
+    recheck?: (db: Db, now: Date) => Promise<void> | undefined,
+  ): Promise<T> {
     try {
       return await this.prisma.$transaction((db) => work(db, this.now()));
     } catch (e) {
       if (recheck && !(e instanceof AppError) && (isExclusionViolation(e) || isUniqueViolation(e))) {
-        const rule = await this.prisma.$transaction(async (db) => recheck(db, this.now())).then(
-          () => undefined,
-          (r: unknown) => r,
-        );
+        const rule = await this.prisma
+          .$transaction(async (db) => recheck(db, this.now()))
+          .then(
+            () => undefined,
+            (r: unknown) => r,
+          );
         if (rule instanceof AppError) throw rule;
       }
       throw this.explain(e);
@@ -182,7 +196,8 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
   private explain(e: unknown): unknown {
     if (e instanceof AppError) return e;
     const what = this.spec.resource.label;
-    if (isExclusionViolation(e)) return new AppError('PERIOD_OVERLAP', `The validity period overlaps another period of the same ${what} (a concurrent write)`);
+    if (isExclusionViolation(e))
+      return new AppError('PERIOD_OVERLAP', `The validity period overlaps another period of the same ${what} (a concurrent write)`);
     if (isUniqueViolation(e)) return new AppError('DUPLICATE_CODE', `Another ${what} has the same key (a concurrent write)`);
     if (isForeignKeyViolation(e)) return new AppError('IN_USE', `The ${what} refers to a record that is gone, or is still referred to`);
     if (isCheckViolation(e)) return new AppError('VALIDATION_FAILED', `The ${what} breaks a rule of the database`);
@@ -202,9 +217,17 @@ function wireValue(v: unknown): unknown {
  * Refuses a code another record of the resource has, ignoring case. The candidates come from
  * an `insensitive` (ILIKE) query, where `_` and `%` are wildcards: compared exactly here.
  */
-export function refuseTakenCode(label: string, code: string, selfId: string | undefined, candidates: ReadonlyArray<{ readonly id: string; readonly code: string }>): void {
+export function refuseTakenCode(
+  label: string,
+  code: string,
+  selfId: string | undefined,
+  candidates: ReadonlyArray<{ readonly id: string; readonly code: string }>,
+): void {
   const other = candidates.find((c) => c.id !== selfId && codeKey(c.code) === codeKey(code));
-  if (other) throw new AppError('DUPLICATE_CODE', `The code ${code} is already used by another ${label} (${other.code})`, [{ field: 'code', message: 'already used' }]);
+  if (other)
+    throw new AppError('DUPLICATE_CODE', `The code ${code} is already used by another ${label} (${other.code})`, [
+      { field: 'code', message: 'already used' },
+    ]);
 }
 
 /** Refuses the delete of a record that others still refer to, naming them (`[what, their keys]`). */

@@ -1,8 +1,6 @@
 import { field, type FieldCatalog } from '../../query/fields';
 
-export const SOURCE_TYPES = [
-  'BankTransfer', 'CreditCard', 'DebitCard', 'Cash', 'Check', 'DirectDebit', 'OnlineWallet', 'Other',
-] as const;
+export const SOURCE_TYPES = ['BankTransfer', 'CreditCard', 'DebitCard', 'Cash', 'Check', 'DirectDebit', 'OnlineWallet', 'Other'] as const;
 
 export const paymentSourceFields = {
   id: field.uuid(),

@@ -138,7 +138,10 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
     const selfId = current?.id;
     if (!current || current.accountId !== input.accountId) {
       const account = await this.prisma.account.findUnique({ where: { id: input.accountId } });
-      if (!account) throw new AppError('ACCOUNT_NOT_USABLE', `No account with id ${input.accountId}`, [{ field: 'accountId', message: 'unknown account' }]);
+      if (!account)
+        throw new AppError('ACCOUNT_NOT_USABLE', `No account with id ${input.accountId}`, [
+          { field: 'accountId', message: 'unknown account' },
+        ]);
       const faults = accountFaults(account);
       if (faults.length > 0)
         throw new AppError(
@@ -158,7 +161,10 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
     // `mode: insensitive` is ILIKE: `_` and `%` in the code are wildcards there, so compare exactly.
     if (sameCode && codeKey(sameCode.code) === codeKey(input.code)) throw duplicateCode(input.code);
     if (input.isDefault) {
-      const defaults = await this.prisma.paymentSource.findMany({ where: { isDefault: true }, select: { id: true, code: true, isDefault: true } });
+      const defaults = await this.prisma.paymentSource.findMany({
+        where: { isDefault: true },
+        select: { id: true, code: true, isDefault: true },
+      });
       const other = clashingDefault({ id: selfId, isDefault: input.isDefault }, defaults);
       if (other) throw defaultAlreadySet(other.code);
     }
@@ -167,7 +173,10 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
   /** After the database refused a write: which rule did the concurrent request win? */
   private async explain(e: unknown, input: PaymentSourceInput, selfId: string | undefined): Promise<unknown> {
     if (!isUniqueViolation(e)) {
-      if (isForeignKeyViolation(e)) return new AppError('ACCOUNT_NOT_USABLE', `No account with id ${input.accountId}`, [{ field: 'accountId', message: 'unknown account' }]);
+      if (isForeignKeyViolation(e))
+        return new AppError('ACCOUNT_NOT_USABLE', `No account with id ${input.accountId}`, [
+          { field: 'accountId', message: 'unknown account' },
+        ]);
       return e;
     }
     try {
@@ -204,8 +213,11 @@ function versionOf(current: PaymentSource, o: WriteOptions): { updatedAt?: Date 
 }
 
 const duplicateCode = (code: string) =>
-  new AppError('DUPLICATE_CODE', `The code ${code} is already used by another payment source`, [{ field: 'code', message: 'already used' }]);
+  new AppError('DUPLICATE_CODE', `The code ${code} is already used by another payment source`, [
+    { field: 'code', message: 'already used' },
+  ]);
 const defaultAlreadySet = (code: string) =>
-  new AppError('DEFAULT_ALREADY_SET', `${code} is already the default payment source`, [{ field: 'isDefault', message: 'another payment source is the default' }]);
-const hasPayments = (s: PaymentSource) =>
-  new AppError('HAS_PAYMENTS', `Payment source ${s.code} has payments and cannot be deleted`);
+  new AppError('DEFAULT_ALREADY_SET', `${code} is already the default payment source`, [
+    { field: 'isDefault', message: 'another payment source is the default' },
+  ]);
+const hasPayments = (s: PaymentSource) => new AppError('HAS_PAYMENTS', `Payment source ${s.code} has payments and cannot be deleted`);

@@ -31,9 +31,7 @@ export class PaymentService extends ReadService<typeof paymentFields> {
     const input = parseInput(paymentInput, body);
     try {
       return await this.prisma.$transaction(async (tx) => {
-        const source = input.paymentSourceId
-          ? await lockSource(tx, input.paymentSourceId)
-          : await lockDefaultSource(tx);
+        const source = input.paymentSourceId ? await lockSource(tx, input.paymentSourceId) : await lockDefaultSource(tx);
         if (!source) {
           if (input.paymentSourceId)
             throw validationFailed([{ field: 'paymentSourceId', message: `no payment source with id ${input.paymentSourceId}` }]);
@@ -58,11 +56,15 @@ export class PaymentService extends ReadService<typeof paymentFields> {
           },
         });
         const changes = fieldChanges(paymentFields, undefined, payment);
-        await appendChanges(tx, [{ resource: 'payment', recordId: payment.id, operation: 'created', changes }], { ...actor, occurredAt: now });
+        await appendChanges(tx, [{ resource: 'payment', recordId: payment.id, operation: 'created', changes }], {
+          ...actor,
+          occurredAt: now,
+        });
         return payment;
       });
     } catch (e) {
-      if (isForeignKeyViolation(e)) throw validationFailed([{ field: 'customerId', message: 'the customer or payment source no longer exists' }]);
+      if (isForeignKeyViolation(e))
+        throw validationFailed([{ field: 'customerId', message: 'the customer or payment source no longer exists' }]);
       throw e;
     }
   }

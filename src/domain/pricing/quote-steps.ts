@@ -93,7 +93,8 @@ export function chooseTaxCodes(lines: readonly QuoteLineIn[], data: QuoteData): 
       return;
     }
     const problem = taxCodeProblem(taxCode, l.billingDate);
-    if (problem) noTax.push({ field, message: taxProblemMessage(taxCode, problem, l.billingDate, l.taxCodeId === undefined ? article.code : null) });
+    if (problem)
+      noTax.push({ field, message: taxProblemMessage(taxCode, problem, l.billingDate, l.taxCodeId === undefined ? article.code : null) });
     else chosen.push(taxCode);
   });
   if (noTax.length > 0) throw new AppError('NO_TAX_CODE', describe(noTax), noTax);
@@ -154,4 +155,3 @@ function taxProblemMessage(t: TaxCodeRow, problem: TaxCodeProblem, billingDate: 
 export function distinct<T>(values: readonly T[]): T[] {
   return [...new Set(values)];
 }
-

@@ -40,7 +40,6 @@ const PRICE = ['id', 'articleId', 'amount', 'validFrom'] as const;
 const TAX_CODE = ['id', 'code', 'rate', 'isActive', 'validFrom', 'validTo'] as const;
 const TERM = ['id', 'startDate', 'endDate'] as const;
 
-
 /** An article as a quote reads it: with its default tax code, joined (one statement). */
 type QuoteArticle = ArticleRow & { readonly defaultTaxCode: TaxCodeRow | null };
 
@@ -119,7 +118,11 @@ export class PricingService {
 
   /** Every price of these articles valid from `latest` or before, in no particular order. */
   private prices(articleIds: readonly string[], latest: Date): Promise<PriceRow[]> {
-    return this.records(RESOURCES.ArticlePrice, PRICE, allOf(isIn('articleId', articleIds.map(uuid)), compare('validFrom', 'le', instant(latest))));
+    return this.records(
+      RESOURCES.ArticlePrice,
+      PRICE,
+      allOf(isIn('articleId', articleIds.map(uuid)), compare('validFrom', 'le', instant(latest))),
+    );
   }
 
   /** The effective price of an article on a date (validFrom <= date, latest first); null when none or no such article. */
@@ -128,7 +131,10 @@ export class PricingService {
     if (!isUuid(articleId)) return null;
     const filter = allOf(compare('articleId', 'eq', uuid(articleId.toLowerCase())), compare('validFrom', 'le', instant(date)));
     // The newest first: the order of an article's prices everywhere (Article.prices in its declaration).
-    const [row] = await this.records(RESOURCES.ArticlePrice, PRICE, filter, { orderBy: RESOURCES.Article.relations.prices.order, window: { take: 1, skip: 0 } });
+    const [row] = await this.records(RESOURCES.ArticlePrice, PRICE, filter, {
+      orderBy: RESOURCES.Article.relations.prices.order,
+      window: { take: 1, skip: 0 },
+    });
     return row ? toEffectivePrice(row) : null;
   }
 

@@ -38,11 +38,16 @@ export const taxCodeWrites: WriteSpec<TaxCode, TaxCodeInput> = {
           kept.map((field) => ({ field, message: 'cannot change once the tax code took effect' })),
         );
     } else if (hasTakenEffect(next.validFrom, now)) {
-      throw new AppError('ALREADY_EFFECTIVE', 'A tax code written through the API starts in the future', [{ field: 'validFrom', message: 'must be in the future' }]);
+      throw new AppError('ALREADY_EFFECTIVE', 'A tax code written through the API starts in the future', [
+        { field: 'validFrom', message: 'must be in the future' },
+      ]);
     }
     if (next.taxAccountId !== current?.taxAccountId) await requireUsableAccount(db, next.taxAccountId, 'taxAccountId');
     if (next.revenueAccountId !== current?.revenueAccountId) await requireUsableAccount(db, next.revenueAccountId, 'revenueAccountId');
-    const sameCode = await db.taxCode.findMany({ where: { code: next.code, ...(current ? { NOT: { id: current.id } } : {}) }, select: { id: true, validFrom: true, validTo: true } });
+    const sameCode = await db.taxCode.findMany({
+      where: { code: next.code, ...(current ? { NOT: { id: current.id } } : {}) },
+      select: { id: true, validFrom: true, validTo: true },
+    });
     const other = sameCode.find((o) => periodsOverlap(o, next));
     if (other)
       throw new AppError(
@@ -53,8 +58,16 @@ export const taxCodeWrites: WriteSpec<TaxCode, TaxCodeInput> = {
   },
   async checkDelete(db, current, now) {
     if (hasTakenEffect(current.validFrom, now))
-      throw new AppError('ALREADY_EFFECTIVE', `Tax code ${current.code} took effect on ${current.validFrom.toISOString()} and is kept as invoices saw it; end it (validTo) or deactivate it instead`);
-    const articles = await db.article.findMany({ where: { defaultTaxCodeId: current.id }, select: { code: true }, orderBy: { code: 'asc' }, take: NAMED_REFERRERS });
+      throw new AppError(
+        'ALREADY_EFFECTIVE',
+        `Tax code ${current.code} took effect on ${current.validFrom.toISOString()} and is kept as invoices saw it; end it (validTo) or deactivate it instead`,
+      );
+    const articles = await db.article.findMany({
+      where: { defaultTaxCodeId: current.id },
+      select: { code: true },
+      orderBy: { code: 'asc' },
+      take: NAMED_REFERRERS,
+    });
     refuseIfReferenced(`Tax code ${current.code}`, [['articles', articles.map((a) => a.code)]]);
   },
 };

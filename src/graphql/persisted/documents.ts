@@ -52,14 +52,18 @@ function withoutApq(extensions: unknown): Record<string, unknown> | undefined {
 export function resolveDocument(op: Wire, policy: DocumentPolicy): AppError | boolean {
   let document: string | undefined;
   if (op.documentId !== undefined) {
-    if (typeof op.documentId !== 'string' || op.documentId === '') return new AppError('PERSISTED_DOCUMENT_NOT_FOUND', 'documentId must be a non-empty string');
+    if (typeof op.documentId !== 'string' || op.documentId === '')
+      return new AppError('PERSISTED_DOCUMENT_NOT_FOUND', 'documentId must be a non-empty string');
     document = policy.manifest?.get(documentKey(op.documentId));
     if (document === undefined) return new AppError('PERSISTED_DOCUMENT_NOT_FOUND', 'No trusted document has this documentId');
   } else if (policy.trustedOnly) {
     const hash = apqHash(op.extensions);
     document = hash === undefined ? undefined : policy.manifest?.get(hash);
     if (document === undefined)
-      return new AppError('DOCUMENT_NOT_TRUSTED', 'Only the operations of the trusted-documents manifest are accepted: name one by documentId or by its persisted-query hash');
+      return new AppError(
+        'DOCUMENT_NOT_TRUSTED',
+        'Only the operations of the trusted-documents manifest are accepted: name one by documentId or by its persisted-query hash',
+      );
   } else return false;
   op.query = document;
   delete op.documentId;
@@ -92,7 +96,9 @@ export function admitDocuments(
 ): { readonly error?: AppError; readonly url?: string } {
   if (Array.isArray(body)) {
     if (body.length > LIMITS.batchOperations)
-      return { error: new AppError('QUERY_TOO_COMPLEX', `The batch has ${body.length} operations; at most ${LIMITS.batchOperations} are allowed`) };
+      return {
+        error: new AppError('QUERY_TOO_COMPLEX', `The batch has ${body.length} operations; at most ${LIMITS.batchOperations} are allowed`),
+      };
     for (const op of body) {
       const outcome = isObject(op) ? resolveDocument(op, policy) : false;
       if (outcome instanceof AppError) return { error: outcome };

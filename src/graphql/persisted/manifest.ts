@@ -41,8 +41,13 @@ export function parseManifest(text: string): Manifest {
   }
   const a = apollo.safeParse(json);
   const f = flat.safeParse(json);
-  const entries = a.success ? a.data.operations.map((o) => [o.id, o.body] as const) : f.success && !('format' in f.data) ? Object.entries(f.data) : undefined;
-  if (!entries) throw new Error('is neither a map of id to document (graphql-codegen, Relay) nor an Apollo persisted-query manifest (version 1)');
+  const entries = a.success
+    ? a.data.operations.map((o) => [o.id, o.body] as const)
+    : f.success && !('format' in f.data)
+      ? Object.entries(f.data)
+      : undefined;
+  if (!entries)
+    throw new Error('is neither a map of id to document (graphql-codegen, Relay) nor an Apollo persisted-query manifest (version 1)');
   // A document that does not parse could never run: the manifest is not what the apps were built with.
   for (const [id, body] of entries) {
     try {

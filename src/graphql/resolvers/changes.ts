@@ -33,12 +33,10 @@ export async function changes(args: QueryChangesArgs, ctx: GraphqlContext, info:
   });
 }
 
-const history =
-  (resource: LoggedResource) =>
-  async (record: { id: string }, _a: unknown, ctx: GraphqlContext) => {
-    requireScope(ctx.principal, SCOPES.audit);
-    return entriesFor(seesPersonalData(ctx.principal), await ctx.loaders.history(resource).load(record.id));
-  };
+const history = (resource: LoggedResource) => async (record: { id: string }, _a: unknown, ctx: GraphqlContext) => {
+  requireScope(ctx.principal, SCOPES.audit);
+  return entriesFor(seesPersonalData(ctx.principal), await ctx.loaders.history(resource).load(record.id));
+};
 
 export const changeResolvers: Resolvers = {
   ChangeOperation: { CREATED: 'created', DELETED: 'deleted', UPDATED: 'updated' },
@@ -56,5 +54,9 @@ export const changeResolvers: Resolvers = {
     pageInfo: (page) => ({ hasNextPage: page.hasMore, endCursor: page.cursor }),
   },
   // Every resource's records have their history.
-  ...recordBy(ALL_RESOURCES, (r) => r.model, (r) => ({ history: history(r.name) })),
+  ...recordBy(
+    ALL_RESOURCES,
+    (r) => r.model,
+    (r) => ({ history: history(r.name) }),
+  ),
 };

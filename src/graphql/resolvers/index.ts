@@ -32,5 +32,9 @@ export const resolvers: Resolvers = {
   Subscription,
   ...mergeTypes(relations, computed, changeResolvers, etagResolvers),
   // Every resource's list field answers a `<Model>Connection` over the service's Page.
-  ...recordBy(ALL_RESOURCES, (r) => `${r.model}Connection` as const, () => connectionResolvers()),
+  ...recordBy(
+    ALL_RESOURCES,
+    (r) => `${r.model}Connection` as const,
+    () => connectionResolvers(),
+  ),
 };

@@ -77,7 +77,10 @@ export function mutationScopes(operation: OperationDefinitionNode): Scope[] {
 
 /** `etag` of the maintained types: the record's ETag as its REST single-record read gives it (whatever the query selected of it). */
 export const etagResolvers: Resolvers = Object.fromEntries(
-  WRITTEN_MODELS.map((model) => [model, { etag: ({ id }: { id: string }, _a: unknown, { services }: GraphqlContext) => currentEtag(services, model, id) }]),
+  WRITTEN_MODELS.map((model) => [
+    model,
+    { etag: ({ id }: { id: string }, _a: unknown, { services }: GraphqlContext) => currentEtag(services, model, id) },
+  ]),
 );
 
 export const Mutation: MutationResolvers = {

@@ -28,7 +28,13 @@ interface Reads {
  * One record by id: through the request's loader (aliased look-ups share a statement), or,
  * when the selection shows relations, in one statement with those relations inside.
  */
-function one(loader: DataLoader<string, unknown>, read: Reads, rawId: string, model: ResourceModel, info: GraphQLResolveInfo): Promise<unknown> {
+function one(
+  loader: DataLoader<string, unknown>,
+  read: Reads,
+  rawId: string,
+  model: ResourceModel,
+  info: GraphQLResolveInfo,
+): Promise<unknown> {
   const id = parseId(rawId);
   const { select, include } = recordSelection(info, model);
   return include.length === 0 ? loader.load(id) : read.getSelected(id, select, include);

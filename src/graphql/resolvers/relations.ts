@@ -18,7 +18,8 @@ function required<T>(value: T | null, what: string, id: string): T {
   return value;
 }
 
-const addressesOf = (c: GraphModel<'Customer'>, { loaders }: GraphqlContext) => c.addresses ?? loaders.children(RESOURCES.Customer.relations.addresses).load(c.id);
+const addressesOf = (c: GraphModel<'Customer'>, { loaders }: GraphqlContext) =>
+  c.addresses ?? loaders.children(RESOURCES.Customer.relations.addresses).load(c.id);
 
 /**
  * For each relation field of a type, the declared relation (src/domain/<resource>/resource.ts)
@@ -35,7 +36,10 @@ const SHOWN_AS: Readonly<Partial<Record<ModelName, RelationReads>>> = { Customer
 
 /** Each type's relation fields as the declared relations they show: the same names, and those of SHOWN_AS. */
 export const RELATION_READS: Readonly<Partial<Record<ModelName, RelationReads>>> = Object.fromEntries(
-  ALL_RESOURCES.map((r) => [r.model, { ...Object.fromEntries(Object.keys(r.relations).map((name) => [name, name])), ...SHOWN_AS[r.model] }]),
+  ALL_RESOURCES.map((r) => [
+    r.model,
+    { ...Object.fromEntries(Object.keys(r.relations).map((name) => [name, name])), ...SHOWN_AS[r.model] },
+  ]),
 );
 
 const defaultOf = (addresses: readonly GraphModel<'Address'>[]): GraphModel<'Address'> | null => addresses.find((a) => a.isDefault) ?? null;
@@ -51,7 +55,11 @@ const COMPUTED: Readonly<Partial<Record<ModelName, RelationNeeds>>> = { Article:
 export const RELATION_NEEDS: Readonly<Partial<Record<ModelName, RelationNeeds>>> = Object.fromEntries(
   ALL_RESOURCES.map((r) => [
     r.model,
-    { ...Object.fromEntries(Object.entries(r.relations).map(([name, rel]) => [name, rel.kind === 'one' ? [rel.foreignKey] : []])), history: [], ...COMPUTED[r.model] },
+    {
+      ...Object.fromEntries(Object.entries(r.relations).map(([name, rel]) => [name, rel.kind === 'one' ? [rel.foreignKey] : []])),
+      history: [],
+      ...COMPUTED[r.model],
+    },
   ]),
 );
 
@@ -108,8 +116,10 @@ export const computed: Resolvers = {
     defaultAddress: async (c, _a, ctx) => defaultOf(await addressesOf(c, ctx)),
   },
   QuoteLine: {
-    article: async (l, _a, { loaders }) => required(await loaders.record('Article').load(l.articleId), RESOURCES.Article.label, l.articleId),
-    taxCode: async (l, _a, { loaders }) => required(await loaders.record('TaxCode').load(l.taxCodeId), RESOURCES.TaxCode.label, l.taxCodeId),
+    article: async (l, _a, { loaders }) =>
+      required(await loaders.record('Article').load(l.articleId), RESOURCES.Article.label, l.articleId),
+    taxCode: async (l, _a, { loaders }) =>
+      required(await loaders.record('TaxCode').load(l.taxCodeId), RESOURCES.TaxCode.label, l.taxCodeId),
     academicTerm: (l, _a, { loaders }) => (l.academicTermId ? loaders.record('AcademicTerm').load(l.academicTermId) : null),
   },
 };

@@ -85,7 +85,12 @@ function selectionOf(model: ModelName, fields: readonly FieldNode[], info: Graph
   const include = [...relations].map(([relation, nodes]): Expansion => {
     if (nodes === 'all') return { relation };
     const target = resource.relations[relation]!.target;
-    const { select } = selectionOf(target, nodes.flatMap((n) => fieldsIn(n.selectionSet, info)), info, false);
+    const { select } = selectionOf(
+      target,
+      nodes.flatMap((n) => fieldsIn(n.selectionSet, info)),
+      info,
+      false,
+    );
     return select ? { relation, select } : { relation };
   });
   return { select: every ? undefined : [...own], include };
@@ -95,9 +100,10 @@ function selectionOf(model: ModelName, fields: readonly FieldNode[], info: Graph
 export function listSelection(info: GraphQLResolveInfo, model: ModelName): Selection {
   return cached(info, 'selection', () => {
     const records = info.fieldNodes.flatMap((n) =>
-      [...fieldsNamed(n.selectionSet, 'nodes', info), ...fieldsNamed(n.selectionSet, 'edges', info).flatMap((e) => fieldsNamed(e.selectionSet, 'node', info))].flatMap(
-        (f) => fieldsIn(f.selectionSet, info),
-      ),
+      [
+        ...fieldsNamed(n.selectionSet, 'nodes', info),
+        ...fieldsNamed(n.selectionSet, 'edges', info).flatMap((e) => fieldsNamed(e.selectionSet, 'node', info)),
+      ].flatMap((f) => fieldsIn(f.selectionSet, info)),
     );
     return selectionOf(model, records, info, true);
   });
@@ -105,5 +111,12 @@ export function listSelection(info: GraphQLResolveInfo, model: ModelName): Selec
 
 /** What a single-record field selects (`customer(id:) { ... }`). */
 export function recordSelection(info: GraphQLResolveInfo, model: ModelName): Selection {
-  return cached(info, 'selection', () => selectionOf(model, info.fieldNodes.flatMap((n) => fieldsIn(n.selectionSet, info)), info, true));
+  return cached(info, 'selection', () =>
+    selectionOf(
+      model,
+      info.fieldNodes.flatMap((n) => fieldsIn(n.selectionSet, info)),
+      info,
+      true,
+    ),
+  );
 }

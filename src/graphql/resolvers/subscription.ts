@@ -22,6 +22,7 @@ export const Subscription: SubscriptionResolvers = {
       return ctx.live.follow({ after, resource });
     },
     // Redacted per subscriber: the live log is shared, the reader's scope is not.
-    resolve: (entry: ChangeModel, _args: unknown, ctx: GraphqlContext) => (seesPersonalData(ctx.principal) ? entry : withoutPersonalData(entry)),
+    resolve: (entry: ChangeModel, _args: unknown, ctx: GraphqlContext) =>
+      seesPersonalData(ctx.principal) ? entry : withoutPersonalData(entry),
   },
 };

@@ -32,7 +32,11 @@ export class CustomerAddresses {
       this.count++;
       const other = this.index.get(a.id);
       if (other !== undefined) {
-        this.problems.add({ ...at, sub }, 'id', `duplicate id ${a.id}: customers[${this.customer.get(other)}].addresses[${this.sub.get(other)}] has it too`);
+        this.problems.add(
+          { ...at, sub },
+          'id',
+          `duplicate id ${a.id}: customers[${this.customer.get(other)}].addresses[${this.sub.get(other)}] has it too`,
+        );
         return;
       }
       const ordinal = this.customer.length;

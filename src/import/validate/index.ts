@@ -1,7 +1,17 @@
 import { scanFile } from '../read-file';
 import type { z } from 'zod';
 import { RESOURCES } from '../../domain/resources';
-import { FILE_SECTIONS, isFileSection, perFileSection, perSection, SECTIONS, sectionDef, type FileSection, type Identified, type ImportSection } from '../registry';
+import {
+  FILE_SECTIONS,
+  isFileSection,
+  perFileSection,
+  perSection,
+  SECTIONS,
+  sectionDef,
+  type FileSection,
+  type Identified,
+  type ImportSection,
+} from '../registry';
 import type { ImportProblem, ImportProgress } from '../types';
 import { AccountRules } from './accounts';
 import { CustomerAddresses } from './customers';
@@ -140,4 +150,3 @@ export async function validateFile(
   const plan = await v.checkDatabase(sql);
   return { problems: v.problems.list(), plan };
 }
-

@@ -26,7 +26,8 @@ export class PaymentSourceRules {
     this.accountOf[at.index] = r.accountId;
     if (!r.isDefault) return;
     const other = clashingDefault(r, this.defaults);
-    if (other) this.problems.add(at, 'isDefault', `only one payment source can be the default, and paymentSources[${other.index}] already is`);
+    if (other)
+      this.problems.add(at, 'isDefault', `only one payment source can be the default, and paymentSources[${other.index}] already is`);
     this.defaults.push({ index: at.index, id: r.id, isDefault: true });
   }
 
@@ -55,7 +56,8 @@ export class PaymentSourceRules {
       if (!account) return; // invalid in the file (reported there), or unknown (reported as a reference)
       const name = file ? `accounts[${file.index}]` : `account ${row!.code}`;
       const faults = accountFaults(account);
-      if (faults.includes('not-asset')) this.problems.add(loc('paymentSources', index), 'accountId', `${name} is of type ${account.type}; ${RULE}`);
+      if (faults.includes('not-asset'))
+        this.problems.add(loc('paymentSources', index), 'accountId', `${name} is of type ${account.type}; ${RULE}`);
       else if (faults.includes('inactive')) this.problems.add(loc('paymentSources', index), 'accountId', `${name} is inactive; ${RULE}`);
     });
   }

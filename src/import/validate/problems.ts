@@ -108,8 +108,6 @@ export class Problems {
 
   /** In file order: section, record, address, then the order found. */
   list(): ImportProblem[] {
-    return [...this.entries]
-      .sort((a, b) => a.seq - b.seq || a.index - b.index || a.sub - b.sub || a.n - b.n)
-      .map((e) => e.problem);
+    return [...this.entries].sort((a, b) => a.seq - b.seq || a.index - b.index || a.sub - b.sub || a.n - b.n).map((e) => e.problem);
   }
 }

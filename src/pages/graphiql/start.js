@@ -9,7 +9,7 @@
   // The example operation comes with the page (src/pages/example.ts).
   var DEFAULT_QUERY =
     '# Paste a token above (npm run --silent token prints one), then run with Ctrl-Enter or the run button.\n' +
-    '# That token has every scope, billing.pii included: customers\' names, e-mails and addresses need it.\n' +
+    "# That token has every scope, billing.pii included: customers' names, e-mails and addresses need it.\n" +
     mount.getAttribute('data-example');
 
   var input = document.getElementById('token');

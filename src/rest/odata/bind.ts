@@ -5,14 +5,7 @@
 // position of the token at fault.
 
 import { invalidQuery } from '../../errors/catalogue';
-import {
-  compareCondition,
-  inCondition,
-  textCondition,
-  unknownFieldMessage,
-  type Built,
-  type CaseMode,
-} from '../../query/conditions';
+import { compareCondition, inCondition, textCondition, unknownFieldMessage, type Built, type CaseMode } from '../../query/conditions';
 import { lookupField, type FieldCatalog, type FieldSpec } from '../../query/fields';
 import type { ComparisonOperator, FilterNode, TextOperator } from '../../query/filter-tree';
 import { DECIMAL_PATTERN, type RawValue } from '../../query/values';
@@ -195,7 +188,13 @@ class Binder {
   private report(result: Built, at: { field: number; operator: number; fn: number; value: (item?: number) => number }): FilterNode {
     if (result.ok) return result.node;
     const pos =
-      result.site === 'field' ? at.field : result.site === 'operator' ? at.operator : result.site === 'function' ? at.fn : at.value(result.item);
+      result.site === 'field'
+        ? at.field
+        : result.site === 'operator'
+          ? at.operator
+          : result.site === 'function'
+            ? at.fn
+            : at.value(result.item);
     return this.fault(result.message, pos);
   }
 
@@ -268,7 +267,12 @@ class Binder {
     if (!f) return this.fault("the left side of 'in' must be a field", left.pos);
     // Items beyond every value of the field (INF, year 0) match nothing: leave them out.
     const kept = f.mode === undefined ? items.filter((i) => !beyond(f.spec, i.literal)) : items;
-    const result = inCondition(f.name, f.spec, kept.map((i) => toRaw(i.literal)), f.mode);
+    const result = inCondition(
+      f.name,
+      f.spec,
+      kept.map((i) => toRaw(i.literal)),
+      f.mode,
+    );
     return this.report(result, {
       field: f.pos,
       operator: opPos,

@@ -12,7 +12,11 @@ export interface Listable<T extends object> {
 }
 
 export interface Retrievable<T> {
-  get(id: string, expand?: readonly Expansion[], access?: { readonly personalData: boolean; readonly select?: readonly string[] | undefined }): Promise<T>;
+  get(
+    id: string,
+    expand?: readonly Expansion[],
+    access?: { readonly personalData: boolean; readonly select?: readonly string[] | undefined },
+  ): Promise<T>;
 }
 
 /** Whether the request's caller may see personal fields (the service leaves them out and refuses queries naming them otherwise). */
@@ -43,8 +47,17 @@ export function context(req: Request, res: Response, set: EntitySetModel, select
  * Without $top the server cuts pages of DEFAULT_PAGE_SIZE and links to the next one while more
  * records match; a $top up to MAX_PAGE_SIZE is answered in one response.
  */
-export async function sendODataList<T extends object>(req: Request, res: Response, service: Listable<T>, set: EntitySetModel): Promise<void> {
-  const o = parseODataOptions(rawQuery(req), set.fields, { maxTop: MAX_PAGE_SIZE, defaultTop: DEFAULT_PAGE_SIZE, relations: set.relations });
+export async function sendODataList<T extends object>(
+  req: Request,
+  res: Response,
+  service: Listable<T>,
+  set: EntitySetModel,
+): Promise<void> {
+  const o = parseODataOptions(rawQuery(req), set.fields, {
+    maxTop: MAX_PAGE_SIZE,
+    defaultTop: DEFAULT_PAGE_SIZE,
+    relations: set.relations,
+  });
   const cut = o.top === undefined;
   const limit = o.top ?? DEFAULT_PAGE_SIZE;
   const page = await service.list({
@@ -66,10 +79,18 @@ export async function sendODataList<T extends object>(req: Request, res: Respons
 }
 
 /** GET `/<set>/$count`: the number of matching records as plain text. */
-export async function sendODataCount<T extends object>(req: Request, res: Response, service: Listable<T>, set: EntitySetModel): Promise<void> {
+export async function sendODataCount<T extends object>(
+  req: Request,
+  res: Response,
+  service: Listable<T>,
+  set: EntitySetModel,
+): Promise<void> {
   const o = parseODataOptions(rawQuery(req), set.fields, { allowed: COUNT_OPTIONS });
   const page = await service.list({ filter: o.filter, limit: 0, count: true, personalData: personalDataOf(res) });
-  res.status(200).type('text/plain').send(String(page.totalCount ?? 0));
+  res
+    .status(200)
+    .type('text/plain')
+    .send(String(page.totalCount ?? 0));
 }
 
 /**
@@ -88,7 +109,10 @@ export async function sendODataRecord<T extends { id: string }>(
   const o = parseODataOptions(rawQuery(req), set.fields, { allowed: RECORD_OPTIONS, relations: set.relations });
   const record = await service.get(id, o.expand, { personalData: personalDataOf(res), select: o.select });
   const expanded = (o.expand ?? []).map((e) => e.relation);
-  const unexpanded = pick(record, Object.keys(record).filter((k) => !expanded.includes(k)));
+  const unexpanded = pick(
+    record,
+    Object.keys(record).filter((k) => !expanded.includes(k)),
+  );
   const etag = etagOf(unexpanded);
   res.setHeader('ETag', etag);
   // A browser may keep the record but asks again each time; If-None-Match makes that a 304

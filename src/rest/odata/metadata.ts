@@ -25,7 +25,14 @@ const CAPABILITIES_URL = 'https://oasis-tcs.github.io/odata-vocabularies/vocabul
 const WRITABLE: ReadonlyArray<readonly [string, Readonly<Record<'Insert' | 'Update' | 'Delete', boolean>>]> = ALL_ENTITY_SETS.map((set) => {
   const resource = RESOURCE_SETS.find((r) => r.name === set.name);
   const m = resource ? methodsOf(resource.type) : READ_ONLY;
-  return [set.name, { Insert: m.collection.includes('POST'), Update: m.item.includes('PUT') || m.item.includes('PATCH'), Delete: m.item.includes('DELETE') }] as const;
+  return [
+    set.name,
+    {
+      Insert: m.collection.includes('POST'),
+      Update: m.item.includes('PUT') || m.item.includes('PATCH'),
+      Delete: m.item.includes('DELETE'),
+    },
+  ] as const;
 });
 const CAPABILITY_PROPERTY = { Insert: 'Insertable', Update: 'Updatable', Delete: 'Deletable' } as const;
 
@@ -33,7 +40,10 @@ function xmlCapabilities(): string[] {
   return WRITABLE.map(
     ([set, can]) =>
       `<Annotations Target="${qualified(CONTAINER)}/${set}">${(['Insert', 'Update', 'Delete'] as const)
-        .map((k) => `<Annotation Term="${CAPABILITIES.alias}.${k}Restrictions"><Record><PropertyValue Property="${CAPABILITY_PROPERTY[k]}" Bool="${can[k]}"/></Record></Annotation>`)
+        .map(
+          (k) =>
+            `<Annotation Term="${CAPABILITIES.alias}.${k}Restrictions"><Record><PropertyValue Property="${CAPABILITY_PROPERTY[k]}" Bool="${can[k]}"/></Record></Annotation>`,
+        )
         .join('')}</Annotations>`,
   );
 }
@@ -41,7 +51,12 @@ function xmlCapabilities(): string[] {
 function jsonCapabilities(): [string, Record<string, unknown>][] {
   return WRITABLE.map(([set, can]) => [
     `${qualified(CONTAINER)}/${set}`,
-    Object.fromEntries((['Insert', 'Update', 'Delete'] as const).map((k) => [`@${CAPABILITIES.alias}.${k}Restrictions`, { [CAPABILITY_PROPERTY[k]]: can[k] }])),
+    Object.fromEntries(
+      (['Insert', 'Update', 'Delete'] as const).map((k) => [
+        `@${CAPABILITIES.alias}.${k}Restrictions`,
+        { [CAPABILITY_PROPERTY[k]]: can[k] },
+      ]),
+    ),
   ]);
 }
 
@@ -57,12 +72,10 @@ const EDM_TYPE: Readonly<Record<FieldSpec['type'], string>> = {
 const qualified = (name: string): string => `${NAMESPACE}.${name}`;
 const setOfType = (type: string): string | undefined => ALL_ENTITY_SETS.find((s) => s.type === type)?.name;
 
-const escapeXml = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeXml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function xmlProperty(name: string, spec: FieldSpec): string {
-  const facets =
-    spec.type === 'decimal' ? ' Scale="variable"' : spec.type === 'datetime' ? ' Precision="3"' : '';
+  const facets = spec.type === 'decimal' ? ' Scale="variable"' : spec.type === 'datetime' ? ' Precision="3"' : '';
   return `<Property Name="${name}" Type="${EDM_TYPE[spec.type]}" Nullable="${spec.nullable}"${facets}/>`;
 }
 
@@ -70,17 +83,21 @@ function xmlProperty(name: string, spec: FieldSpec): string {
 function xmlAllowedValues(t: EntityTypeModel): string[] {
   return Object.entries(t.fields).flatMap(([name, spec]) => {
     if (spec.type !== 'enum') return [];
-    const values = (spec.values ?? [])
-      .map((v) => `<Record><PropertyValue Property="Value" String="${escapeXml(v)}"/></Record>`)
-      .join('');
-    return [`<Annotations Target="${qualified(t.name)}/${name}"><Annotation Term="${VALIDATION.alias}.AllowedValues"><Collection>${values}</Collection></Annotation></Annotations>`];
+    const values = (spec.values ?? []).map((v) => `<Record><PropertyValue Property="Value" String="${escapeXml(v)}"/></Record>`).join('');
+    return [
+      `<Annotations Target="${qualified(t.name)}/${name}"><Annotation Term="${VALIDATION.alias}.AllowedValues"><Collection>${values}</Collection></Annotation></Annotations>`,
+    ];
   });
 }
 
 /** IsPotentiallyPersonal on the personal fields, as `Annotations` blocks targeting each property. */
 function xmlPersonalData(t: EntityTypeModel): string[] {
   return Object.entries(t.fields).flatMap(([name, spec]) =>
-    spec.personal ? [`<Annotations Target="${qualified(t.name)}/${name}"><Annotation Term="${PERSONAL_DATA.alias}.IsPotentiallyPersonal" Bool="true"/></Annotations>`] : [],
+    spec.personal
+      ? [
+          `<Annotations Target="${qualified(t.name)}/${name}"><Annotation Term="${PERSONAL_DATA.alias}.IsPotentiallyPersonal" Bool="true"/></Annotations>`,
+        ]
+      : [],
   );
 }
 
@@ -204,7 +221,11 @@ export const metadataJson: Record<string, unknown> = {
         }),
       ),
     },
-    $Annotations: Object.fromEntries([...entityTypes().flatMap(jsonAllowedValues), ...entityTypes().flatMap(jsonPersonalData), ...jsonCapabilities()]),
+    $Annotations: Object.fromEntries([
+      ...entityTypes().flatMap(jsonAllowedValues),
+      ...entityTypes().flatMap(jsonPersonalData),
+      ...jsonCapabilities(),
+    ]),
   },
 };
 

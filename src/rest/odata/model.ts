@@ -29,13 +29,22 @@ export interface EntitySetModel {
 export type ResourceSetModel = EntitySetModel & { readonly type: ResourceModel };
 
 const setOf = (r: DeclaredResource): ResourceSetModel[] =>
-  r.entitySet ? [{ name: r.entitySet.name, path: r.entitySet.path, type: r.model, fields: r.fields, relations: expandableRelations(r) }] : [];
+  r.entitySet
+    ? [{ name: r.entitySet.name, path: r.entitySet.path, type: r.model, fields: r.fields, relations: expandableRelations(r) }]
+    : [];
 
 /** The resources' entity sets, in the order of the declarations. */
 export const RESOURCE_SETS: readonly ResourceSetModel[] = ALL_RESOURCES.flatMap(setOf);
 
 /** The change log (docs/changes.md): not a resource of its own, read with the scope billing.audit. */
-export const CHANGES_SET: EntitySetModel = { name: 'Changes', path: 'changes', type: 'Change', fields: changeLogFields, relations: {}, open: true };
+export const CHANGES_SET: EntitySetModel = {
+  name: 'Changes',
+  path: 'changes',
+  type: 'Change',
+  fields: changeLogFields,
+  relations: {},
+  open: true,
+};
 
 /** Every entity set: the resources', then the change log. */
 export const ALL_ENTITY_SETS: readonly EntitySetModel[] = [...RESOURCE_SETS, CHANGES_SET];
@@ -57,9 +66,11 @@ export interface EntityTypeModel {
  */
 export function entityTypes(): EntityTypeModel[] {
   const types = new Map<string, EntityTypeModel>();
-  for (const s of ALL_ENTITY_SETS) types.set(s.type, { name: s.type, fields: s.fields, relations: s.relations, ...(s.open ? { open: true } : {}) });
+  for (const s of ALL_ENTITY_SETS)
+    types.set(s.type, { name: s.type, fields: s.fields, relations: s.relations, ...(s.open ? { open: true } : {}) });
   for (const s of ALL_ENTITY_SETS) {
-    for (const r of Object.values(s.relations)) if (!types.has(r.type)) types.set(r.type, { name: r.type, fields: r.fields, relations: {} });
+    for (const r of Object.values(s.relations))
+      if (!types.has(r.type)) types.set(r.type, { name: r.type, fields: r.fields, relations: {} });
   }
   return [...types.values()];
 }

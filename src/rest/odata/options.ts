@@ -56,7 +56,15 @@ export const COUNT_OPTIONS: readonly OptionName[] = ['$filter', '$format'];
 // OData 4.01's system query options: with or without `$`, these names are never custom options.
 const SYSTEM_OPTIONS = new Set([
   ...SUPPORTED_OPTIONS.map((o) => o.slice(1)),
-  'search', 'skiptoken', 'deltatoken', 'apply', 'compute', 'index', 'schemaversion', 'levels', 'id',
+  'search',
+  'skiptoken',
+  'deltatoken',
+  'apply',
+  'compute',
+  'index',
+  'schemaversion',
+  'levels',
+  'id',
 ]);
 const INTEGER = /^\d+$/;
 
@@ -118,7 +126,8 @@ function collect(query: QueryInput, allowed: readonly OptionName[]): Partial<Rec
     if (typeof value !== 'string') throw invalidQuery(key, 'must be a single text value');
     if (found[option] !== undefined) throw invalidQuery(key, `given more than once (also as ${option} in another spelling)`);
     // $filter's length is the parser's to check, before it lexes anything.
-    if (option !== '$filter' && value.length > MAX_FILTER_LENGTH) throw invalidQuery(key, `longer than ${MAX_FILTER_LENGTH} characters`, MAX_FILTER_LENGTH);
+    if (option !== '$filter' && value.length > MAX_FILTER_LENGTH)
+      throw invalidQuery(key, `longer than ${MAX_FILTER_LENGTH} characters`, MAX_FILTER_LENGTH);
     found[option] = value;
   }
   return found;
@@ -152,7 +161,11 @@ function items(option: string, text: string): Array<[Token, ...Token[]]> {
     if (t.kind === 'comma' || t.kind === 'eof') {
       const [head, ...rest] = current;
       if (!head) {
-        throw invalidQuery(option, t.kind === 'eof' && out.length === 0 ? 'empty value' : `expected a field name, found ${describeToken(t)}`, t.pos);
+        throw invalidQuery(
+          option,
+          t.kind === 'eof' && out.length === 0 ? 'empty value' : `expected a field name, found ${describeToken(t)}`,
+          t.pos,
+        );
       }
       out.push([head, ...rest]);
       current = [];
@@ -242,12 +255,17 @@ export function parseExpand(text: string, relations: RelationCatalog, option = '
   const seen = new Set<string>();
   return splitTop(text, ',', 0).map((piece) => {
     const m = EXPAND_ITEM.exec(piece.text);
-    if (!m) throw invalidQuery(option, `expected a relation name, optionally with options in parentheses, found '${piece.text}'`, piece.pos);
+    if (!m)
+      throw invalidQuery(option, `expected a relation name, optionally with options in parentheses, found '${piece.text}'`, piece.pos);
     const name = m[1] ?? '';
     const spec = Object.hasOwn(relations, name) ? relations[name] : undefined;
     const known = Object.keys(relations);
     if (!spec) {
-      throw invalidQuery(option, `unknown relation '${name}' (${known.length ? `known: ${known.join(', ')}` : 'this resource has none'})`, piece.pos);
+      throw invalidQuery(
+        option,
+        `unknown relation '${name}' (${known.length ? `known: ${known.join(', ')}` : 'this resource has none'})`,
+        piece.pos,
+      );
     }
     if (seen.has(name)) throw invalidQuery(option, `relation '${name}' is listed more than once`, piece.pos);
     seen.add(name);
@@ -261,7 +279,11 @@ export function parseExpand(text: string, relations: RelationCatalog, option = '
       const key = eq < 0 ? part.text : part.text.slice(0, eq);
       const canonical = optionName(key);
       if (canonical === undefined || !isOneOf(nestedAllowed, canonical)) {
-        throw invalidQuery(option, `'${key}' is not available inside the expansion of '${name}' (available: ${nestedAllowed.join(', ')})`, part.pos);
+        throw invalidQuery(
+          option,
+          `'${key}' is not available inside the expansion of '${name}' (available: ${nestedAllowed.join(', ')})`,
+          part.pos,
+        );
       }
       if (nested[canonical] !== undefined) throw invalidQuery(option, `${canonical} is given more than once for '${name}'`, part.pos);
       nested[canonical] = eq < 0 ? '' : part.text.slice(eq + 1);

@@ -24,15 +24,7 @@
 // The expression may not start or end with a space (the ABNF has none there).
 
 import { invalidQuery } from '../../errors/catalogue';
-import {
-  COMPARISON_OPS,
-  FUNCTION_ARITY,
-  isFunctionName,
-  type ComparisonOp,
-  type Expr,
-  type Literal,
-  type LiteralExpr,
-} from './ast';
+import { COMPARISON_OPS, FUNCTION_ARITY, isFunctionName, type ComparisonOp, type Expr, type Literal, type LiteralExpr } from './ast';
 import { describeToken, tokenize, type Token } from './lexer';
 import { isOneOf } from '../../lib/collections';
 

@@ -19,7 +19,11 @@ export function addressRoutes(s: Services): Router {
   });
   r.patch(`${base}/:addressId`, async (req, res) => {
     const who = maintainer(res);
-    sendUpdated(req, res, await s.customers.changeAddress(req.params.id, req.params.addressId, req.body, who, { ifMatch: req.get('if-match') }));
+    sendUpdated(
+      req,
+      res,
+      await s.customers.changeAddress(req.params.id, req.params.addressId, req.body, who, { ifMatch: req.get('if-match') }),
+    );
   });
   r.delete(`${base}/:addressId`, async (req, res) => {
     const who = maintainer(res);

@@ -23,7 +23,11 @@ export interface CollectionRouteOptions {
  * of the others. Keys in parentheses (`/payment-sources('…')`) reach `/:id` through the
  * router's OData path rewrite.
  */
-export function readOnlyRoutes<T extends { id: string }>(service: Collection<T>, set: EntitySetModel, o: CollectionRouteOptions = {}): Router {
+export function readOnlyRoutes<T extends { id: string }>(
+  service: Collection<T>,
+  set: EntitySetModel,
+  o: CollectionRouteOptions = {},
+): Router {
   const scope = o.scope ?? SCOPES.read;
   const list = o.list ?? ((req: Request, res: Response) => sendODataList(req, res, service, set));
   const r = Router();

@@ -46,7 +46,12 @@ await check('rest create with its Location', async () => {
   const res = await fetch(`${api}/api/v1/payment-sources`, {
     method: 'POST',
     headers: { ...auth, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ code: `BROWSER-${Date.now()}`, name: 'Made by a browser app', accountId: accounts.value[0].id, sourceType: 'Cash' }),
+    body: JSON.stringify({
+      code: `BROWSER-${Date.now()}`,
+      name: 'Made by a browser app',
+      accountId: accounts.value[0].id,
+      sourceType: 'Cash',
+    }),
   });
   const created = await json(res);
   return { status: res.status, location: res.headers.get('Location'), id: created.id };
@@ -71,7 +76,10 @@ await check('graphql post', async () => {
 await check('graphql get as urql sends it', async () => {
   // urql 6: GET, no Content-Type, this Accept, the token in Authorization.
   const res = await fetch(`${api}/graphql?query=${encodeURIComponent(QUERY)}`, {
-    headers: { ...auth, Accept: 'application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed' },
+    headers: {
+      ...auth,
+      Accept: 'application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed',
+    },
   });
   const body = await json(res);
   if (body.errors) throw new Error(JSON.stringify(body.errors));

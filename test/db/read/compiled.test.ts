@@ -38,7 +38,7 @@ const sameTypes: [
   // The catalogue lists the tax types the database's CHECK allows; Prisma calls the column a string.
   RecordOf<typeof RESOURCES.TaxCode.fields> extends Prisma.TaxCodeGetPayload<object> ? true : false,
 ] = [true, true, true, true, true, true, true, true, true];
-it('record types are the catalogues\' (compile-time, above)', () => {
+it("record types are the catalogues' (compile-time, above)", () => {
   expect(sameTypes.every(Boolean)).toBe(true);
 });
 
@@ -47,7 +47,8 @@ interface Delegate {
   count(args: object): Promise<number>;
 }
 /** Prisma's own delegate of a model (prisma.customer, ...). */
-const delegate = (model: string): Delegate => (t.db.prisma as unknown as Record<string, Delegate>)[model[0]!.toLowerCase() + model.slice(1)]!;
+const delegate = (model: string): Delegate =>
+  (t.db.prisma as unknown as Record<string, Delegate>)[model[0]!.toLowerCase() + model.slice(1)]!;
 const service = (r: Resource) => new ReadService({ prisma: t.db.prisma, rows: t.db.rows }, r, { inline: [] });
 
 beforeAll(async () => {
@@ -68,17 +69,41 @@ beforeAll(async () => {
   await t.db.prisma.customer.createMany({ data: customers });
   await t.db.prisma.address.createMany({
     data: customers.flatMap((c, i) =>
-      Array.from({ length: i % 4 }, (_, j) => ({ id: randomUUID(), customerId: c.id, addressType: ['Home', 'Billing', 'Correspondence'][j]!, street: `Straße ${j}`, city: 'Köln', postalCode: '50667', country: 'DE', isDefault: j === 1 })),
+      Array.from({ length: i % 4 }, (_, j) => ({
+        id: randomUUID(),
+        customerId: c.id,
+        addressType: ['Home', 'Billing', 'Correspondence'][j]!,
+        street: `Straße ${j}`,
+        city: 'Köln',
+        postalCode: '50667',
+        country: 'DE',
+        isDefault: j === 1,
+      })),
     ),
   });
-  const article = await t.db.prisma.article.create({ data: { id: randomUUID(), code: 'PS-A', name: 'Prices', createdById: randomUUID(), revenueAccountId: receivable!.id } });
+  const article = await t.db.prisma.article.create({
+    data: { id: randomUUID(), code: 'PS-A', name: 'Prices', createdById: randomUUID(), revenueAccountId: receivable!.id },
+  });
   await t.db.prisma.articlePrice.createMany({
-    data: ['0', '12.5', '19.0000', '0.0001', '123456789012345.1234'].map((amount, j) => ({ id: randomUUID(), articleId: article.id, amount, validFrom: new Date(Date.UTC(2020 + j, 0, 1, 0, 0, 0, j)) })),
+    data: ['0', '12.5', '19.0000', '0.0001', '123456789012345.1234'].map((amount, j) => ({
+      id: randomUUID(),
+      articleId: article.id,
+      amount,
+      validFrom: new Date(Date.UTC(2020 + j, 0, 1, 0, 0, 0, j)),
+    })),
   });
   const sources = fixture.paymentSources.filter((s) => s.isActive).map((s) => s.id);
   await t.db.prisma.payment.createMany({
     data: customers.flatMap((c, i) =>
-      Array.from({ length: i % 3 }, (_, j) => ({ id: randomUUID(), paymentSourceId: sources[(i + j) % sources.length]!, customerId: c.id, amount: `${i}.${j}5`, receivedAt: new Date(Date.UTC(2026, 0, 1 + (i % 4))), reference: j === 0 ? null : `R${i}`, createdById: randomUUID() })),
+      Array.from({ length: i % 3 }, (_, j) => ({
+        id: randomUUID(),
+        paymentSourceId: sources[(i + j) % sources.length]!,
+        customerId: c.id,
+        amount: `${i}.${j}5`,
+        receivedAt: new Date(Date.UTC(2026, 0, 1 + (i % 4))),
+        reference: j === 0 ? null : `R${i}`,
+        createdById: randomUUID(),
+      })),
     ),
   });
 });
@@ -111,7 +136,12 @@ function filterValue(spec: FieldSpec, v: unknown): FilterValue {
 function filtersOf(r: Resource, sample: Record<string, unknown>): Array<[string, FilterNode]> {
   return Object.entries(r.fields).flatMap(([field, spec]): Array<[string, FilterNode]> => {
     const v = sample[field];
-    const nulls: Array<[string, FilterNode]> = spec.nullable ? [[`${field} eq null`, { kind: 'compare', field, op: 'eq', value: null }], [`${field} ne null`, { kind: 'compare', field, op: 'ne', value: null }]] : [];
+    const nulls: Array<[string, FilterNode]> = spec.nullable
+      ? [
+          [`${field} eq null`, { kind: 'compare', field, op: 'eq', value: null }],
+          [`${field} ne null`, { kind: 'compare', field, op: 'ne', value: null }],
+        ]
+      : [];
     if (v === null || v === undefined) return nulls;
     const value = filterValue(spec, v);
     return [
@@ -127,14 +157,19 @@ describe.each(ALL.map((r) => [r.model, r] as const))('%s', (_model, r) => {
   const d = () => delegate(r.model);
   const relationNames = Object.keys(r.relations);
 
-  it('pages in every field order, both directions, with offsets, relations inside and the count: findMany\'s', async () => {
+  it("pages in every field order, both directions, with offsets, relations inside and the count: findMany's", async () => {
     for (const field of Object.keys(r.fields)) {
       for (const direction of ['asc', 'desc'] as const) {
         const orderBy: SortKey[] = [{ field, direction }];
         for (const offset of [0, 3]) {
           const q: ListQuery = { orderBy, limit: 4, offset, count: true, expand: relationNames.map((relation) => ({ relation })) };
           const page = await service(r).list(q);
-          const expected = await d().findMany({ orderBy: toPrismaOrderBy(orderBy, r.fields), skip: offset, take: 5, include: include(r, relationNames) });
+          const expected = await d().findMany({
+            orderBy: toPrismaOrderBy(orderBy, r.fields),
+            skip: offset,
+            take: 5,
+            include: include(r, relationNames),
+          });
           expect(page.items).toEqual(expected.slice(0, 4));
           expect(page.hasMore).toBe(expected.length > 4);
           expect(page.totalCount).toBe(await d().count({}));
@@ -143,7 +178,7 @@ describe.each(ALL.map((r) => [r.model, r] as const))('%s', (_model, r) => {
     }
   });
 
-  it('filters on every field select findMany\'s records, in order, with the same count', async () => {
+  it("filters on every field select findMany's records, in order, with the same count", async () => {
     const rows = await d().findMany({ orderBy: { id: 'asc' } });
     expect(rows.length).toBeGreaterThan(1);
     const sample = rows[Math.floor(rows.length / 2)]!;
@@ -155,11 +190,16 @@ describe.each(ALL.map((r) => [r.model, r] as const))('%s', (_model, r) => {
     }
   });
 
-  it('one record and many by id, with every relation: findUnique\'s and findMany\'s', async () => {
+  it("one record and many by id, with every relation: findUnique's and findMany's", async () => {
     const rows = await d().findMany({ orderBy: { id: 'asc' }, include: include(r, relationNames) });
     const half = rows.filter((_row, i) => i % 2 === 0);
     for (const row of half.slice(0, 5)) {
-      expect(await service(r).get(String(row.id), relationNames.map((relation) => ({ relation })))).toEqual(row);
+      expect(
+        await service(r).get(
+          String(row.id),
+          relationNames.map((relation) => ({ relation })),
+        ),
+      ).toEqual(row);
     }
     const plain = await d().findMany({ orderBy: { id: 'asc' } });
     const wanted = plain.filter((_row, i) => i % 2 === 0);
@@ -184,21 +224,36 @@ describe.each(ALL.map((r) => [r.model, r] as const))('%s', (_model, r) => {
   });
 });
 
-it('expansions with options (select, order, top) are findMany\'s include with the same options', async () => {
+it("expansions with options (select, order, top) are findMany's include with the same options", async () => {
   const customers = RESOURCES.Customer as Resource;
-  const orderBy: SortKey[] = [{ field: 'city', direction: 'desc' }, { field: 'street', direction: 'asc' }];
-  const page = await service(customers).list({ limit: 20, orderBy: [{ field: 'lastName', direction: 'asc' }], expand: [{ relation: 'addresses', select: ['id', 'street'], orderBy, top: 2 }, { relation: 'receivableAccount', select: ['code'] }] });
+  const orderBy: SortKey[] = [
+    { field: 'city', direction: 'desc' },
+    { field: 'street', direction: 'asc' },
+  ];
+  const page = await service(customers).list({
+    limit: 20,
+    orderBy: [{ field: 'lastName', direction: 'asc' }],
+    expand: [
+      { relation: 'addresses', select: ['id', 'street'], orderBy, top: 2 },
+      { relation: 'receivableAccount', select: ['code'] },
+    ],
+  });
   const expected = await t.db.prisma.customer.findMany({
     take: 20,
     orderBy: [{ lastName: 'asc' }, { id: 'asc' }],
-    include: { addresses: { select: { id: true, street: true }, orderBy: toPrismaOrderBy(orderBy, RESOURCES.Address.fields) as never, take: 2 }, receivableAccount: { select: { code: true } } },
+    include: {
+      addresses: { select: { id: true, street: true }, orderBy: toPrismaOrderBy(orderBy, RESOURCES.Address.fields) as never, take: 2 },
+      receivableAccount: { select: { code: true } },
+    },
   });
   expect(page.items).toEqual(expected);
 });
 
 it('text sorts by code point (upper case before lower case, accented letters after z)', async () => {
   const page = await services.customers.list({ orderBy: [{ field: 'lastName', direction: 'asc' }], limit: 1000 });
-  const names = page.items.map((c) => c.lastName).filter((n) => ['Zimmer', 'zimmer', 'Äbel', 'Abel', 'Øre', 'Ölmann', 'Oz', 'ábaco', 'Ñandú', 'nadal'].includes(n));
+  const names = page.items
+    .map((c) => c.lastName)
+    .filter((n) => ['Zimmer', 'zimmer', 'Äbel', 'Abel', 'Øre', 'Ölmann', 'Oz', 'ábaco', 'Ñandú', 'nadal'].includes(n));
   expect(names).toEqual(['Abel', 'Oz', 'Zimmer', 'nadal', 'zimmer', 'Äbel', 'Ñandú', 'Ölmann', 'Øre', 'ábaco']);
 });
 
@@ -217,9 +272,15 @@ it('a page is one statement and one per to-many relation by its ids; a substring
   const t2 = await createTestApp({ demoData: false, onQuery: (sql) => statements.push(sql) });
   try {
     const s = servicesOf(t2.db);
-    await t2.db.prisma.customer.createMany({ data: ['Hartmann', 'Neumann', 'Abel'].map((lastName, i) => ({ id: randomUUID(), firstName: 'F', lastName, debtorNumber: `FI-${i}` })) });
+    await t2.db.prisma.customer.createMany({
+      data: ['Hartmann', 'Neumann', 'Abel'].map((lastName, i) => ({ id: randomUUID(), firstName: 'F', lastName, debtorNumber: `FI-${i}` })),
+    });
     statements.length = 0;
-    const page = await s.customers.withAddresses.list({ orderBy: [{ field: 'lastName', direction: 'asc' }], limit: 100, filter: { kind: 'text', field: 'lastName', op: 'contains', value: 'mann' } });
+    const page = await s.customers.withAddresses.list({
+      orderBy: [{ field: 'lastName', direction: 'asc' }],
+      limit: 100,
+      filter: { kind: 'text', field: 'lastName', op: 'contains', value: 'mann' },
+    });
     expect(page.items.map((c) => c.lastName)).toEqual(['Hartmann', 'Neumann']);
     expect(statements).toHaveLength(3);
     // The surnames containing the text (src/db/read/lexicon.ts), the page over the ranges of
@@ -237,20 +298,43 @@ it('a page is one statement and one per to-many relation by its ids; a substring
 });
 
 // Last: it adds a thousand customers the pages above would see.
-it('a deep offset (its ids first) gives findMany\'s page, relations inside', async () => {
+it("a deep offset (its ids first) gives findMany's page, relations inside", async () => {
   // Enough customers to page past DEEP_OFFSET, some sharing a surname (ties broken by id).
   await t.db.session.exec(`INSERT INTO "Customer" (id, "firstName", "lastName", "debtorNumber", email)
     SELECT gen_random_uuid(), 'D' || i, 'Deep' || (i % 7), 'DEEP-' || i, CASE WHEN i % 5 = 0 THEN NULL ELSE 'd' || i || '@example.org' END FROM generate_series(1, ${DEEP_OFFSET + 60}) AS i`);
   const customers = RESOURCES.Customer as Resource;
   for (const orderBy of [[{ field: 'lastName', direction: 'asc' }], [{ field: 'email', direction: 'desc' }]] as SortKey[][]) {
     for (const offset of [DEEP_OFFSET - 1, DEEP_OFFSET, DEEP_OFFSET + 7]) {
-      const page = await service(customers).list({ orderBy, offset, limit: 20, count: true, expand: [{ relation: 'addresses' }, { relation: 'receivableAccount' }] });
-      const expected = await t.db.prisma.customer.findMany({ orderBy: toPrismaOrderBy(orderBy, customers.fields) as never, skip: offset, take: 21, include: include(customers, ['addresses', 'receivableAccount']) });
+      const page = await service(customers).list({
+        orderBy,
+        offset,
+        limit: 20,
+        count: true,
+        expand: [{ relation: 'addresses' }, { relation: 'receivableAccount' }],
+      });
+      const expected = await t.db.prisma.customer.findMany({
+        orderBy: toPrismaOrderBy(orderBy, customers.fields) as never,
+        skip: offset,
+        take: 21,
+        include: include(customers, ['addresses', 'receivableAccount']),
+      });
       expect(page.items).toEqual(expected.slice(0, 20));
       expect(page.hasMore).toBe(expected.length > 20);
     }
   }
-  const filtered = await service(customers).list({ filter: { kind: 'text', field: 'lastName', op: 'startswith', value: 'Deep' }, orderBy: [{ field: 'firstName', direction: 'asc' }], offset: DEEP_OFFSET, limit: 100 });
-  expect(filtered.items).toEqual(await t.db.prisma.customer.findMany({ where: { lastName: { startsWith: 'Deep' } }, orderBy: [{ firstName: 'asc' }, { id: 'asc' }], skip: DEEP_OFFSET, take: 100 }));
+  const filtered = await service(customers).list({
+    filter: { kind: 'text', field: 'lastName', op: 'startswith', value: 'Deep' },
+    orderBy: [{ field: 'firstName', direction: 'asc' }],
+    offset: DEEP_OFFSET,
+    limit: 100,
+  });
+  expect(filtered.items).toEqual(
+    await t.db.prisma.customer.findMany({
+      where: { lastName: { startsWith: 'Deep' } },
+      orderBy: [{ firstName: 'asc' }, { id: 'asc' }],
+      skip: DEEP_OFFSET,
+      take: 100,
+    }),
+  );
   expect(filtered.items.length).toBe(60);
 });

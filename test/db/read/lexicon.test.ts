@@ -16,22 +16,48 @@ let t: TestApp;
 const sent: string[] = [];
 
 // Several customers per surname; LIKE's special characters taken literally; case differences.
-const SURNAMES = ['Abel', 'Hartmann', 'Neumann', 'Mann', 'mann', 'Maßmann', 'Ölmann', '100%Mann', '100xMann', 'Under_score', 'UnderXscore', 'Back\\slash', 'Zimmer'];
+const SURNAMES = [
+  'Abel',
+  'Hartmann',
+  'Neumann',
+  'Mann',
+  'mann',
+  'Maßmann',
+  'Ölmann',
+  '100%Mann',
+  '100xMann',
+  'Under_score',
+  'UnderXscore',
+  'Back\\slash',
+  'Zimmer',
+];
 
 beforeAll(async () => {
   t = await createTestApp({ demoData: false, onQuery: (sql) => sent.push(sql) });
   await t.db.prisma.customer.createMany({
-    data: SURNAMES.flatMap((lastName, i) => [0, 1, 2].map((j) => ({ id: randomUUID(), firstName: `F${j}`, lastName, debtorNumber: `LX-${i}-${j}` }))),
+    data: SURNAMES.flatMap((lastName, i) =>
+      [0, 1, 2].map((j) => ({ id: randomUUID(), firstName: `F${j}`, lastName, debtorNumber: `LX-${i}-${j}` })),
+    ),
   });
 });
 afterAll(() => t.close());
 
-const text = (op: 'contains' | 'endswith' | 'startswith', value: string, ignoreCase = false): FilterNode => ({ kind: 'text', field: 'lastName', op, value, ignoreCase });
+const text = (op: 'contains' | 'endswith' | 'startswith', value: string, ignoreCase = false): FilterNode => ({
+  kind: 'text',
+  field: 'lastName',
+  op,
+  value,
+  ignoreCase,
+});
 const ORDER = [{ field: 'lastName', direction: 'asc' }] as const;
 
 /** The page's ids as the filter alone gives them (Prisma, without the surname lookup). */
 async function reference(filter: FilterNode): Promise<string[]> {
-  const rows = await t.db.prisma.customer.findMany({ where: toPrismaWhere(filter, customerFields), orderBy: [{ lastName: 'asc' }, { id: 'asc' }], select: { id: true } });
+  const rows = await t.db.prisma.customer.findMany({
+    where: toPrismaWhere(filter, customerFields),
+    orderBy: [{ lastName: 'asc' }, { id: 'asc' }],
+    select: { id: true },
+  });
   return rows.map((r) => r.id);
 }
 
@@ -60,9 +86,23 @@ const FILTERS: ReadonlyArray<readonly [string, FilterNode, boolean]> = [
   ['a literal _', text('contains', 'r_s'), true],
   ['a literal backslash', text('contains', 'k\\s'), true],
   ['no surname', text('contains', 'qqq'), true],
-  ['with another condition', { kind: 'and', nodes: [text('contains', 'mann'), { kind: 'compare', field: 'firstName', op: 'ne', value: { type: 'string', value: 'F1' } }] }, true],
+  [
+    'with another condition',
+    {
+      kind: 'and',
+      nodes: [text('contains', 'mann'), { kind: 'compare', field: 'firstName', op: 'ne', value: { type: 'string', value: 'F1' } }],
+    },
+    true,
+  ],
   ['two on the same field', { kind: 'and', nodes: [text('contains', 'ann'), text('endswith', 'mann')] }, true],
-  ['under or (left as it is)', { kind: 'or', nodes: [text('contains', 'mann'), { kind: 'compare', field: 'lastName', op: 'eq', value: { type: 'string', value: 'Abel' } }] }, false],
+  [
+    'under or (left as it is)',
+    {
+      kind: 'or',
+      nodes: [text('contains', 'mann'), { kind: 'compare', field: 'lastName', op: 'eq', value: { type: 'string', value: 'Abel' } }],
+    },
+    false,
+  ],
   ['under not (left as it is)', { kind: 'not', node: text('contains', 'mann') }, false],
   ['a prefix (an index range already)', text('startswith', 'Ma'), false],
 ];
@@ -95,8 +135,10 @@ it(`more than ${MAX_LEXICON_VALUES} matching surnames leave the filter as it is`
 });
 
 describe('the surname table holds every surname a customer has', () => {
-  const surnames = async (): Promise<string[]> => (await t.db.session.query<{ name: string }>('SELECT name FROM "CustomerSurname" ORDER BY name')).map((r) => r.name);
-  const found = async (value: string): Promise<string[]> => (await t.services.customers.list({ filter: text('contains', value), orderBy: ORDER, limit: 100 })).items.map((c) => c.lastName);
+  const surnames = async (): Promise<string[]> =>
+    (await t.db.session.query<{ name: string }>('SELECT name FROM "CustomerSurname" ORDER BY name')).map((r) => r.name);
+  const found = async (value: string): Promise<string[]> =>
+    (await t.services.customers.list({ filter: text('contains', value), orderBy: ORDER, limit: 100 })).items.map((c) => c.lastName);
 
   it('the surnames of customers imported, then changed by the import', async () => {
     const d = demo();
@@ -115,7 +157,9 @@ describe('the surname table holds every surname a customer has', () => {
   });
 
   it('a surname written by hand in SQL, inserted or updated', async () => {
-    await t.db.session.exec(`INSERT INTO "Customer" (id, "firstName", "lastName", "debtorNumber") VALUES (gen_random_uuid(), 'F', 'Handwritten', 'HW-1')`);
+    await t.db.session.exec(
+      `INSERT INTO "Customer" (id, "firstName", "lastName", "debtorNumber") VALUES (gen_random_uuid(), 'F', 'Handwritten', 'HW-1')`,
+    );
     expect(await found('ndwri')).toEqual(['Handwritten']);
     await t.db.session.exec(`UPDATE "Customer" SET "lastName" = 'Rewritten' WHERE "debtorNumber" = 'HW-1'`);
     expect(await found('ewri')).toEqual(['Rewritten']);

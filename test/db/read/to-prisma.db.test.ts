@@ -38,18 +38,150 @@ const d = (iso: string): Date => new Date(iso);
 
 // Ids are a permutation of the insertion order, so "ties broken by id" is visible.
 const SOURCES = [
-  { n: 7, code: 'BANK-10%', name: 'Bank', description: 'ten % off', sourceType: 'BankTransfer', isActive: true, isDefault: true, createdAt: '2025-12-31T23:59:59.999Z', updatedAt: null, accountId: ACC1 },
-  { n: 3, code: 'BANK-100', name: 'Bank', description: null, sourceType: 'BankTransfer', isActive: true, isDefault: false, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-02-01T00:00:00Z', accountId: ACC1 },
-  { n: 11, code: 'A_B', name: 'Underscore', description: 'x', sourceType: 'Cash', isActive: true, isDefault: false, createdAt: '2026-01-01T00:00:00.001Z', updatedAt: null, accountId: ACC2 },
-  { n: 1, code: 'AXB', name: 'Underscore', description: null, sourceType: 'Cash', isActive: false, isDefault: false, createdAt: '2026-01-15T12:00:00Z', updatedAt: '2026-03-01T00:00:00Z', accountId: ACC2 },
-  { n: 9, code: 'back\\slash', name: 'Backslash', description: 'a\\b', sourceType: 'Check', isActive: true, isDefault: false, createdAt: '2026-02-01T00:00:00Z', updatedAt: null, accountId: ACC1 },
-  { n: 5, code: 'backXslash', name: 'Backslash', description: 'x', sourceType: 'Check', isActive: true, isDefault: false, createdAt: '2026-02-01T00:00:00Z', updatedAt: '2026-02-02T00:00:00Z', accountId: ACC1 },
-  { n: 12, code: 'MiXeD', name: 'Mixed', description: null, sourceType: 'CreditCard', isActive: true, isDefault: false, createdAt: '2026-03-01T00:00:00Z', updatedAt: null, accountId: ACC2 },
-  { n: 2, code: 'lower', name: 'Mixed', description: 'Lower', sourceType: 'DebitCard', isActive: false, isDefault: false, createdAt: '2026-03-01T00:00:00Z', updatedAt: '2026-03-02T00:00:00Z', accountId: ACC2 },
-  { n: 10, code: 'UPPER', name: 'Mixed', description: 'x', sourceType: 'Other', isActive: true, isDefault: false, createdAt: '2026-04-01T00:00:00Z', updatedAt: null, accountId: ACC1 },
-  { n: 4, code: 'pct%only', name: 'Percent', description: '100%', sourceType: 'OnlineWallet', isActive: true, isDefault: false, createdAt: '2026-04-01T00:00:00Z', updatedAt: null, accountId: ACC1 },
-  { n: 8, code: 'Zed', name: 'Zed', description: null, sourceType: 'DirectDebit', isActive: false, isDefault: false, createdAt: '2026-05-01T00:00:00Z', updatedAt: '2026-05-01T00:00:00Z', accountId: ACC2 },
-  { n: 6, code: 'a_b_c', name: 'Underscore', description: 'X', sourceType: 'BankTransfer', isActive: true, isDefault: false, createdAt: '2026-05-02T00:00:00Z', updatedAt: null, accountId: ACC1 },
+  {
+    n: 7,
+    code: 'BANK-10%',
+    name: 'Bank',
+    description: 'ten % off',
+    sourceType: 'BankTransfer',
+    isActive: true,
+    isDefault: true,
+    createdAt: '2025-12-31T23:59:59.999Z',
+    updatedAt: null,
+    accountId: ACC1,
+  },
+  {
+    n: 3,
+    code: 'BANK-100',
+    name: 'Bank',
+    description: null,
+    sourceType: 'BankTransfer',
+    isActive: true,
+    isDefault: false,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-02-01T00:00:00Z',
+    accountId: ACC1,
+  },
+  {
+    n: 11,
+    code: 'A_B',
+    name: 'Underscore',
+    description: 'x',
+    sourceType: 'Cash',
+    isActive: true,
+    isDefault: false,
+    createdAt: '2026-01-01T00:00:00.001Z',
+    updatedAt: null,
+    accountId: ACC2,
+  },
+  {
+    n: 1,
+    code: 'AXB',
+    name: 'Underscore',
+    description: null,
+    sourceType: 'Cash',
+    isActive: false,
+    isDefault: false,
+    createdAt: '2026-01-15T12:00:00Z',
+    updatedAt: '2026-03-01T00:00:00Z',
+    accountId: ACC2,
+  },
+  {
+    n: 9,
+    code: 'back\\slash',
+    name: 'Backslash',
+    description: 'a\\b',
+    sourceType: 'Check',
+    isActive: true,
+    isDefault: false,
+    createdAt: '2026-02-01T00:00:00Z',
+    updatedAt: null,
+    accountId: ACC1,
+  },
+  {
+    n: 5,
+    code: 'backXslash',
+    name: 'Backslash',
+    description: 'x',
+    sourceType: 'Check',
+    isActive: true,
+    isDefault: false,
+    createdAt: '2026-02-01T00:00:00Z',
+    updatedAt: '2026-02-02T00:00:00Z',
+    accountId: ACC1,
+  },
+  {
+    n: 12,
+    code: 'MiXeD',
+    name: 'Mixed',
+    description: null,
+    sourceType: 'CreditCard',
+    isActive: true,
+    isDefault: false,
+    createdAt: '2026-03-01T00:00:00Z',
+    updatedAt: null,
+    accountId: ACC2,
+  },
+  {
+    n: 2,
+    code: 'lower',
+    name: 'Mixed',
+    description: 'Lower',
+    sourceType: 'DebitCard',
+    isActive: false,
+    isDefault: false,
+    createdAt: '2026-03-01T00:00:00Z',
+    updatedAt: '2026-03-02T00:00:00Z',
+    accountId: ACC2,
+  },
+  {
+    n: 10,
+    code: 'UPPER',
+    name: 'Mixed',
+    description: 'x',
+    sourceType: 'Other',
+    isActive: true,
+    isDefault: false,
+    createdAt: '2026-04-01T00:00:00Z',
+    updatedAt: null,
+    accountId: ACC1,
+  },
+  {
+    n: 4,
+    code: 'pct%only',
+    name: 'Percent',
+    description: '100%',
+    sourceType: 'OnlineWallet',
+    isActive: true,
+    isDefault: false,
+    createdAt: '2026-04-01T00:00:00Z',
+    updatedAt: null,
+    accountId: ACC1,
+  },
+  {
+    n: 8,
+    code: 'Zed',
+    name: 'Zed',
+    description: null,
+    sourceType: 'DirectDebit',
+    isActive: false,
+    isDefault: false,
+    createdAt: '2026-05-01T00:00:00Z',
+    updatedAt: '2026-05-01T00:00:00Z',
+    accountId: ACC2,
+  },
+  {
+    n: 6,
+    code: 'a_b_c',
+    name: 'Underscore',
+    description: 'X',
+    sourceType: 'BankTransfer',
+    isActive: true,
+    isDefault: false,
+    createdAt: '2026-05-02T00:00:00Z',
+    updatedAt: null,
+    accountId: ACC1,
+  },
 ] as const;
 const ALL_CODES = SOURCES.map((s) => s.code);
 
@@ -316,8 +448,7 @@ function compareValues(a: unknown, b: FilterValue, ignoreCase: boolean): number 
   }
 }
 
-const holds = (op: string, c: number): boolean =>
-  ({ eq: c === 0, ne: c !== 0, gt: c > 0, ge: c >= 0, lt: c < 0, le: c <= 0 })[op] ?? false;
+const holds = (op: string, c: number): boolean => ({ eq: c === 0, ne: c !== 0, gt: c > 0, ge: c >= 0, lt: c < 0, le: c <= 0 })[op] ?? false;
 
 /** OData's meaning of a filter on one record: comparisons two-valued, functions and logic three-valued. */
 function evaluate(node: FilterNode, row: Row): Truth {
@@ -358,15 +489,45 @@ function evaluate(node: FilterNode, row: Row): Truth {
 }
 
 const LEAVES = [
-  "code eq 'A_B'", "code ne 'AXB'", "code gt 'M'", "code le 'a_b_c'", "tolower(code) eq 'a_b'", "toupper(code) ne 'ZED'",
-  "contains(code, '_')", "startswith(tolower(code), 'b')", "endswith(code, '%')", "code in ('Zed', 'lower')",
-  'description eq null', 'description ne null', "description eq 'x'", "description ne 'x'", "description gt 'a'",
-  "description lt 'x'", "tolower(description) eq 'x'", "contains(description, '%')", "contains(tolower(description), 'x')",
-  "description in ('x', 'Lower')", "description in ('x', null)", "not contains(description, 'o')", 'code in ()',
-  'isActive', 'isDefault eq false', "sourceType eq 'Cash'", "sourceType in ('Check', 'Other')", "sourceType gt 'Check'",
-  "sourceType le 'CreditCard'", 'createdAt ge 2026-01-01', 'createdAt lt 2026-03-01T00:00:00Z', 'updatedAt eq null',
-  'updatedAt gt 2026-02-01', 'updatedAt le 2026-03-01', 'updatedAt ne 2026-03-01T00:00:00Z', `accountId eq ${ACC1}`,
-  `accountId ne ${ACC2}`, 'true', 'false',
+  "code eq 'A_B'",
+  "code ne 'AXB'",
+  "code gt 'M'",
+  "code le 'a_b_c'",
+  "tolower(code) eq 'a_b'",
+  "toupper(code) ne 'ZED'",
+  "contains(code, '_')",
+  "startswith(tolower(code), 'b')",
+  "endswith(code, '%')",
+  "code in ('Zed', 'lower')",
+  'description eq null',
+  'description ne null',
+  "description eq 'x'",
+  "description ne 'x'",
+  "description gt 'a'",
+  "description lt 'x'",
+  "tolower(description) eq 'x'",
+  "contains(description, '%')",
+  "contains(tolower(description), 'x')",
+  "description in ('x', 'Lower')",
+  "description in ('x', null)",
+  "not contains(description, 'o')",
+  'code in ()',
+  'isActive',
+  'isDefault eq false',
+  "sourceType eq 'Cash'",
+  "sourceType in ('Check', 'Other')",
+  "sourceType gt 'Check'",
+  "sourceType le 'CreditCard'",
+  'createdAt ge 2026-01-01',
+  'createdAt lt 2026-03-01T00:00:00Z',
+  'updatedAt eq null',
+  'updatedAt gt 2026-02-01',
+  'updatedAt le 2026-03-01',
+  'updatedAt ne 2026-03-01T00:00:00Z',
+  `accountId eq ${ACC1}`,
+  `accountId ne ${ACC2}`,
+  'true',
+  'false',
 ];
 
 describe('random filters: database = OData semantics', () => {
@@ -389,7 +550,10 @@ describe('random filters: database = OData semantics', () => {
     await fc.assert(
       fc.asyncProperty(expr, async (text) => {
         const filter = parseODataOptions({ $filter: text }, psFields).filter as FilterNode;
-        const expected = rows.filter((r) => evaluate(filter, r) === true).map((r) => codeOf.get(r.id) ?? r.id).sort();
+        const expected = rows
+          .filter((r) => evaluate(filter, r) === true)
+          .map((r) => codeOf.get(r.id) ?? r.id)
+          .sort();
         expect(await filteredCodes(filter)).toEqual(expected);
       }),
       { numRuns: 300 },
@@ -428,10 +592,12 @@ function referenceOrder(items: readonly Row[], keys: readonly SortKey[], fields:
 }
 
 const key = (spec: string): SortKey[] =>
-  spec === '' ? [] : spec.split(',').map((s) => {
-    const [field, direction] = s.trim().split(' ');
-    return { field: field as string, direction: direction === 'desc' ? 'desc' : 'asc' };
-  });
+  spec === ''
+    ? []
+    : spec.split(',').map((s) => {
+        const [field, direction] = s.trim().split(' ');
+        return { field: field as string, direction: direction === 'desc' ? 'desc' : 'asc' };
+      });
 
 // Enum keys are left out: PostgreSQL sorts an enum by its declaration order, which is not
 // its string order for SourceType / AccountType (see the report on the migration).
@@ -455,7 +621,14 @@ const SOURCE_ORDERS = [
   'accountId, id desc',
 ];
 
-const PAYMENT_ORDERS = ['amount', 'amount desc', 'amount, reference desc', 'reference, amount desc', 'receivedAt desc', 'receivedAt, amount'];
+const PAYMENT_ORDERS = [
+  'amount',
+  'amount desc',
+  'amount, reference desc',
+  'reference, amount desc',
+  'receivedAt desc',
+  'receivedAt, amount',
+];
 
 describe('sort orders', () => {
   test.each(SOURCE_ORDERS)('payment sources by %j: the database order is the expected total order', async (spec) => {
@@ -474,34 +647,43 @@ describe('sort orders', () => {
 });
 
 describe('offset paging with ties ($orderby + $skip + $top)', () => {
-  test.each(['name', 'name desc', 'isActive', 'sourceType desc', 'description desc'])('by %j, pages of 1..5 cover everything once', async (orderby) => {
-    for (const size of [1, 2, 3, 5]) {
-      const seen: string[] = [];
-      for (let skip = 0; skip < SOURCES.length + size; skip += size) {
-        const o = parseODataOptions({ $orderby: orderby, $skip: String(skip), $top: String(size) }, psFields);
-        const page = await prisma.paymentSource.findMany({
-          orderBy: toPrismaOrderBy(o.orderBy, psFields) as never,
-          skip: o.skip,
-          take: o.top,
+  test.each(['name', 'name desc', 'isActive', 'sourceType desc', 'description desc'])(
+    'by %j, pages of 1..5 cover everything once',
+    async (orderby) => {
+      for (const size of [1, 2, 3, 5]) {
+        const seen: string[] = [];
+        for (let skip = 0; skip < SOURCES.length + size; skip += size) {
+          const o = parseODataOptions({ $orderby: orderby, $skip: String(skip), $top: String(size) }, psFields);
+          const page = await prisma.paymentSource.findMany({
+            orderBy: toPrismaOrderBy(o.orderBy, psFields) as never,
+            skip: o.skip,
+            take: o.top,
+            select: { id: true },
+          });
+          seen.push(...page.map((r) => r.id));
+        }
+        const whole = await prisma.paymentSource.findMany({
+          orderBy: toPrismaOrderBy(parseODataOptions({ $orderby: orderby }, psFields).orderBy, psFields) as never,
           select: { id: true },
         });
-        seen.push(...page.map((r) => r.id));
+        expect(seen).toEqual(whole.map((r) => r.id));
+        expect(new Set(seen).size).toBe(SOURCES.length);
       }
-      const whole = await prisma.paymentSource.findMany({
-        orderBy: toPrismaOrderBy(parseODataOptions({ $orderby: orderby }, psFields).orderBy, psFields) as never,
-        select: { id: true },
-      });
-      expect(seen).toEqual(whole.map((r) => r.id));
-      expect(new Set(seen).size).toBe(SOURCES.length);
-    }
-  });
+    },
+  );
 });
 
 type Delegate = {
   findMany(args: object): Promise<unknown[]>;
 };
 
-async function walk(delegate: Delegate, keys: SortKey[], fields: FieldCatalog, size: number, where: Record<string, unknown> = {}): Promise<string[]> {
+async function walk(
+  delegate: Delegate,
+  keys: SortKey[],
+  fields: FieldCatalog,
+  size: number,
+  where: Record<string, unknown> = {},
+): Promise<string[]> {
   const out: string[] = [];
   let cursor: string | undefined;
   for (let guard = 0; guard < 100; guard++) {
@@ -517,7 +699,9 @@ async function walk(delegate: Delegate, keys: SortKey[], fields: FieldCatalog, s
 describe('keyset cursors walk the whole table without gaps or repeats', () => {
   test.each(SOURCE_ORDERS)('payment sources by %j', async (spec) => {
     const keys = key(spec);
-    const whole = (await prisma.paymentSource.findMany({ orderBy: toPrismaOrderBy(keys, psFields) as never, select: { id: true } })).map((r) => r.id);
+    const whole = (await prisma.paymentSource.findMany({ orderBy: toPrismaOrderBy(keys, psFields) as never, select: { id: true } })).map(
+      (r) => r.id,
+    );
     for (const size of [1, 2, 5]) {
       expect(await walk(prisma.paymentSource, keys, psFields, size)).toEqual(whole);
     }
@@ -525,7 +709,9 @@ describe('keyset cursors walk the whole table without gaps or repeats', () => {
 
   test.each(PAYMENT_ORDERS)('payments by %j (exact decimals and instants in the cursor)', async (spec) => {
     const keys = key(spec);
-    const whole = (await prisma.payment.findMany({ orderBy: toPrismaOrderBy(keys, payFields) as never, select: { id: true } })).map((r) => r.id);
+    const whole = (await prisma.payment.findMany({ orderBy: toPrismaOrderBy(keys, payFields) as never, select: { id: true } })).map(
+      (r) => r.id,
+    );
     for (const size of [1, 3]) {
       expect(await walk(prisma.payment, keys, payFields, size)).toEqual(whole);
     }
@@ -534,9 +720,9 @@ describe('keyset cursors walk the whole table without gaps or repeats', () => {
   test('with a filter as well', async () => {
     const filter = toPrismaWhere(parseODataOptions({ $filter: "description ne 'x'" }, psFields).filter, psFields);
     const keys = key('description desc, name');
-    const whole = (await prisma.paymentSource.findMany({ where: filter, orderBy: toPrismaOrderBy(keys, psFields) as never, select: { id: true } })).map(
-      (r) => r.id,
-    );
+    const whole = (
+      await prisma.paymentSource.findMany({ where: filter, orderBy: toPrismaOrderBy(keys, psFields) as never, select: { id: true } })
+    ).map((r) => r.id);
     expect(whole).toHaveLength(9);
     expect(await walk(prisma.paymentSource, keys, psFields, 2, filter)).toEqual(whole);
   });
@@ -546,9 +732,13 @@ describe('keyset cursors walk the whole table without gaps or repeats', () => {
     const first: Row[] = await prisma.paymentSource.findMany({ orderBy: toPrismaOrderBy(keys, psFields) as never, take: 4 });
     const cursor = encodeCursor(keys, first[3] as Row);
     const rest = async (): Promise<string[]> =>
-      (await prisma.paymentSource.findMany({ where: cursorToWhere(cursor, keys, psFields), orderBy: toPrismaOrderBy(keys, psFields) as never, select: { id: true } })).map(
-        (r) => r.id,
-      );
+      (
+        await prisma.paymentSource.findMany({
+          where: cursorToWhere(cursor, keys, psFields),
+          orderBy: toPrismaOrderBy(keys, psFields) as never,
+          select: { id: true },
+        })
+      ).map((r) => r.id);
     const before = await rest();
     const extra = uid(0xee);
     await prisma.paymentSource.create({

@@ -27,14 +27,14 @@ describe('toPrismaWhere', () => {
   test('no filter, or one that always holds, is {}', () => {
     expect(toPrismaWhere(undefined, fields)).toEqual({});
     expect(where('true')).toEqual({});
-    expect(where("code ne null")).toEqual({});
+    expect(where('code ne null')).toEqual({});
   });
 
   test('a filter that never holds matches nothing', () => {
     expect(where('false')).toEqual(NOTHING);
     expect(where('code in ()')).toEqual(NOTHING);
     expect(where("tolower(code) eq 'ABC'")).toEqual(NOTHING);
-    expect(where("code eq null")).toEqual(NOTHING);
+    expect(where('code eq null')).toEqual(NOTHING);
   });
 
   test('comparisons', () => {
@@ -173,16 +173,28 @@ describe('toPrismaOrderBy', () => {
 
   test('id is appended as the tie-breaker, ascending whatever the direction', () => {
     expect(toPrismaOrderBy([{ field: 'name', direction: 'desc' }], fields)).toEqual([{ name: 'desc' }, { id: 'asc' }]);
-    expect(toPrismaOrderBy([{ field: 'name', direction: 'asc' }, { field: 'code', direction: 'desc' }], fields)).toEqual([
-      { name: 'asc' },
-      { code: 'desc' },
-      { id: 'asc' },
-    ]);
+    expect(
+      toPrismaOrderBy(
+        [
+          { field: 'name', direction: 'asc' },
+          { field: 'code', direction: 'desc' },
+        ],
+        fields,
+      ),
+    ).toEqual([{ name: 'asc' }, { code: 'desc' }, { id: 'asc' }]);
   });
 
   test('not appended when id is a key already', () => {
     expect(toPrismaOrderBy([{ field: 'id', direction: 'desc' }], fields)).toEqual([{ id: 'desc' }]);
-    expect(toPrismaOrderBy([{ field: 'id', direction: 'asc' }, { field: 'name', direction: 'asc' }], fields)).toEqual([{ id: 'asc' }, { name: 'asc' }]);
+    expect(
+      toPrismaOrderBy(
+        [
+          { field: 'id', direction: 'asc' },
+          { field: 'name', direction: 'asc' },
+        ],
+        fields,
+      ),
+    ).toEqual([{ id: 'asc' }, { name: 'asc' }]);
   });
 
   test('nullable fields say where nulls go: first ascending, last descending (OData)', () => {

@@ -33,7 +33,12 @@ describe('binding comparisons', () => {
   });
 
   test('a literal on the left is mirrored', () => {
-    expect(bind('10 lt amount', paymentFields)).toEqual({ kind: 'compare', field: 'amount', op: 'gt', value: { type: 'decimal', value: '10' } });
+    expect(bind('10 lt amount', paymentFields)).toEqual({
+      kind: 'compare',
+      field: 'amount',
+      op: 'gt',
+      value: { type: 'decimal', value: '10' },
+    });
     expect(bind('10 ge amount', paymentFields)).toMatchObject({ op: 'le' });
     expect(bind("'X' eq code")).toMatchObject({ field: 'code', op: 'eq' });
   });
@@ -71,7 +76,12 @@ describe('binding comparisons', () => {
   });
 
   test('enum fields take one of their string values', () => {
-    expect(bind("sourceType eq 'Cash'")).toEqual({ kind: 'compare', field: 'sourceType', op: 'eq', value: { type: 'enum', value: 'Cash' } });
+    expect(bind("sourceType eq 'Cash'")).toEqual({
+      kind: 'compare',
+      field: 'sourceType',
+      op: 'eq',
+      value: { type: 'enum', value: 'Cash' },
+    });
     expect(bind("taxType eq 'Sales Tax'", taxCodeFields)).toMatchObject({ value: { type: 'enum', value: 'Sales Tax' } });
     expect(bind("sourceType gt 'Cash'")).toMatchObject({ op: 'gt' });
   });
@@ -83,7 +93,10 @@ describe('binding comparisons', () => {
 
   test('a boolean field alone is a condition', () => {
     expect(bind('isActive')).toEqual({ kind: 'compare', field: 'isActive', op: 'eq', value: { type: 'boolean', value: true } });
-    expect(bind('not isActive')).toEqual({ kind: 'not', node: { kind: 'compare', field: 'isActive', op: 'eq', value: { type: 'boolean', value: true } } });
+    expect(bind('not isActive')).toEqual({
+      kind: 'not',
+      node: { kind: 'compare', field: 'isActive', op: 'eq', value: { type: 'boolean', value: true } },
+    });
   });
 
   test('true and false alone are constants', () => {
@@ -118,7 +131,11 @@ describe('null', () => {
 describe('tolower / toupper', () => {
   test('a comparison ignoring case when the literal is in that case', () => {
     expect(bind("tolower(code) eq 'bank'")).toEqual({
-      kind: 'compare', field: 'code', op: 'eq', value: { type: 'string', value: 'bank' }, ignoreCase: true,
+      kind: 'compare',
+      field: 'code',
+      op: 'eq',
+      value: { type: 'string', value: 'bank' },
+      ignoreCase: true,
     });
     expect(bind("toupper(code) ne 'BANK'")).toMatchObject({ op: 'ne', ignoreCase: true });
     expect(bind("tolower(code) eq '10%_'")).toMatchObject({ value: { value: '10%_' }, ignoreCase: true });
@@ -133,13 +150,25 @@ describe('tolower / toupper', () => {
 
   test('in keeps only the values that can match', () => {
     expect(bind("tolower(code) in ('a', 'B', 'c')")).toEqual({
-      kind: 'in', field: 'code', values: [{ type: 'string', value: 'a' }, { type: 'string', value: 'c' }], ignoreCase: true,
+      kind: 'in',
+      field: 'code',
+      values: [
+        { type: 'string', value: 'a' },
+        { type: 'string', value: 'c' },
+      ],
+      ignoreCase: true,
     });
     expect(bind("toupper(code) in ('a')")).toEqual({ kind: 'in', field: 'code', values: [], ignoreCase: true });
   });
 
   test('text functions on tolower(field)', () => {
-    expect(bind("contains(tolower(name), 'card')")).toEqual({ kind: 'text', field: 'name', op: 'contains', value: 'card', ignoreCase: true });
+    expect(bind("contains(tolower(name), 'card')")).toEqual({
+      kind: 'text',
+      field: 'name',
+      op: 'contains',
+      value: 'card',
+      ignoreCase: true,
+    });
     expect(bind("startswith(toupper(name), 'CA')")).toMatchObject({ op: 'startswith', ignoreCase: true });
     expect(bind("endswith(tolower(name), 'Card')")).toEqual(NEVER);
   });
@@ -158,7 +187,10 @@ describe('text functions', () => {
 
   test('a text function compared with true or false', () => {
     expect(bind("contains(code, 'x') eq true")).toEqual({ kind: 'text', field: 'code', op: 'contains', value: 'x' });
-    expect(bind("contains(code, 'x') eq false")).toEqual({ kind: 'not', node: { kind: 'text', field: 'code', op: 'contains', value: 'x' } });
+    expect(bind("contains(code, 'x') eq false")).toEqual({
+      kind: 'not',
+      node: { kind: 'text', field: 'code', op: 'contains', value: 'x' },
+    });
     expect(bind("true eq contains(code, 'x')")).toEqual({ kind: 'text', field: 'code', op: 'contains', value: 'x' });
     expect(bind("(code eq 'a' or isActive) eq false")).toMatchObject({ kind: 'not', node: { kind: 'or' } });
   });
@@ -167,7 +199,12 @@ describe('text functions', () => {
 describe('in', () => {
   test('a list of values of the field type', () => {
     expect(bind("sourceType in ('Cash', 'Check')")).toEqual({
-      kind: 'in', field: 'sourceType', values: [{ type: 'enum', value: 'Cash' }, { type: 'enum', value: 'Check' }],
+      kind: 'in',
+      field: 'sourceType',
+      values: [
+        { type: 'enum', value: 'Cash' },
+        { type: 'enum', value: 'Check' },
+      ],
     });
     expect(bind('amount in (1, 2.50)', paymentFields)).toMatchObject({ values: [{ value: '1' }, { value: '2.50' }] });
   });
@@ -194,12 +231,16 @@ describe('logic', () => {
     expect(bind("code eq 'a' and name eq 'b' and isActive")).toMatchObject({ kind: 'and', nodes: [{}, {}, {}] });
     expect(bind("code eq 'a' or (name eq 'b' or isActive)")).toMatchObject({ kind: 'or', nodes: [{}, {}, {}] });
     expect(bind("code eq 'a' and (name eq 'b' or isActive)")).toMatchObject({
-      kind: 'and', nodes: [{ kind: 'compare' }, { kind: 'or', nodes: [{}, {}] }],
+      kind: 'and',
+      nodes: [{ kind: 'compare' }, { kind: 'or', nodes: [{}, {}] }],
     });
   });
 
   test('not', () => {
-    expect(bind("not (code eq 'a')")).toEqual({ kind: 'not', node: { kind: 'compare', field: 'code', op: 'eq', value: { type: 'string', value: 'a' } } });
+    expect(bind("not (code eq 'a')")).toEqual({
+      kind: 'not',
+      node: { kind: 'compare', field: 'code', op: 'eq', value: { type: 'string', value: 'a' } },
+    });
   });
 });
 
@@ -225,7 +266,11 @@ const FAULTS: ReadonlyArray<readonly [string, number, string]> = [
   ['isActive eq 1', 12, 'a number does not fit'],
   ["createdAt gt '2026-01-01'", 13, "field 'createdAt' is a date-time (a date means midnight UTC); a string does not fit"],
   ['createdAt gt 20260101', 13, 'a number does not fit'],
-  ["sourceType eq 'cash'", 14, "'cash' is not a value of field 'sourceType'; allowed: 'BankTransfer', 'CreditCard', 'DebitCard', 'Cash', 'Check', 'DirectDebit', 'OnlineWallet', 'Other'"],
+  [
+    "sourceType eq 'cash'",
+    14,
+    "'cash' is not a value of field 'sourceType'; allowed: 'BankTransfer', 'CreditCard', 'DebitCard', 'Cash', 'Check', 'DirectDebit', 'OnlineWallet', 'Other'",
+  ],
   ['sourceType eq 1', 14, 'a number does not fit'],
   ["sourceType in ('Cash', 'Coins')", 23, "'Coins' is not a value of field 'sourceType'"],
   ["code in ('a', 2)", 14, 'a number does not fit'],
@@ -246,10 +291,10 @@ const FAULTS: ReadonlyArray<readonly [string, number, string]> = [
   ["tolower(code) eq 'a' and contains(tolower(isActive), 'a')", 42, 'contains applies only to text fields'],
   ['code eq name', 8, 'comparing two fields is not supported'],
   ["'a' eq 1", 4, 'cannot compare string with number'],
-  ["tolower(code)", 0, 'tolower() gives text, not a condition'],
+  ['tolower(code)', 0, 'tolower() gives text, not a condition'],
   ["contains(code, 'a') ne true", 20, 'can only be compared with true or false using eq'],
-  ["code", 0, "'code' is not a boolean field"],
-  ["not code", 4, "'code' is not a boolean field"],
+  ['code', 0, "'code' is not a boolean field"],
+  ['not code', 4, "'code' is not a boolean field"],
   ["not code eq 'x'", 0, "'not' applies only to the operand right after it"],
   ["'abc'", 0, 'a literal alone is not a condition'],
   ['null', 0, 'a literal alone is not a condition'],

@@ -27,7 +27,13 @@ beforeAll(async () => {
   t = await createTestApp();
   for (let i = 0; i < 120; i++) {
     await t.services.paymentSources.create(
-      { code: `CLI-${String(i).padStart(3, '0')}`, name: `Client ${i}`, accountId: activeAssetAccount().id, sourceType: 'Other', isActive: i % 3 !== 0 },
+      {
+        code: `CLI-${String(i).padStart(3, '0')}`,
+        name: `Client ${i}`,
+        accountId: activeAssetAccount().id,
+        sourceType: 'Other',
+        isActive: i % 3 !== 0,
+      },
       { userId: WRITER_ID },
     );
   }
@@ -80,7 +86,11 @@ describe('@odata/client', () => {
     expect(await sources().count()).toBe(await total());
     const target = (await sources().query(client().newOptions().filter(client().newFilter().field('code').eqString('CLI-007'))))[0]!;
     await sources().update(target.id, { name: 'Renamed by @odata/client' });
-    expect(await sources().retrieve(target.id)).toMatchObject({ name: 'Renamed by @odata/client', code: 'CLI-007', updatedById: WRITER_ID });
+    expect(await sources().retrieve(target.id)).toMatchObject({
+      name: 'Renamed by @odata/client',
+      code: 'CLI-007',
+      updatedById: WRITER_ID,
+    });
   });
 
   test('an error is an error', async () => {
@@ -97,12 +107,13 @@ describe('@odata/client', () => {
 });
 
 describe('o.js', () => {
-  const handler = () => o(`${root}/`, { headers: new Headers({ Authorization: `Bearer ${t.tokens.writer}`, 'Content-Type': 'application/json' }) });
+  const handler = () =>
+    o(`${root}/`, { headers: new Headers({ Authorization: `Bearer ${t.tokens.writer}`, 'Content-Type': 'application/json' }) });
 
   test('lists with filter, orderby, top and count', async () => {
     const rows: Source[] = await handler()
       .get('payment-sources')
-      .query({ $filter: 'isActive eq true and startswith(code, \'CLI-\')', $orderby: 'code', $top: 4, $count: true });
+      .query({ $filter: "isActive eq true and startswith(code, 'CLI-')", $orderby: 'code', $top: 4, $count: true });
     expect(rows.map((r) => r.code)).toEqual(['CLI-001', 'CLI-002', 'CLI-004', 'CLI-005']);
     const count = await handler().get('payment-sources/$count').query({ $filter: 'isActive eq true' });
     expect(Number(count)).toBe(await activeCount());

@@ -154,7 +154,14 @@ describe('PATCH /payment-sources/{id}', () => {
       await request(t.http)
         .post(BASE)
         .set(bearer(t.tokens.writer))
-        .send({ code: `P-${Math.random().toString(36).slice(2, 9)}`, name: 'Patch me', description: 'keep', accountId: activeAssetAccount().id, sourceType: 'Cash', ...over })
+        .send({
+          code: `P-${Math.random().toString(36).slice(2, 9)}`,
+          name: 'Patch me',
+          description: 'keep',
+          accountId: activeAssetAccount().id,
+          sourceType: 'Cash',
+          ...over,
+        })
         .expect(201)
     ).body;
 
@@ -167,7 +174,11 @@ describe('PATCH /payment-sources/{id}', () => {
     expect(again.body).toEqual(res.body);
     expect(again.headers.etag).toBe(res.headers.etag);
     // null clears a nullable field.
-    const cleared = await request(t.http).patch(`${BASE}/${before.id}`).set(bearer(t.tokens.writer)).send({ description: null }).expect(200);
+    const cleared = await request(t.http)
+      .patch(`${BASE}/${before.id}`)
+      .set(bearer(t.tokens.writer))
+      .send({ description: null })
+      .expect(200);
     expect(cleared.body.description).toBeNull();
   });
 
@@ -175,15 +186,33 @@ describe('PATCH /payment-sources/{id}', () => {
     const s = await create();
     const current = await get(`${BASE}/${s.id}`).expect(200);
     await request(t.http).patch(`${BASE}/${s.id}`).set(bearer(t.tokens.writer)).set('If-Match', '"stale"').send({ name: 'x' }).expect(412);
-    const ok = await request(t.http).patch(`${BASE}/${s.id}`).set(bearer(t.tokens.writer)).set('If-Match', current.headers.etag!).send({ name: 'y' }).expect(200);
+    const ok = await request(t.http)
+      .patch(`${BASE}/${s.id}`)
+      .set(bearer(t.tokens.writer))
+      .set('If-Match', current.headers.etag!)
+      .send({ name: 'y' })
+      .expect(200);
     expect(ok.body.name).toBe('y');
-    const dup = await request(t.http).patch(`${BASE}/${s.id}`).set(bearer(t.tokens.writer)).send({ code: fixture.paymentSources[0]!.code.toLowerCase() }).expect(409);
+    const dup = await request(t.http)
+      .patch(`${BASE}/${s.id}`)
+      .set(bearer(t.tokens.writer))
+      .send({ code: fixture.paymentSources[0]!.code.toLowerCase() })
+      .expect(409);
     expect(dup.body.code).toBe('DUPLICATE_CODE');
     await request(t.http).patch(`${BASE}/${s.id}`).set(bearer(t.tokens.writer)).send({ createdAt: '2020-01-01T00:00:00Z' }).expect(400);
     await request(t.http).patch(`${BASE}/${s.id}`).set(bearer(t.tokens.writer)).send({ isActive: 'yes' }).expect(400);
-    const minimal = await request(t.http).patch(`${BASE}/${s.id}`).set(bearer(t.tokens.writer)).set('Prefer', 'return=minimal').send({ name: 'z' }).expect(204);
+    const minimal = await request(t.http)
+      .patch(`${BASE}/${s.id}`)
+      .set(bearer(t.tokens.writer))
+      .set('Prefer', 'return=minimal')
+      .send({ name: 'z' })
+      .expect(204);
     expect(minimal.headers.etag).toBe((await get(`${BASE}/${s.id}`)).headers.etag);
-    await request(t.http).patch(`${BASE}/5d6c7b8a-0000-4000-8000-000000000000`).set(bearer(t.tokens.writer)).send({ name: 'n' }).expect(404);
+    await request(t.http)
+      .patch(`${BASE}/5d6c7b8a-0000-4000-8000-000000000000`)
+      .set(bearer(t.tokens.writer))
+      .send({ name: 'n' })
+      .expect(404);
     await request(t.http).patch(`${BASE}/${s.id}`).set(bearer(t.tokens.reader)).send({ name: 'n' }).expect(403);
   });
 });
@@ -204,7 +233,9 @@ describe('$expand', () => {
   });
 
   test('prices on articles with nested $orderby and $top; defaultTaxCode; addresses on customers', async () => {
-    const res = await get(`${ROOT}/articles?expand=${enc('prices($orderby=validFrom;$top=1;$select=amount,validFrom),defaultTaxCode')}`).expect(200);
+    const res = await get(
+      `${ROOT}/articles?expand=${enc('prices($orderby=validFrom;$top=1;$select=amount,validFrom),defaultTaxCode')}`,
+    ).expect(200);
     for (const a of res.body.value) {
       const prices = fixture.articlePrices.filter((p) => p.articleId === a.id).sort((x, y) => x.validFrom.localeCompare(y.validFrom));
       expect(a.prices).toHaveLength(Math.min(1, prices.length));
@@ -263,7 +294,9 @@ describe('error bodies follow Accept and OData-Version', () => {
   test('named fields become details with targets; Accept problem+json still wins', async () => {
     const res = await request(t.http).post(BASE).set(bearer(t.tokens.writer)).set('OData-Version', '4.0').send({ name: 'x' }).expect(400);
     expect(res.body.error.code).toBe('VALIDATION_FAILED');
-    expect(res.body.error.details).toEqual(res.body.errors.map((e: { field: string; message: string }) => ({ code: 'VALIDATION_FAILED', message: e.message, target: e.field })));
+    expect(res.body.error.details).toEqual(
+      res.body.errors.map((e: { field: string; message: string }) => ({ code: 'VALIDATION_FAILED', message: e.message, target: e.field })),
+    );
     const problem = await bad().set({ Accept: 'application/problem+json', 'OData-Version': '4.0' }).expect(400);
     expect(problem.headers['content-type']).toMatch(/^application\/problem\+json/);
   });
@@ -279,7 +312,9 @@ describe('error bodies follow Accept and OData-Version', () => {
 test('the OpenAPI document names the OData endpoints', async () => {
   const doc = (await request(t.http).get('/api/v1/openapi.json').expect(200)).body;
   for (const p of ['/', '/$metadata', '/payment-sources/$count', '/customers/$count']) expect(doc.paths).toHaveProperty([p]);
-  expect(doc.paths['/payment-sources/{id}'].patch.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PaymentSourcePatch' });
+  expect(doc.paths['/payment-sources/{id}'].patch.requestBody.content['application/json'].schema).toEqual({
+    $ref: '#/components/schemas/PaymentSourcePatch',
+  });
   expect(doc.paths['/payment-sources'].get.parameters.map((p: { name: string }) => p.name)).toContain('$expand');
   expect(doc.components.schemas.ODataError).toBeDefined();
 });

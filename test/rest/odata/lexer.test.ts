@@ -31,7 +31,15 @@ describe('OData lexer', () => {
   test('keywords are case-insensitive, field names keep their case', () => {
     const tokens = tokenize('Code EQ NULL aNd NoT In TRUE False');
     expect(tokens.map((t) => (t.kind === 'keyword' ? t.keyword : t.kind))).toEqual([
-      'identifier', 'eq', 'null', 'and', 'not', 'in', 'true', 'false', 'eof',
+      'identifier',
+      'eq',
+      'null',
+      'and',
+      'not',
+      'in',
+      'true',
+      'false',
+      'eof',
     ]);
     expect(tokens[0]).toMatchObject({ kind: 'identifier', text: 'Code' });
     expect(tokens[1]).toMatchObject({ keyword: 'eq', text: 'EQ' });
@@ -93,7 +101,7 @@ describe('OData lexer', () => {
   });
 
   test('punctuation and whitespace', () => {
-    expect(kinds(" ( a ,\tb\n) ")).toEqual(['lparen', 'identifier', 'comma', 'identifier', 'rparen', 'eof']);
+    expect(kinds(' ( a ,\tb\n) ')).toEqual(['lparen', 'identifier', 'comma', 'identifier', 'rparen', 'eof']);
     const tokens = tokenize('x in (1,2)');
     expect(tokens.map((t) => t.pos)).toEqual([0, 2, 5, 6, 7, 8, 9, 10]);
   });
@@ -101,7 +109,14 @@ describe('OData lexer', () => {
   test('a literal directly before a parenthesis or comma', () => {
     expect(kinds("contains(code,'x')")).toEqual(['identifier', 'lparen', 'identifier', 'comma', 'string', 'rparen', 'eof']);
     expect(kinds('x in (2026-01-01,2026-01-02T00:00Z)')).toEqual([
-      'identifier', 'keyword', 'lparen', 'date', 'comma', 'datetime', 'rparen', 'eof',
+      'identifier',
+      'keyword',
+      'lparen',
+      'date',
+      'comma',
+      'datetime',
+      'rparen',
+      'eof',
     ]);
   });
 

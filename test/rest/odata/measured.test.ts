@@ -57,7 +57,10 @@ describe('grammar edge cases OData 4.01 allows', () => {
   test('true eq false matches nothing; an exponent is exact', async () => {
     expect((await get(`${BASE}?$filter=${enc('true eq false')}`).expect(200)).body.value).toEqual([]);
     const res = await get(`/api/v1/tax-codes?$filter=${enc('rate eq 1.9e1')}`).expect(200);
-    const expected = fixture.taxCodes.filter((c) => Number(c.rate) === 19).map((c) => c.id).sort();
+    const expected = fixture.taxCodes
+      .filter((c) => Number(c.rate) === 19)
+      .map((c) => c.id)
+      .sort();
     expect(res.body.value.map((c: { id: string }) => c.id).sort()).toEqual(expected);
     expect(expected.length).toBeGreaterThan(0);
   });
@@ -67,7 +70,9 @@ describe('null ordering', () => {
   test('nulls first ascending, last descending', async () => {
     const all = await total();
     const asc = (await get(`${BASE}?$orderby=description&$top=1000`).expect(200)).body.value as { description: string | null }[];
-    const desc = (await get(`${BASE}?$orderby=${enc('description desc')}&$top=1000`).expect(200)).body.value as { description: string | null }[];
+    const desc = (await get(`${BASE}?$orderby=${enc('description desc')}&$top=1000`).expect(200)).body.value as {
+      description: string | null;
+    }[];
     const nulls = asc.filter((s) => s.description === null).length;
     expect(asc).toHaveLength(all);
     expect(nulls).toBeGreaterThan(0);
@@ -86,7 +91,10 @@ test("`not code in ('A','B')` is not (code in ('A','B'))", async () => {
 describe('options without $, in any case', () => {
   test('filter=isActive eq false filters', async () => {
     const res = await get(`${BASE}?filter=${enc('isActive eq false')}`).expect(200);
-    const inactive = fixture.paymentSources.filter((s) => !s.isActive).map((s) => s.id).sort();
+    const inactive = fixture.paymentSources
+      .filter((s) => !s.isActive)
+      .map((s) => s.id)
+      .sort();
     expect(res.body.value.map((s: { id: string }) => s.id).sort()).toEqual(inactive);
   });
 

@@ -15,9 +15,7 @@ interface OasisCase {
   readonly params: readonly (readonly [string, string | null])[];
 }
 
-const corpus: { cases: OasisCase[] } = JSON.parse(
-  fs.readFileSync(path.join(__dirname, '../../data/oasis-odata-abnf-cases.json'), 'utf8'),
-);
+const corpus: { cases: OasisCase[] } = JSON.parse(fs.readFileSync(path.join(__dirname, '../../data/oasis-odata-abnf-cases.json'), 'utf8'));
 
 // What a client must escape to send the text as one query parameter; `%` escapes written in
 // a case are the case's own and go as they are, and so does a `+` (a plus sign in OData).

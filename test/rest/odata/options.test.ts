@@ -127,12 +127,21 @@ describe('parseODataOptions', () => {
       ['code', [{ field: 'code', direction: 'asc' }]],
       ['code asc', [{ field: 'code', direction: 'asc' }]],
       ['code DESC', [{ field: 'code', direction: 'desc' }]],
-      ['code Asc,name desc', [{ field: 'code', direction: 'asc' }, { field: 'name', direction: 'desc' }]],
-      [' sourceType , createdAt desc , id ', [
-        { field: 'sourceType', direction: 'asc' },
-        { field: 'createdAt', direction: 'desc' },
-        { field: 'id', direction: 'asc' },
-      ]],
+      [
+        'code Asc,name desc',
+        [
+          { field: 'code', direction: 'asc' },
+          { field: 'name', direction: 'desc' },
+        ],
+      ],
+      [
+        ' sourceType , createdAt desc , id ',
+        [
+          { field: 'sourceType', direction: 'asc' },
+          { field: 'createdAt', direction: 'desc' },
+          { field: 'id', direction: 'asc' },
+        ],
+      ],
     ])('%j', (text, keys) => {
       expect(parse({ $orderby: text }).orderBy).toEqual(keys);
     });

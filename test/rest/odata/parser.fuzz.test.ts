@@ -173,7 +173,9 @@ const verdict = (f: () => string): string => {
 };
 
 // Tokens drawn from the vocabulary, some in upper case (R4), joined by one space.
-const token = fc.tuple(fc.constantFrom(...VOCABULARY), fc.boolean()).map(([t, upper]) => (upper && !NAMES.includes(t) ? t.toUpperCase() : t));
+const token = fc
+  .tuple(fc.constantFrom(...VOCABULARY), fc.boolean())
+  .map(([t, upper]) => (upper && !NAMES.includes(t) ? t.toUpperCase() : t));
 const randomTokens = fc.array(token, { minLength: 0, maxLength: 14 });
 
 // Token strings shaped by the grammar (mostly valid, with every operator next to every
@@ -183,13 +185,9 @@ const { shaped } = fc.letrec<{ shaped: string[]; operand: string[] }>((tie) => (
     { depthSize: 'small' },
     fc.constantFrom(...NAMES, ...LITERALS).map((t) => [t]),
     tie('shaped').map((e) => ['(', ...e, ')']),
-    fc.tuple(fc.constantFrom(...NAMES), fc.array(fc.constantFrom(...LITERALS, ...NAMES), { maxLength: 2 })).map(([n, items]) => [
-      n,
-      'in',
-      '(',
-      ...items.flatMap((item, i) => (i === 0 ? [item] : [',', item])),
-      ')',
-    ]),
+    fc
+      .tuple(fc.constantFrom(...NAMES), fc.array(fc.constantFrom(...LITERALS, ...NAMES), { maxLength: 2 }))
+      .map(([n, items]) => [n, 'in', '(', ...items.flatMap((item, i) => (i === 0 ? [item] : [',', item])), ')']),
     tie('operand').map((e) => ['tolower', '(', ...e, ')']),
     fc.tuple(tie('operand'), fc.constantFrom(...LITERALS)).map(([a, l]) => ['contains', '(', ...a, ',', l, ')']),
   ),

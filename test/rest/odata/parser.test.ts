@@ -182,10 +182,7 @@ const VALID: ReadonlyArray<readonly [string, string]> = [
   ['_x eq 1', '_x eq 1'],
   ['field1 eq 2', 'field1 eq 2'],
   ['isActive eq true and isDefault ne false', 'isActive eq true and isDefault ne false'],
-  [
-    "code eq 'a' and (b eq 1 or (c eq 2 and (d eq 3 or e eq 4)))",
-    "code eq 'a' and (b eq 1 or c eq 2 and (d eq 3 or e eq 4))",
-  ],
+  ["code eq 'a' and (b eq 1 or (c eq 2 and (d eq 3 or e eq 4)))", "code eq 'a' and (b eq 1 or c eq 2 and (d eq 3 or e eq 4))"],
   ["description eq null and not (code eq 'x')", "description eq null and not (code eq 'x')"],
   ['isActive ne true', 'isActive ne true'],
   ['(a eq 1 or b eq 2) and not (c eq 3 and d eq 4) or e', '(a eq 1 or b eq 2) and not (c eq 3 and d eq 4) or e'],
@@ -232,7 +229,7 @@ const INVALID: ReadonlyArray<readonly [string, number, string]> = [
   ['()', 1, "found ')'"],
   ["code eq 'a' eq 'b'", 12, 'cannot be chained'],
   ['a eq 1 ne 2', 7, 'cannot be chained'],
-  ["a in (1) in (true)", 9, 'cannot be chained'],
+  ['a in (1) in (true)', 9, 'cannot be chained'],
   ['a lt 1 gt 0', 7, 'cannot be chained'],
   ["code in 'a'", 8, "expected '(' after 'in'"],
   ["code in ('a',)", 13, "expected a literal in the 'in' list, found ')'"],
@@ -288,7 +285,7 @@ const INVALID: ReadonlyArray<readonly [string, number, string]> = [
   ['a eq -', 5, "unexpected character '-'"],
   ['a in ())', 7, "unbalanced ')'"],
   ['a eq 1 a eq 2', 7, "found 'a'"],
-  ["tolower(code) eq", 16, 'unexpected end'],
+  ['tolower(code) eq', 16, 'unexpected end'],
   ['a eq 1 and not', 14, 'unexpected end'],
   ['a eq 1 and ()', 12, "found ')'"],
   ['a eq 1 or (b eq 2))', 18, "unbalanced ')'"],
@@ -445,10 +442,16 @@ describe('round trip on generated trees', () => {
     expr: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
       tie('operand'),
-      fc.tuple(op, tie('operand'), tie('operand')).map(([o, l, r]): Expr => ({ kind: 'compare', op: o, left: l, right: r, pos: 0, opPos: 0 })),
       fc
-        .tuple(tie('operand'), fc.array(literal, { maxLength: 3 }))
-        .map(([l, items]): Expr => ({ kind: 'in', left: l, items: items.map((i) => ({ kind: 'literal', literal: i, pos: 0 })), pos: 0, opPos: 0 })),
+        .tuple(op, tie('operand'), tie('operand'))
+        .map(([o, l, r]): Expr => ({ kind: 'compare', op: o, left: l, right: r, pos: 0, opPos: 0 })),
+      fc.tuple(tie('operand'), fc.array(literal, { maxLength: 3 })).map(([l, items]): Expr => ({
+        kind: 'in',
+        left: l,
+        items: items.map((i) => ({ kind: 'literal', literal: i, pos: 0 })),
+        pos: 0,
+        opPos: 0,
+      })),
       fc
         .tuple(fc.constantFrom('contains', 'startswith', 'endswith') as fc.Arbitrary<'contains'>, tie('operand'), literal)
         .map(([fn, a, l]): Expr => ({ kind: 'call', name: fn, args: [a, { kind: 'literal', literal: l, pos: 0 }], pos: 0 })),
