@@ -5,7 +5,6 @@
 
 import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
 import { createPersistedQueryLink } from '@apollo/client/link/persisted-queries';
-import { sha256 } from 'crypto-hash';
 import { Redis } from 'ioredis';
 import type { App } from '../../src/app';
 import { connectRedis } from '../../src/http/redis';
@@ -13,7 +12,7 @@ import { createLogger } from '../../src/http/logger';
 import { APQ_LIMITS } from '../../src/graphql/persisted/store';
 import { createTestApp, createVariantApp, type TestApp } from '../support/app';
 import { fixture } from '../support/fixture';
-import { apqExtension, getGraphql, type Json } from '../support/graphql';
+import { apqExtension, getGraphql, sha256, type Json } from '../support/graphql';
 import { listen } from '../support/live-app';
 import { deleteKeys, REDIS_URL, testKeyPrefix } from '../support/redis';
 import { until } from '../support/until';
@@ -84,7 +83,7 @@ it('a query registered through one instance (Apollo Client) answers by hash alon
     const key = keys[0]!;
     const hash = key.slice(`${prefix}apq:`.length);
     const text = (await redis.get(key))!;
-    expect(await sha256(text)).toBe(hash);
+    expect(sha256(text)).toBe(hash);
     const ttl = await redis.ttl(key);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(APQ_LIMITS.ttlSeconds);
@@ -119,7 +118,7 @@ it('a query registered through one instance (Apollo Client) answers by hash alon
 it(`a document over ${APQ_LIMITS.entryBytes} bytes is answered and not written to Redis`, async () => {
   const a = await instance();
   const big = `# ${'z'.repeat(APQ_LIMITS.entryBytes)}\nquery BigShared { __typename }`;
-  const hash = await sha256(big);
+  const hash = sha256(big);
   const res = await fetch(a, {
     method: 'POST',
     headers: { ...auth(), 'Content-Type': 'application/json' },
@@ -131,7 +130,7 @@ it(`a document over ${APQ_LIMITS.entryBytes} bytes is answered and not written t
     // Registration is written after the answer: a small one sent after it lands first (one
     // connection, in order), and the big one is not there.
     const small = '{ __typename }';
-    const smallHash = await sha256(small);
+    const smallHash = sha256(small);
     await fetch(a, {
       method: 'POST',
       headers: { ...auth(), 'Content-Type': 'application/json' },
@@ -147,7 +146,7 @@ it(`a document over ${APQ_LIMITS.entryBytes} bytes is answered and not written t
 it('with Redis unreachable a hash is a miss and the text is answered', async () => {
   const down = await instance('redis://127.0.0.1:1');
   const query = '{ accounts(first: 1) { totalCount } }';
-  const hash = await sha256(query);
+  const hash = sha256(query);
   expect((await byHash(down, hash)).errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
   const res = await fetch(down, {
     method: 'POST',

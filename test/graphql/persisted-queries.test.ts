@@ -1,22 +1,20 @@
 // Automatic persisted queries (APQ) as front-end apps use them, through the real client
-// libraries over HTTP: Apollo Client's persisted-query link (hashes by crypto-hash, hashed
+// libraries over HTTP: Apollo Client's persisted-query link (given the SHA-256 it asks for, hashed
 // queries as GET) and urql's persistedExchange; the protocol's answers; every limit and
 // check of an inline document holding at registration and at use; the in-process store's
 // bound under 10,000 distinct registrations. The APQ store shared through Redis:
 // apq-redis.test.ts; trusted documents: trusted-documents.test.ts.
 
-import { createHash } from 'node:crypto';
 import { ApolloClient, HttpLink, InMemoryCache, gql as apolloGql } from '@apollo/client';
 import { createPersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { Client, fetchExchange } from '@urql/core';
 import { persistedExchange } from '@urql/exchange-persisted';
-import { sha256 } from 'crypto-hash';
 import type { App } from '../../src/app';
 import { LIMITS } from '../../src/graphql/limits';
 import { APQ_LIMITS, apqEntrySize, memoryApqStore } from '../../src/graphql/persisted/store';
 import { createVariantApp, type TestApp } from '../support/app';
 import { fixture } from '../support/fixture';
-import { apqExtension, firstCode, getGraphql, postGraphql } from '../support/graphql';
+import { apqExtension, firstCode, getGraphql, postGraphql, sha256 } from '../support/graphql';
 import { listen, listeningTestApp } from '../support/live-app';
 
 const live = listeningTestApp();
@@ -50,12 +48,11 @@ function recording(): { fetch: typeof fetch; sent: Sent[] } {
   return { fetch: wrapped, sent };
 }
 
-const hex = (text: string): string => createHash('sha256').update(text).digest('hex');
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 const post = (body: unknown, token = t.tokens.reader) => postGraphql(base, body, token);
 const get = (params: Record<string, unknown>, token = t.tokens.reader) => getGraphql(base, params, token);
-const apq = (query: string) => apqExtension(hex(query));
+const apq = (query: string) => apqExtension(sha256(query));
 const codeOf = firstCode;
 
 function apolloClient(f: typeof fetch): ApolloClient {
@@ -136,9 +133,9 @@ describe('the protocol', () => {
 
   it('a text that does not match its hash is refused, and nothing is registered', async () => {
     const query = '{ taxCodes(first: 1) { totalCount } }';
-    const wrong = await post({ query, extensions: { persistedQuery: { version: 1, sha256Hash: hex('something else') } } });
+    const wrong = await post({ query, extensions: { persistedQuery: { version: 1, sha256Hash: sha256('something else') } } });
     expect(wrong.status).toBe(400);
-    expect(codeOf((await post({ extensions: { persistedQuery: { version: 1, sha256Hash: hex('something else') } } })).json)).toBe(
+    expect(codeOf((await post({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256('something else') } } })).json)).toBe(
       'PERSISTED_QUERY_NOT_FOUND',
     );
   });
@@ -260,7 +257,7 @@ describe('the in-process store is bounded', () => {
         body: JSON.stringify({ query: big, extensions: apq(big) }),
       });
       expect(await res.json()).toEqual({ data: { __typename: 'Query' } });
-      expect(await store.get(hex(big))).toBeUndefined();
+      expect(await store.get(sha256(big))).toBeUndefined();
     } finally {
       await local.close();
     }

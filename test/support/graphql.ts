@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { getIntrospectionQuery } from 'graphql';
 import request from 'supertest';
 import { bearer, type TestApp } from './app';
@@ -106,6 +107,9 @@ export async function getGraphql(url: string, params: Readonly<Record<string, un
 }
 
 /** The automatic-persisted-query extension naming a document by its SHA-256 (hex). */
+/** The hex SHA-256 of a document, as the APQ protocol names it (and Apollo Client's link asks for). */
+export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
 export const apqExtension = (sha256Hash: string) => ({ persistedQuery: { version: 1, sha256Hash } });
 
 /** The first error's code of a parsed answer. */
