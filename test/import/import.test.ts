@@ -520,6 +520,56 @@ describe('rules that count the rows already in the database', () => {
     ]);
   });
 
+  describe('periods of a tax code', () => {
+    const open = d.taxCodes.find((t) => t.validTo === null || t.validTo === undefined)!;
+    const successor = { ...open, id: randomUUID(), validFrom: '2099-01-01T00:00:00.000Z', validTo: null };
+    const ended = { ...open, validTo: '2098-12-31T23:59:59.999Z' };
+
+    it('refuses two overlapping periods of one code in the file, naming both', async () => {
+      const before = await dump(db);
+      const problems = await rejected(db, writeFile({ taxCodes: [open, successor] }));
+      expect(problems).toEqual([
+        {
+          position: 'taxCodes[1].validFrom',
+          message: `the period of ${String(open.code)} overlaps its period from ${String(open.validFrom)} without end at taxCodes[0]`,
+        },
+      ]);
+      expect(await dump(db)).toEqual(before);
+    });
+
+    it('refuses a period that overlaps a row of the database the file leaves alone', async () => {
+      const before = await dump(db);
+      const problems = await rejected(db, writeFile({ taxCodes: [successor] }));
+      expect(problems).toEqual([
+        { position: 'taxCodes[0].validFrom', message: expect.stringContaining(`overlaps tax code ${open.id} in the database`) },
+      ]);
+      expect(await dump(db)).toEqual(before);
+    });
+
+    it('adds a successor before it ends the period it follows, in one file (checked at the commit)', async () => {
+      // one record per statement: the successor is written while the old period is still open
+      const r = await importReferenceData(db, writeFile({ taxCodes: [successor, ended] }), { batchSize: 1 });
+      expect(r.counts.taxCodes).toEqual({ inserted: 1, updated: 1, unchanged: 0 });
+      const rows = await db.prisma.taxCode.findMany({ where: { code: open.code as string }, orderBy: { validFrom: 'asc' } });
+      expect(rows.map((t) => [t.id, t.validTo?.toISOString() ?? null])).toEqual([
+        [open.id, ended.validTo],
+        [successor.id, null],
+      ]);
+    });
+
+    it("then refuses the demo's tax codes again, whose open period would overlap the successor: nothing written", async () => {
+      const before = await dump(db);
+      const problems = await rejected(db, writeFile({ taxCodes: d.taxCodes }));
+      expect(problems).toEqual([
+        {
+          position: `taxCodes[${d.taxCodes.indexOf(open)}].validFrom`,
+          message: expect.stringContaining(`overlaps tax code ${successor.id} in the database`),
+        },
+      ]);
+      expect(await dump(db)).toEqual(before);
+    });
+  });
+
   it('refuses to make an account unusable under a payment source the file leaves alone', async () => {
     const used = d.accounts.find((a) => a.id === oldDefault.accountId)!;
     const problems = await rejected(db, writeFile({ accounts: [{ ...used, isActive: false }] }));

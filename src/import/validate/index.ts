@@ -18,6 +18,7 @@ import { CustomerAddresses } from './customers';
 import { checkReferences, checkUniqueKeys, type Sql } from './database';
 import { FileKeys } from './file-keys';
 import { PaymentSourceRules } from './payment-sources';
+import { TaxCodePeriods } from './tax-codes';
 import { loc, preview, Problems, type Loc } from './problems';
 
 export type { Sql } from './database';
@@ -26,7 +27,7 @@ export type { Sql } from './database';
 // keep only the keys the rules across records need (ids, unique keys, a few flags), not
 // the records. Then check what the file cannot settle alone against the database:
 // references to rows not in the file, keys used by rows the file does not change, the
-// rules of accounts, payment sources and addresses. Every problem is collected with its
+// rules of accounts, payment sources, tax-code periods and addresses. Every problem is collected with its
 // position; nothing is written here.
 
 export interface ImportPlan {
@@ -57,6 +58,7 @@ class FileValidator {
   readonly accounts = new AccountRules(this.keys, this.problems);
   readonly paymentSources = new PaymentSourceRules(this.keys, this.accounts, this.problems);
   readonly addresses = new CustomerAddresses(this.keys, this.problems);
+  readonly taxCodes = new TaxCodePeriods(this.keys, this.problems);
   readonly sections: FileSection[] = [];
   readonly records = perSection(() => 0);
 
@@ -84,6 +86,8 @@ class FileValidator {
         return this.check(at, value, RESOURCES.Customer.record, (r) => this.addresses.accept(at, r));
       case 'paymentSources':
         return this.check(at, value, RESOURCES.PaymentSource.record, (r) => this.paymentSources.accept(at, r));
+      case 'taxCodes':
+        return this.check(at, value, RESOURCES.TaxCode.record, (r) => this.taxCodes.accept(at, r));
       default:
         return this.check(at, value, sectionDef(name).schema);
     }
@@ -105,6 +109,7 @@ class FileValidator {
     await checkReferences(sql, this.keys, this.problems);
     await this.paymentSources.checkDatabase(sql);
     await this.accounts.checkDatabase(sql);
+    await this.taxCodes.checkDatabase(sql);
     const moveKeyFirst = perFileSection((): string[] => []);
     for (const s of FILE_SECTIONS) moveKeyFirst[s] = await checkUniqueKeys(sql, s, this.keys, this.problems);
     await this.addresses.checkDatabase(sql);
