@@ -8,6 +8,7 @@ import { ERRORS } from '../errors/catalogue';
 import { DEFAULT_PAGE_SIZE, MAX_OFFSET, MAX_PAGE_SIZE } from '../domain/common/list';
 import { MAX_FILTER_LENGTH } from './odata/parser';
 import { extraOpenApiPaths } from './openapi-extra';
+import { alternateKeyFieldOf } from './writable';
 import { inputSchema, isObject, responseSchema, type JsonSchema } from './openapi-schema';
 
 // The OpenAPI 3.1 document of the REST door, generated from the same zod schemas that
@@ -428,6 +429,8 @@ export function openApiDocument(): Record<string, unknown> {
     const path = r.entitySet ? `/${r.entitySet.path}` : '/article-prices';
     Object.assign(collections[path] ?? (maintained[path] = {}), maintainedCollectionWrites(r.model, r.label));
     Object.assign(collections[`${path}/{id}`] ?? (maintained[`${path}/{id}`] = {}), maintainedRecordWrites(r.model, r.label));
+    const key = alternateKeyFieldOf(r.model);
+    if (key) collections[`${path}(${key}='{${key}}')`] = byAlternateKey(r.model, r.label, key, collections[`${path}/{id}`] ?? {});
     maintainedSchemas[`${r.model}Input`] = inputSchema(r.input);
     maintainedSchemas[`${r.model}Patch`] = withoutRequired(inputSchema(r.input));
   }
@@ -550,6 +553,32 @@ function maintainedRecordWrites(model: string, label: string): Record<string, Op
       },
     },
   };
+}
+
+/**
+ * A record by its alternate key (`/customers(debtorNumber='…')`): what its `/{id}` path takes,
+ * the key in place of the id, and PUT as the upsert a system syncing by that key sends.
+ */
+function byAlternateKey(model: string, label: string, key: string, item: Record<string, unknown>): Record<string, Operation> {
+  const keyParameter = { name: key, in: 'path', required: true, description: `The ${label}'s ${key}`, schema: { type: 'string' } };
+  const createOnly = { ...ifNoneMatch, description: '`*`: create only (412 when a record has this key)' };
+  const by = `${model}By${key.charAt(0).toUpperCase()}${key.slice(1)}`;
+  const verbs: Record<string, string> = { get: 'get', put: 'upsert', patch: 'update', delete: 'delete' };
+  const out: Record<string, Operation> = {};
+  for (const [method, op] of Object.entries(item)) {
+    const verb = verbs[method];
+    if (!verb || !isObject(op)) continue;
+    const given: unknown[] = Array.isArray(op.parameters) ? op.parameters : [];
+    const parameters = [...given.map((p) => (p === idParameter ? keyParameter : p)), ...(method === 'put' ? [createOnly] : [])];
+    out[method] = { ...op, operationId: `${verb}${by}`, parameters };
+  }
+  if (out.put)
+    out.put = {
+      ...out.put,
+      summary: `Create or replace the ${label} with this ${key} (billing.maintain): the body as for POST, the ${key} may be left out; a repeated identical PUT changes nothing`,
+      responses: { 201: one(model, 'Created'), ...out.put.responses },
+    };
+  return out;
 }
 
 /** A customer's addresses at their own paths, written through the customer. */

@@ -10,7 +10,9 @@ export function sendJson(res: Response, status: number, body: unknown): void {
 /** A single record: 200/201 with its ETag (and Location for a 201); 204 sends only the ETag. */
 export function sendRecord(req: Request, res: Response, record: { id: string }, status: 200 | 201 | 204 = 200): void {
   res.setHeader('ETag', etagOf(record));
-  if (status === 201) res.setHeader('Location', `${req.baseUrl}${req.path.replace(/\/$/, '')}/${record.id}`);
+  // A record created by POST to its collection, or by PUT to its alternate key (`/customers/<key>`).
+  const collection = res.locals.alternateKey === undefined ? req.path.replace(/\/$/, '') : '';
+  if (status === 201) res.setHeader('Location', `${req.baseUrl}${collection}/${record.id}`);
   if (status === 204) res.status(204).end();
   else sendJson(res, status, record);
 }

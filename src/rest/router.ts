@@ -4,7 +4,7 @@ import type { Resource } from '../domain/common/declaration';
 import { RESOURCES, resourceOf, type ResourceModel } from '../domain/resources';
 import { personalDataForbidden, personalFieldsWritten } from '../query/personal';
 import type { Services } from '../domain/services';
-import { AppError, invalidQuery } from '../errors/catalogue';
+import { AppError, invalidQuery, validationFailed } from '../errors/catalogue';
 import { rawQuery, serviceRoot } from './odata/list';
 import { metadataJson, metadataXml, serviceDocument } from './odata/metadata';
 import { CHANGES_SET, RESOURCE_SETS, entitySetOf } from './odata/model';
@@ -32,9 +32,16 @@ const WRITES: Partial<Record<ResourceModel, (r: Router, s: Services) => void>> =
 };
 
 /** The REST door under /api/v1 (authenticated by the app before it gets here). */
+declare module 'express-serve-static-core' {
+  interface Locals {
+    /** The alternate key of a `PUT /customers(debtorNumber='…')`, whose record is replaced or created. */
+    alternateKey?: string;
+  }
+}
+
 export function restRouter(s: Services): Router {
   const r = Router();
-  r.use(odataPaths);
+  r.use(odataPaths(s));
   r.get('/', (req, res) => {
     requireScope(res.locals.principal, SCOPES.read);
     sendJson(res, 200, serviceDocument(serviceRoot(req, res)));
@@ -88,32 +95,50 @@ const KEYED = /^\/([^/()]+)(?:\(([^)]*)\))?(\/.*)?$/;
 /**
  * OData's ways of addressing what the routes serve under one path: a set by its metadata
  * name (`/PaymentSources`) and a record by its key in parentheses (`/payment-sources(<id>)`,
- * `('<id>')` or `(id=<id>)`) are rewritten to `/payment-sources/<id>` before routing.
+ * `('<id>')` or `(id=<id>)`) are rewritten to `/payment-sources/<id>` before routing. A
+ * record by its alternate key (`/customers(debtorNumber='10000001')`, `/articles(code='…')`)
+ * is rewritten to its id; a PUT of the record itself goes to the upsert by that key.
  */
-function odataPaths(req: Request, res: Response, next: NextFunction): void {
-  res.locals.serviceBase = req.baseUrl;
-  const q = req.url.indexOf('?');
-  const [path, query] = q < 0 ? [req.url, ''] : [req.url.slice(0, q), req.url.slice(q)];
-  const m = KEYED.exec(path);
-  const set = m ? entitySetOf(m[1] ?? '') : undefined;
-  if (!m || !set) return next();
-  let rest = m[3] ?? '';
-  if (m[2] !== undefined) {
-    const key = keyOf(m[2]);
-    if (key === undefined) return next();
-    rest = `/${encodeURIComponent(key)}${rest}`;
-  }
-  req.url = `/${set.path}${rest}${query}`;
-  next();
+function odataPaths(s: Services) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    res.locals.serviceBase = req.baseUrl;
+    const q = req.url.indexOf('?');
+    const [path, query] = q < 0 ? [req.url, ''] : [req.url.slice(0, q), req.url.slice(q)];
+    const m = KEYED.exec(path);
+    const set = m ? entitySetOf(m[1] ?? '') : undefined;
+    if (!m || !set) return next();
+    let rest = m[3] ?? '';
+    if (m[2] !== undefined) {
+      const key = keyOf(m[2]);
+      if (key === undefined) return next();
+      let id = key.value;
+      if (key.name !== undefined && key.name !== 'id') {
+        const writer = set.type === 'Change' ? undefined : s.writers[set.type];
+        const field = writer?.alternateKey?.field;
+        if (!writer || key.name !== field)
+          throw validationFailed([
+            { field: key.name, message: `is not a key of ${set.path} (${['id', ...(field ? [field] : [])].join(', ')})` },
+          ]);
+        requireScope(res.locals.principal, SCOPES.read);
+        if (req.method === 'PUT' && rest === '') res.locals.alternateKey = key.value;
+        else id = (await writer.idByKey(key.value)) ?? '';
+        if (id === '') throw new AppError('NOT_FOUND', `No ${writer.label} with ${field} ${key.value}`);
+      }
+      rest = `/${encodeURIComponent(id)}${rest}`;
+    }
+    req.url = `/${set.path}${rest}${query}`;
+    next();
+  };
 }
 
-/** The id inside `(…)`: `<id>`, `'<id>'` (a doubled quote inside) or `id=…`; undefined when empty or malformed. */
-function keyOf(raw: string): string | undefined {
-  let text = decodeComponent(raw);
+/** The key inside `(…)`: `<id>`, `'<id>'` (a doubled quote inside) or `<name>=<value>`; undefined when empty or malformed. */
+function keyOf(raw: string): { name?: string; value: string } | undefined {
+  const text = decodeComponent(raw);
   if (text === undefined) return undefined;
-  text = text.replace(/^id=/, '');
-  if (/^'.*'$/s.test(text)) text = text.slice(1, -1).replaceAll("''", "'");
-  return text.length > 0 ? text : undefined;
+  const named = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(text);
+  let value = named ? (named[2] ?? '') : text;
+  if (/^'.*'$/s.test(value)) value = value.slice(1, -1).replaceAll("''", "'");
+  return value.length > 0 ? { name: named?.[1], value } : undefined;
 }
 
 /** `$format=json|xml` decides; otherwise JSON when Accept names JSON and not XML (XML is the default). */

@@ -1,4 +1,5 @@
-import { WRITTEN_MODELS, type ResourceModel } from '../domain/resources';
+import { alternateKeyOf } from '../domain/maintenance/write-service';
+import { RESOURCES, WRITTEN_MODELS, type ResourceModel } from '../domain/resources';
 
 // Which methods each collection's paths take beyond reads: the routes' 405 answers and the
 // OData capabilities ($metadata) both follow from it.
@@ -18,3 +19,7 @@ const OWN_WRITES: Partial<Record<ResourceModel, PathMethods>> = { PaymentSource:
 /** The write methods a collection's paths take: the 405 answers and the OData capabilities follow from it. */
 export const methodsOf = (model: ResourceModel): PathMethods =>
   OWN_WRITES[model] ?? (WRITTEN_MODELS.includes(model) ? MAINTAINED : READ_ONLY);
+
+/** The field a collection's records are addressed by besides the id (`/customers(debtorNumber='…')`): the natural key of a maintained resource. */
+export const alternateKeyFieldOf = (model: ResourceModel): string | undefined =>
+  WRITTEN_MODELS.includes(model) ? alternateKeyOf(RESOURCES[model])?.field : undefined;

@@ -10,5 +10,5 @@ export const academicTermResource = defineResource({
   record: academicTermRecord,
   input: academicTermInput,
   relations: {},
-  import: { unique: naturalKey.column('code', 'code') },
+  import: { unique: naturalKey.column('code', 'code', { caseInsensitive: true }) },
 });

@@ -12,5 +12,5 @@ export const accountResource = defineResource({
   relations: {
     paymentSources: many('PaymentSource', 'accountId', [{ field: 'code', direction: 'asc' }]),
   },
-  import: { enumTypes: { type: '"AccountType"' }, unique: naturalKey.column('code', 'code') },
+  import: { enumTypes: { type: '"AccountType"' }, unique: naturalKey.column('code', 'code', { caseInsensitive: true }) },
 });

@@ -15,5 +15,5 @@ export const articleResource = defineResource({
     defaultTaxCode: one('TaxCode', 'defaultTaxCodeId', { nullable: true, expandable: true }),
     revenueAccount: one('Account', 'revenueAccountId', { nullable: true }),
   },
-  import: { unique: naturalKey.column('code', 'code') },
+  import: { unique: naturalKey.column('code', 'code', { caseInsensitive: true }) },
 });

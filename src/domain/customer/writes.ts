@@ -5,7 +5,7 @@ import { addressFields } from '../address/fields';
 import { clashingDefaultAddress } from '../address/rules';
 import { fieldChanges, type ChangeDraft } from '../change-log/append';
 import { parseInput } from '../common/validate';
-import { NAMED_REFERRERS, refuseIfReferenced, type Db, type WriteSpec } from '../maintenance/write-service';
+import { NAMED_REFERRERS, refuseIfReferenced, sameInput, type Db, type WriteSpec } from '../maintenance/write-service';
 import { customerResource } from './resource';
 import { customerInput, type CustomerInput } from './schema';
 
@@ -40,6 +40,7 @@ export const customerWrites: WriteSpec<CustomerWithAddresses, CustomerInput> = {
   input: customerInput,
   parse: (body) => parseInput(customerInput, body),
   asInput: (current) => customerAsInput(current),
+  settle: (current, input) => ({ ...input, addresses: settledAddresses(current.addresses, input.addresses) }),
   store: (db) => ({
     find: (id) => find(db, id),
     async create({ addresses, ...values }) {
@@ -112,6 +113,27 @@ function addressChanges(before: readonly Address[], after: readonly Address[]): 
 }
 
 type AddressInput = CustomerInput['addresses'][number];
+
+/**
+ * The addresses of a write matched to the customer's: one given without an id that equals an
+ * address of the customer (every value) is that address, so a system that does not know our
+ * ids can send the same student twice and change nothing. In the customer's order, new ones
+ * last: the order of the set is not a change.
+ */
+function settledAddresses(current: readonly Address[], given: readonly AddressInput[]): AddressInput[] {
+  const unclaimed = current.filter((c) => !given.some((a) => a.id === c.id));
+  const settled = given.map((a) => {
+    if (a.id !== undefined) return a;
+    const values = Object.entries(a).filter(([k]) => k !== 'id');
+    const match = unclaimed.find((c) => values.every(([k, v]) => sameInput(Object.getOwnPropertyDescriptor(c, k)?.value, v)));
+    if (!match) return a;
+    unclaimed.splice(unclaimed.indexOf(match), 1);
+    return { ...a, id: match.id };
+  });
+  const rank = new Map(current.map((c, i) => [c.id, i]));
+  const place = (a: AddressInput) => rank.get(a.id ?? '') ?? current.length;
+  return settled.sort((x, y) => place(x) - place(y));
+}
 
 /** A customer's address as an element of the customer's body (the customer is the one around it). */
 export const asAddressInput = ({ customerId: _c, ...a }: Address): AddressInput => a;

@@ -9,7 +9,7 @@ import type { Actor, ServiceDeps } from '../context';
 import type { ModelName } from '../common/declaration';
 import { checkIfMatch } from '../common/etag';
 import { parseId } from '../common/validate';
-import { codeKey } from '../common/natural-key';
+import { codeKey, type ImportSpec } from '../common/natural-key';
 
 // The one write path of the reference data a billing office maintains (accounts, tax codes,
 // articles and prices, customers with addresses, academic terms): create, full replace,
@@ -24,7 +24,21 @@ export type Db = Prisma.TransactionClient;
 export interface WriteOptions {
   /** The client's If-Match header (GraphQL: `ifMatch`), checked against the current record. */
   readonly ifMatch?: string | undefined;
+  /** The client's If-None-Match header: `*` makes an upsert create only. */
+  readonly ifNoneMatch?: string | undefined;
 }
+
+/** A column that tells a resource's records apart besides the id (a code, a debtor number): upserts find the record by it. */
+export interface AlternateKey {
+  readonly field: string;
+  readonly caseInsensitive: boolean;
+}
+
+/** The alternate key of a resource: its natural key when that is one column. */
+export const alternateKeyOf = (resource: { readonly model: string; readonly import?: ImportSpec }): AlternateKey | undefined => {
+  const unique = resource.import?.unique;
+  return unique?.kind === 'column' ? { field: unique.field, caseInsensitive: unique.caseInsensitive } : undefined;
+};
 
 /** Audit values of a write; a store puts them on resources that have the fields. */
 export interface Audit {
@@ -41,13 +55,26 @@ export interface Store<R, I> {
 }
 
 export interface WriteSpec<R extends { id: string }, I> {
-  readonly resource: { readonly model: ModelName; readonly name: LoggedResource; readonly label: string; readonly fields: FieldCatalog };
+  readonly resource: {
+    readonly model: ModelName;
+    readonly name: LoggedResource;
+    readonly label: string;
+    readonly fields: FieldCatalog;
+    /** Its natural key, when one column: the alternate key upserts go by. */
+    readonly import?: ImportSpec;
+  };
   /** The body of POST and PUT (a full replacement); PATCH is the current record with the body's fields over it, checked by the same schema. */
   readonly input: z.ZodObject<z.ZodRawShape, z.core.$strict>;
   readonly parse: (body: unknown) => I;
   /** The current record as a body of `input` (PATCH starts from it); default: its fields of `input` in wire form. */
   readonly asInput?: (current: R) => Record<string, unknown>;
   readonly store: (db: Db, now: Date) => Store<R, I>;
+  /**
+   * The input as it applies to the current record: parts the input gives without their ids
+   * (a customer's addresses) matched to the current ones they equal, so that a repeated
+   * write changes nothing.
+   */
+  readonly settle?: (current: R, input: I) => I;
   /** The rules of a new (current undefined) or changed record, checked against the database; throws an AppError. */
   readonly check?: (db: Db, next: I, current: R | undefined, now: Date) => Promise<void>;
   /** What keeps a record from being deleted; throws an AppError (IN_USE, ALREADY_EFFECTIVE). */
@@ -63,10 +90,17 @@ export interface RecordWriter {
   replace(id: unknown, body: unknown, actor: Actor, o?: WriteOptions): Promise<{ id: string }>;
   patch(id: unknown, body: unknown, actor: Actor, o?: WriteOptions): Promise<{ id: string }>;
   delete(id: unknown, actor: Actor, o?: WriteOptions): Promise<void>;
+  /** The alternate key a record can be addressed by, if the resource has one. */
+  readonly alternateKey: AlternateKey | undefined;
+  /** The id of the record with this alternate key, if there is one. */
+  idByKey(key: string): Promise<string | undefined>;
+  /** PUT by alternate key: replaces the record with that key, or creates it. */
+  upsert(key: unknown, body: unknown, actor: Actor, o?: WriteOptions): Promise<{ record: { id: string }; created: boolean }>;
 }
 
 export class WriteService<R extends { id: string }, I> implements RecordWriter {
   readonly label: string;
+  readonly alternateKey: AlternateKey | undefined;
   private readonly prisma: PrismaClient;
   private readonly now: () => Date;
 
@@ -75,19 +109,24 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
     private readonly spec: WriteSpec<R, I>,
   ) {
     this.label = spec.resource.label;
+    this.alternateKey = alternateKeyOf(spec.resource);
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
   }
 
   async create(body: unknown, actor: Actor): Promise<R> {
     const input = this.spec.parse(body);
-    const write = async (db: Db, now: Date) => {
-      await this.spec.check?.(db, input, undefined, now);
-      const created = await this.spec.store(db, now).create(input, { at: now, by: actor.userId });
-      await this.log(db, 'created', undefined, created, actor, now);
-      return created;
-    };
-    return this.transaction(write, (db, now) => this.spec.check?.(db, input, undefined, now));
+    return this.transaction(
+      (db, now) => this.createIn(db, now, input, actor),
+      (db, now) => this.spec.check?.(db, input, undefined, now),
+    );
+  }
+
+  private async createIn(db: Db, now: Date, input: I, actor: Actor): Promise<R> {
+    await this.spec.check?.(db, input, undefined, now);
+    const created = await this.spec.store(db, now).create(input, { at: now, by: actor.userId });
+    await this.log(db, 'created', undefined, created, actor, now);
+    return created;
   }
 
   /** PUT: a full replacement of the editable fields (an omitted optional field becomes its default). */
@@ -123,14 +162,86 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
     let checked: { current: R; input: I } | undefined;
     const write = async (db: Db, now: Date) => {
       const current = await this.locked(db, id, o);
-      const input = next(current);
-      checked = { current, input };
-      await this.spec.check?.(db, input, current, now);
-      const updated = await this.spec.store(db, now).update(id, input, { at: now, by: actor.userId });
-      await this.log(db, 'updated', current, updated, actor, now);
-      return updated;
+      checked = { current, input: next(current) };
+      return this.replaceIn(db, now, checked.current, checked.input, actor);
     };
     return this.transaction(write, (db, now) => (checked ? this.spec.check?.(db, checked.input, checked.current, now) : undefined));
+  }
+
+  /** The write of a locked record's new version: nothing when it equals the current one (no write, no change-log entry). */
+  private async replaceIn(db: Db, now: Date, current: R, next: I, actor: Actor): Promise<R> {
+    const input = this.spec.settle?.(current, next) ?? next;
+    if (this.unchanged(current, input)) return current;
+    await this.spec.check?.(db, input, current, now);
+    const updated = await this.spec.store(db, now).update(current.id, input, { at: now, by: actor.userId });
+    await this.log(db, 'updated', current, updated, actor, now);
+    return updated;
+  }
+
+  /** Whether the input says what the current record holds (a record the API could not write as it is: no). */
+  private unchanged(current: R, input: I): boolean {
+    try {
+      return sameInput(this.spec.parse(this.asInput(current)), input);
+    } catch {
+      return false;
+    }
+  }
+
+  async idByKey(key: string): Promise<string | undefined> {
+    return this.findByKey(this.prisma, this.requireKey(), key);
+  }
+
+  /**
+   * PUT by alternate key (a campus management system syncing a student by debtor number):
+   * the record with that key replaced, or created when there is none, in one transaction.
+   * The body may leave the key out; given, it must be the URL's. If-Match needs a record to
+   * match; `If-None-Match: *` creates only. Two syncs creating one key at once: the loser
+   * finds the winner's record on its second try and replaces it.
+   */
+  async upsert(rawKey: unknown, body: unknown, actor: Actor, o: WriteOptions = {}): Promise<{ record: R; created: boolean }> {
+    const key = this.requireKey();
+    if (typeof rawKey !== 'string' || rawKey.length === 0) throw validationFailed([{ field: key.field, message: 'the key must be given' }]);
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw validationFailed([{ field: '', message: 'the body must be a JSON object' }]);
+    const given: unknown = Object.getOwnPropertyDescriptor(body, key.field)?.value;
+    if (given !== undefined && given !== rawKey)
+      throw validationFailed([{ field: key.field, message: `must be ${rawKey} as the URL says, or left out` }]);
+    const input = this.spec.parse({ ...body, [key.field]: rawKey });
+    const attempt = () =>
+      this.transaction(
+        async (db, now) => {
+          const id = await this.findByKey(db, key, rawKey);
+          if (id === undefined) {
+            if (o.ifMatch !== undefined) throw new AppError('PRECONDITION_FAILED', `No ${this.label} has ${key.field} ${rawKey} to match`);
+            return { record: await this.createIn(db, now, input, actor), created: true };
+          }
+          if (o.ifNoneMatch?.trim() === '*')
+            throw new AppError('PRECONDITION_FAILED', `A ${this.label} with ${key.field} ${rawKey} exists`);
+          return { record: await this.replaceIn(db, now, await this.locked(db, id, o), input, actor), created: false };
+        },
+        (db, now) => this.spec.check?.(db, input, undefined, now),
+      );
+    return attempt().catch((e: unknown) => {
+      const lostRace = e instanceof AppError && (e.code === 'DUPLICATE_KEY' || e.code === 'DUPLICATE_CODE');
+      if (lostRace && (o.ifNoneMatch ?? '').trim() !== '*') return attempt();
+      throw e;
+    });
+  }
+
+  private requireKey(): AlternateKey {
+    if (!this.alternateKey) throw new Error(`${this.label} has no alternate key`);
+    return this.alternateKey;
+  }
+
+  /** The id of the record with this key (codes compared ignoring case, as their unique index does). */
+  private async findByKey(db: Db | PrismaClient, key: AlternateKey, value: string): Promise<string | undefined> {
+    // Table and column are the declaration's names, never input; the value is a parameter.
+    const column = key.caseInsensitive ? `lower("${key.field}")` : `"${key.field}"`;
+    const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT "id"::text AS id FROM "${this.spec.resource.model}" WHERE ${column} = ${key.caseInsensitive ? 'lower($1)' : '$1'}`,
+      value,
+    );
+    return rows[0]?.id;
   }
 
   /** The current record, its row locked to the end of the transaction (a concurrent write waits), its ETag checked. */
@@ -204,6 +315,14 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
     if (isRecordNotFound(e)) return new AppError('PRECONDITION_FAILED', `The ${what} was changed by another request; read it again`);
     return e;
   }
+}
+
+/** Whether two inputs of a resource say the same (decimals and instants compared by value). */
+export const sameInput = (a: unknown, b: unknown): boolean => JSON.stringify(a, inputText) === JSON.stringify(b, inputText);
+function inputText(this: unknown, key: string, v: unknown): unknown {
+  // The holder's own value: JSON.stringify gives a Date's or a Decimal's toJSON to the replacer.
+  const own: unknown = this !== null && typeof this === 'object' ? Object.getOwnPropertyDescriptor(this, key)?.value : v;
+  return own instanceof Date ? own.toISOString() : isDecimal(own) ? own.toFixed() : v;
 }
 
 /** A value as a client would send it: decimals and instants as their text. */

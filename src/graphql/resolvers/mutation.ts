@@ -3,7 +3,8 @@
 import { Kind, type OperationDefinitionNode } from 'graphql';
 import { SCOPES, type Scope } from '../../auth/principal';
 import type { Actor } from '../../domain/context';
-import { WRITTEN_MODELS, type ResourceModel } from '../../domain/resources';
+import { alternateKeyOf } from '../../domain/maintenance/write-service';
+import { RESOURCES, WRITTEN_MODELS, type ResourceModel } from '../../domain/resources';
 import { currentEtag } from '../../domain/services';
 import type { MutationResolvers, Resolvers } from '../__generated__/resolvers-types';
 import type { GraphqlContext } from '../context';
@@ -37,9 +38,15 @@ interface WriteArgs {
   readonly ifMatch?: string | null;
 }
 
+/** The resources written by their alternate key too (`upsert<X>`), with the key's argument. */
+const UPSERTED = WRITTEN_MODELS.flatMap((model) => {
+  const key = alternateKeyOf(RESOURCES[model]);
+  return key ? [{ model, field: key.field }] : [];
+});
+
 /**
- * create<X>, update<X> (partial input, as REST's PATCH) and delete<X> of one resource of the
- * common write path. The names are computed from the model, so the object has an index
+ * create<X>, update<X> (partial input, as REST's PATCH), delete<X> and, by an alternate key,
+ * upsert<X> (as REST's PUT to `/<set>(<key>='…')`) of one resource of the common write path. The names are computed from the model, so the object has an index
  * signature, which MutationResolvers (one optional property per field) accepts.
  */
 function writeFields(model: ResourceModel): MutationResolvers {
@@ -56,11 +63,24 @@ function writeFields(model: ResourceModel): MutationResolvers {
       await writer(ctx).delete(id, actor(ctx), { ifMatch: ifMatch ?? undefined });
       return true;
     },
+    ...Object.fromEntries(
+      UPSERTED.filter((u) => u.model === model).map(({ field }) => [
+        `upsert${model}`,
+        async (_p: unknown, args: Omit<WriteArgs, 'id'>, ctx: GraphqlContext) => {
+          const key: unknown = Object.getOwnPropertyDescriptor(args, field)?.value;
+          const written = await writer(ctx).upsert(key, body(args.input, true), actor(ctx), { ifMatch: args.ifMatch ?? undefined });
+          return written.record;
+        },
+      ]),
+    ),
   };
 }
 
 /** The mutation fields of the reference data a billing office maintains (billing.maintain); the others need billing.write. */
-const MAINTAINED = new Set(WRITTEN_MODELS.flatMap((m) => [`create${m}`, `update${m}`, `delete${m}`]));
+const MAINTAINED = new Set([
+  ...WRITTEN_MODELS.flatMap((m) => [`create${m}`, `update${m}`, `delete${m}`]),
+  ...UPSERTED.map(({ model }) => `upsert${model}`),
+]);
 
 /** The scopes the mutation fields of an operation need (fields behind fragments need billing.write and billing.maintain both). */
 export function mutationScopes(operation: OperationDefinitionNode): Scope[] {

@@ -8,7 +8,7 @@
 // on the wire they are exactly these strings, compared with string literals in $filter.
 
 import type { FieldSpec, RelationSpec } from '../../query/fields';
-import { methodsOf, READ_ONLY } from '../writable';
+import { alternateKeyFieldOf, methodsOf, READ_ONLY } from '../writable';
 import { ALL_ENTITY_SETS, CONTAINER, entityTypes, NAMESPACE, RESOURCE_SETS, type EntityTypeModel } from './model';
 
 const VALIDATION = { namespace: 'Org.OData.Validation.V1', alias: 'Validation' } as const;
@@ -20,6 +20,29 @@ const PERSONAL_DATA = { namespace: 'com.sap.vocabularies.PersonalData.v1', alias
 const PERSONAL_DATA_URL = 'https://sap.github.io/odata-vocabularies/vocabularies/PersonalData';
 const CAPABILITIES = { namespace: 'Org.OData.Capabilities.V1', alias: 'Capabilities' } as const;
 const CAPABILITIES_URL = 'https://oasis-tcs.github.io/odata-vocabularies/vocabularies/Org.OData.Capabilities.V1';
+// Core's AlternateKeys: records addressed by a key besides the id (`/Customers(debtorNumber='…')`).
+const CORE = { namespace: 'Org.OData.Core.V1', alias: 'Core' } as const;
+const CORE_URL = 'https://oasis-tcs.github.io/odata-vocabularies/vocabularies/Org.OData.Core.V1';
+
+/** The entity types with an alternate key, and its property. */
+const ALTERNATE_KEYS: ReadonlyArray<readonly [string, string]> = RESOURCE_SETS.flatMap((set) => {
+  const field = alternateKeyFieldOf(set.type);
+  return field ? [[set.type, field] as const] : [];
+});
+
+function xmlAlternateKeys(): string[] {
+  return ALTERNATE_KEYS.map(
+    ([type, field]) =>
+      `<Annotations Target="${qualified(type)}"><Annotation Term="${CORE.alias}.AlternateKeys"><Collection><Record><PropertyValue Property="Key"><Collection><Record><PropertyValue Property="Name" PropertyPath="${field}"/><PropertyValue Property="Alias" String="${field}"/></Record></Collection></PropertyValue></Record></Collection></Annotation></Annotations>`,
+  );
+}
+
+function jsonAlternateKeys(): [string, Record<string, unknown>][] {
+  return ALTERNATE_KEYS.map(([type, field]) => [
+    qualified(type),
+    { [`@${CORE.alias}.AlternateKeys`]: [{ Key: [{ Name: field, Alias: field }] }] },
+  ]);
+}
 
 /** What each entity set takes besides reads (Capabilities: Insertable, Updatable, Deletable), from the methods its paths take; the change log is read-only. */
 const WRITABLE: ReadonlyArray<readonly [string, Readonly<Record<'Insert' | 'Update' | 'Delete', boolean>>]> = ALL_ENTITY_SETS.map((set) => {
@@ -140,6 +163,7 @@ export const metadataXml: string = [
   `<edmx:Reference Uri="${VOCABULARY_URL}.xml"><edmx:Include Namespace="${VALIDATION.namespace}" Alias="${VALIDATION.alias}"/></edmx:Reference>`,
   `<edmx:Reference Uri="${PERSONAL_DATA_URL}.xml"><edmx:Include Namespace="${PERSONAL_DATA.namespace}" Alias="${PERSONAL_DATA.alias}"/></edmx:Reference>`,
   `<edmx:Reference Uri="${CAPABILITIES_URL}.xml"><edmx:Include Namespace="${CAPABILITIES.namespace}" Alias="${CAPABILITIES.alias}"/></edmx:Reference>`,
+  `<edmx:Reference Uri="${CORE_URL}.xml"><edmx:Include Namespace="${CORE.namespace}" Alias="${CORE.alias}"/></edmx:Reference>`,
   '<edmx:DataServices>',
   `<Schema Namespace="${NAMESPACE}" xmlns="http://docs.oasis-open.org/odata/ns/edm">`,
   ...entityTypes().map(xmlEntityType),
@@ -147,6 +171,7 @@ export const metadataXml: string = [
   ...entityTypes().flatMap(xmlAllowedValues),
   ...entityTypes().flatMap(xmlPersonalData),
   ...xmlCapabilities(),
+  ...xmlAlternateKeys(),
   '</Schema>',
   '</edmx:DataServices>',
   '</edmx:Edmx>',
@@ -192,6 +217,7 @@ export const metadataJson: Record<string, unknown> = {
     [`${VOCABULARY_URL}.json`]: { $Include: [{ $Namespace: VALIDATION.namespace, $Alias: VALIDATION.alias }] },
     [`${PERSONAL_DATA_URL}.json`]: { $Include: [{ $Namespace: PERSONAL_DATA.namespace, $Alias: PERSONAL_DATA.alias }] },
     [`${CAPABILITIES_URL}.json`]: { $Include: [{ $Namespace: CAPABILITIES.namespace, $Alias: CAPABILITIES.alias }] },
+    [`${CORE_URL}.json`]: { $Include: [{ $Namespace: CORE.namespace, $Alias: CORE.alias }] },
   },
   [NAMESPACE]: {
     ...Object.fromEntries(
@@ -225,6 +251,7 @@ export const metadataJson: Record<string, unknown> = {
       ...entityTypes().flatMap(jsonAllowedValues),
       ...entityTypes().flatMap(jsonPersonalData),
       ...jsonCapabilities(),
+      ...jsonAlternateKeys(),
     ]),
   },
 };

@@ -15,7 +15,12 @@ export function maintainedWrites(writer: RecordWriter): (r: Router) => void {
     });
     r.put('/:id', async (req, res) => {
       const who = maintainer(res);
-      sendUpdated(req, res, await writer.replace(req.params.id, req.body, who, { ifMatch: req.get('if-match') }));
+      const o = { ifMatch: req.get('if-match'), ifNoneMatch: req.get('if-none-match') };
+      if (res.locals.alternateKey === undefined) return sendUpdated(req, res, await writer.replace(req.params.id, req.body, who, o));
+      // `PUT /customers(debtorNumber='…')`: the record with that key, replaced or created (routes odataPaths).
+      const { record, created } = await writer.upsert(res.locals.alternateKey, req.body, who, o);
+      if (created) sendRecord(req, res, record, 201);
+      else sendUpdated(req, res, record);
     });
     r.patch('/:id', async (req, res) => {
       const who = maintainer(res);
