@@ -27,8 +27,12 @@ export interface LogEntry {
   readonly [field: string]: unknown;
 }
 
-export function startService(port: number, env: Record<string, string>): RunningService {
-  const defaults = { JWT_SECRET: TEST_SECRET, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', NODE_ENV: 'test' };
+/**
+ * Starts the service on `port` with `env`, over the tests' defaults (a known JWT secret, no
+ * rate limit, NODE_ENV=test) unless `asNpmStart`: then only what `npm start` would have.
+ */
+export function startService(port: number, env: Record<string, string>, { asNpmStart = false } = {}): RunningService {
+  const defaults = asNpmStart ? {} : { JWT_SECRET: TEST_SECRET, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', NODE_ENV: 'test' };
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
     cwd: root,
     env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', ...defaults, ...env },
