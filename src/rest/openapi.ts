@@ -118,6 +118,8 @@ const odataParameters = [
 const recordParameters = [odataParameters.find((p) => p.name === '$select')!, expandParameter, formatParameter];
 const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
 const ifMatch = { name: 'If-Match', in: 'header', required: false, schema: { type: 'string' } };
+const preferParameter = { name: 'Prefer', in: 'header', required: false, schema: { type: 'string' } };
+const updatedMinimal = { description: 'Updated (return=minimal)', headers: { ETag: { schema: { type: 'string' } } } };
 const ifNoneMatch = {
   name: 'If-None-Match',
   in: 'header',
@@ -354,107 +356,13 @@ function withPersonalFields(schema: JsonSchema, r: Resource): JsonSchema {
 }
 
 export function openApiDocument(): Record<string, unknown> {
-  // GET collection, `/$count` and GET one of every entity set; the writes are added below.
-  const collections = ALL_RESOURCES.reduce<Record<string, Record<string, unknown>>>(
-    (all, r) => (r.entitySet ? { ...all, ...collection(`/${r.entitySet.path}`, r.model, `${r.label}s`) } : all),
-    {},
-  );
-  const body = { required: true, content: { 'application/json': { schema: ref('PaymentSourceInput') } } };
-  Object.assign(collections['/payment-sources']!, {
-    post: {
-      tags: ['payment sources'],
-      summary: 'Create a payment source',
-      requestBody: body,
-      responses: {
-        201: one('PaymentSource', 'Created'),
-        ...errorResponses('VALIDATION_FAILED', 'DUPLICATE_CODE', 'DEFAULT_ALREADY_SET', 'ACCOUNT_NOT_USABLE', 'PAYLOAD_TOO_LARGE'),
-      },
-    },
-  });
-  Object.assign(collections['/payment-sources/{id}']!, {
-    put: {
-      tags: ['payment sources'],
-      summary: 'Replace a payment source (full replacement)',
-      parameters: [idParameter, ifMatch],
-      requestBody: body,
-      responses: {
-        200: one('PaymentSource', 'Updated'),
-        ...errorResponses(
-          'VALIDATION_FAILED',
-          'NOT_FOUND',
-          'DUPLICATE_CODE',
-          'DEFAULT_ALREADY_SET',
-          'ACCOUNT_NOT_USABLE',
-          'PRECONDITION_FAILED',
-          'PAYLOAD_TOO_LARGE',
-        ),
-      },
-    },
-    patch: {
-      tags: ['payment sources'],
-      summary:
-        'Update the named fields of a payment source (merge); same rules, audit fields and If-Match as PUT. `Prefer: return=minimal` answers 204',
-      parameters: [idParameter, ifMatch, { name: 'Prefer', in: 'header', required: false, schema: { type: 'string' } }],
-      requestBody: { required: true, content: { 'application/json': { schema: ref('PaymentSourcePatch') } } },
-      responses: {
-        200: one('PaymentSource', 'Updated'),
-        204: { description: 'Updated (return=minimal)', headers: { ETag: { schema: { type: 'string' } } } },
-        ...errorResponses(
-          'VALIDATION_FAILED',
-          'NOT_FOUND',
-          'DUPLICATE_CODE',
-          'DEFAULT_ALREADY_SET',
-          'ACCOUNT_NOT_USABLE',
-          'PRECONDITION_FAILED',
-          'PAYLOAD_TOO_LARGE',
-        ),
-      },
-    },
-    delete: {
-      tags: ['payment sources'],
-      summary: 'Delete a payment source without payments',
-      parameters: [idParameter, ifMatch],
-      responses: {
-        204: { description: 'Deleted' },
-        ...errorResponses('VALIDATION_FAILED', 'NOT_FOUND', 'HAS_PAYMENTS', 'PRECONDITION_FAILED'),
-      },
-    },
-  });
-  // The reference data written through the common write path (billing.maintain), from the declarations' input schemas.
-  // Prices have no collection of their own: their writes are at /article-prices.
-  const maintained: Record<string, Record<string, Operation>> = {};
-  const maintainedSchemas: Record<string, JsonSchema> = {};
-  for (const r of ALL_RESOURCES) {
-    if (!r.input) continue;
-    const path = r.entitySet ? `/${r.entitySet.path}` : '/article-prices';
-    Object.assign(collections[path] ?? (maintained[path] = {}), maintainedCollectionWrites(r.model, r.label));
-    Object.assign(collections[`${path}/{id}`] ?? (maintained[`${path}/{id}`] = {}), maintainedRecordWrites(r.model, r.label));
-    const key = alternateKeyFieldOf(r.model);
-    if (key) collections[`${path}(${key}='{${key}}')`] = byAlternateKey(r.model, r.label, key, collections[`${path}/{id}`] ?? {});
-    maintainedSchemas[`${r.model}Input`] = inputSchema(r.input);
-    maintainedSchemas[`${r.model}Patch`] = withoutRequired(inputSchema(r.input));
-  }
-  Object.assign(collections['/payments']!, {
-    post: {
-      tags: ['payments'],
-      summary: 'Record a payment (the default payment source when none is named)',
-      requestBody: { required: true, content: { 'application/json': { schema: ref('PaymentInput') } } },
-      responses: {
-        201: one('Payment', 'Created'),
-        ...errorResponses('VALIDATION_FAILED', 'PAYMENT_SOURCE_INACTIVE', 'NO_DEFAULT_PAYMENT_SOURCE', 'PAYLOAD_TOO_LARGE'),
-      },
-    },
-  });
-
+  const collections = readPaths();
+  addPaymentSourceWrites(collections);
+  addPaymentWrites(collections);
+  const { maintained, schemas } = addMaintainedWrites(collections);
   return finish({
     openapi: '3.1.0',
-    info: {
-      title: 'Billing reference data',
-      version: '1.0.0',
-      license: { name: 'Proprietary (all rights reserved)', identifier: 'LicenseRef-Proprietary' },
-      description:
-        'Payment sources (CRUD), payments, and the reference data a billing office maintains: accounts, articles, article prices, customers with addresses, tax codes and academic terms. Decimals are JSON numbers with exact decimal values.',
-    },
+    info: INFO,
     servers: [{ url: '/api/v1' }],
     security: [{ bearer: [] }],
     paths: {
@@ -477,29 +385,135 @@ export function openApiDocument(): Record<string, unknown> {
       ...changePaths(),
       ...extraOpenApiPaths(ref, errorResponses),
     },
-    components: {
-      securitySchemes: {
-        bearer: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: 'JWT',
-          description: `Scopes: billing.read, billing.write (payment sources, payments), billing.maintain (the other reference data), billing.audit (the change log), and ${PERSONAL_DATA_SCOPE} besides them for the personal fields (marked x-required-scopes)`,
-        },
+    components: components(schemas),
+  });
+}
+
+type Paths = Record<string, Record<string, unknown>>;
+
+const INFO = {
+  title: 'Billing reference data',
+  version: '1.0.0',
+  license: { name: 'Proprietary (all rights reserved)', identifier: 'LicenseRef-Proprietary' },
+  description:
+    'Payment sources (CRUD), payments, and the reference data a billing office maintains: accounts, articles, article prices, customers with addresses, tax codes and academic terms. Decimals are JSON numbers with exact decimal values.',
+};
+
+/** GET collection, `/$count` and GET one of every entity set; the writes are added to them. */
+function readPaths(): Paths {
+  return ALL_RESOURCES.reduce<Paths>(
+    (all, r) => (r.entitySet ? { ...all, ...collection(`/${r.entitySet.path}`, r.model, `${r.label}s`) } : all),
+    {},
+  );
+}
+
+/** Payment sources' own writes (billing.write). */
+function addPaymentSourceWrites(collections: Paths): void {
+  const body = { required: true, content: { 'application/json': { schema: ref('PaymentSourceInput') } } };
+  const rules = ['VALIDATION_FAILED', 'DUPLICATE_CODE', 'DEFAULT_ALREADY_SET', 'ACCOUNT_NOT_USABLE', 'PAYLOAD_TOO_LARGE'] as const;
+  const tags = ['payment sources'];
+  Object.assign(collections['/payment-sources']!, {
+    post: {
+      tags,
+      summary: 'Create a payment source',
+      requestBody: body,
+      responses: { 201: one('PaymentSource', 'Created'), ...errorResponses(...rules) },
+    },
+  });
+  Object.assign(collections['/payment-sources/{id}']!, {
+    put: {
+      tags,
+      summary: 'Replace a payment source (full replacement)',
+      parameters: [idParameter, ifMatch],
+      requestBody: body,
+      responses: { 200: one('PaymentSource', 'Updated'), ...errorResponses(...rules, 'NOT_FOUND', 'PRECONDITION_FAILED') },
+    },
+    patch: {
+      tags,
+      summary:
+        'Update the named fields of a payment source (merge); same rules, audit fields and If-Match as PUT. `Prefer: return=minimal` answers 204',
+      parameters: [idParameter, ifMatch, preferParameter],
+      requestBody: { required: true, content: { 'application/json': { schema: ref('PaymentSourcePatch') } } },
+      responses: {
+        200: one('PaymentSource', 'Updated'),
+        204: updatedMinimal,
+        ...errorResponses(...rules, 'NOT_FOUND', 'PRECONDITION_FAILED'),
       },
-      schemas: {
-        Problem: problem,
-        ODataError: odataError,
-        PaymentSourceInput: inputSchema(paymentSourceInput),
-        PaymentSourcePatch: inputSchema(paymentSourcePatch),
-        PaymentInput: inputSchema(paymentInput),
-        ...maintainedSchemas,
-        AddressInput: inputSchema(customerAddressInput.omit({ id: true })),
-        AddressPatch: withoutRequired(inputSchema(customerAddressInput.omit({ id: true }))),
-        Change: changeSchema,
-        ...Object.fromEntries(ALL_RESOURCES.map((r) => [r.model, withPersonalFields(responseSchema(r.record), r)])),
+    },
+    delete: {
+      tags,
+      summary: 'Delete a payment source without payments',
+      parameters: [idParameter, ifMatch],
+      responses: {
+        204: { description: 'Deleted' },
+        ...errorResponses('VALIDATION_FAILED', 'NOT_FOUND', 'HAS_PAYMENTS', 'PRECONDITION_FAILED'),
       },
     },
   });
+}
+
+/**
+ * The reference data written through the common write path (billing.maintain), from the
+ * declarations' input schemas; the paths without a collection of their own (prices, at
+ * /article-prices) and the input schemas are returned.
+ */
+function addMaintainedWrites(collections: Paths): {
+  maintained: Record<string, Record<string, Operation>>;
+  schemas: Record<string, JsonSchema>;
+} {
+  const maintained: Record<string, Record<string, Operation>> = {};
+  const schemas: Record<string, JsonSchema> = {};
+  for (const r of ALL_RESOURCES) {
+    if (!r.input) continue;
+    const path = r.entitySet ? `/${r.entitySet.path}` : '/article-prices';
+    Object.assign(collections[path] ?? (maintained[path] = {}), maintainedCollectionWrites(r.model, r.label));
+    Object.assign(collections[`${path}/{id}`] ?? (maintained[`${path}/{id}`] = {}), maintainedRecordWrites(r.model, r.label));
+    const key = alternateKeyFieldOf(r.model);
+    if (key) collections[`${path}(${key}='{${key}}')`] = byAlternateKey(r.model, r.label, key, collections[`${path}/{id}`] ?? {});
+    schemas[`${r.model}Input`] = inputSchema(r.input);
+    schemas[`${r.model}Patch`] = withoutRequired(inputSchema(r.input));
+  }
+  return { maintained, schemas };
+}
+
+/** Recording a payment (billing.write). */
+function addPaymentWrites(collections: Paths): void {
+  Object.assign(collections['/payments']!, {
+    post: {
+      tags: ['payments'],
+      summary: 'Record a payment (the default payment source when none is named)',
+      requestBody: { required: true, content: { 'application/json': { schema: ref('PaymentInput') } } },
+      responses: {
+        201: one('Payment', 'Created'),
+        ...errorResponses('VALIDATION_FAILED', 'PAYMENT_SOURCE_INACTIVE', 'NO_DEFAULT_PAYMENT_SOURCE', 'PAYLOAD_TOO_LARGE'),
+      },
+    },
+  });
+}
+
+function components(maintainedSchemas: Record<string, JsonSchema>): Record<string, Record<string, unknown>> {
+  return {
+    securitySchemes: {
+      bearer: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: `Scopes: billing.read, billing.write (payment sources, payments), billing.maintain (the other reference data), billing.audit (the change log), and ${PERSONAL_DATA_SCOPE} besides them for the personal fields (marked x-required-scopes)`,
+      },
+    },
+    schemas: {
+      Problem: problem,
+      ODataError: odataError,
+      PaymentSourceInput: inputSchema(paymentSourceInput),
+      PaymentSourcePatch: inputSchema(paymentSourcePatch),
+      PaymentInput: inputSchema(paymentInput),
+      ...maintainedSchemas,
+      AddressInput: inputSchema(customerAddressInput.omit({ id: true })),
+      AddressPatch: withoutRequired(inputSchema(customerAddressInput.omit({ id: true }))),
+      Change: changeSchema,
+      ...Object.fromEntries(ALL_RESOURCES.map((r) => [r.model, withPersonalFields(responseSchema(r.record), r)])),
+    },
+  };
 }
 
 /** The rule errors a write of maintained reference data may meet (docs/service.md). */
@@ -526,22 +540,20 @@ function maintainedCollectionWrites(model: string, label: string): Record<string
 }
 
 function maintainedRecordWrites(model: string, label: string): Record<string, Operation> {
-  const prefer = { name: 'Prefer', in: 'header', required: false, schema: { type: 'string' } };
-  const minimal = { description: 'Updated (return=minimal)', headers: { ETag: { schema: { type: 'string' } } } };
   return {
     put: {
       tags: [`${label}s`],
       summary: `Replace the ${label} (full replacement; billing.maintain)`,
-      parameters: [idParameter, ifMatch, prefer],
+      parameters: [idParameter, ifMatch, preferParameter],
       requestBody: { required: true, content: { 'application/json': { schema: ref(`${model}Input`) } } },
-      responses: { 200: one(model, 'Updated'), 204: minimal, ...errorResponses(...MAINTAIN_ERRORS, 'NOT_FOUND', 'PRECONDITION_FAILED') },
+      responses: { 200: one(model, 'Updated'), 204: updatedMinimal, ...errorResponses(...MAINTAIN_ERRORS, 'NOT_FOUND', 'PRECONDITION_FAILED') },
     },
     patch: {
       tags: [`${label}s`],
       summary: `Update the named fields of the ${label} (merge; same rules and If-Match as PUT; billing.maintain)`,
-      parameters: [idParameter, ifMatch, prefer],
+      parameters: [idParameter, ifMatch, preferParameter],
       requestBody: { required: true, content: { 'application/json': { schema: ref(`${model}Patch`) } } },
-      responses: { 200: one(model, 'Updated'), 204: minimal, ...errorResponses(...MAINTAIN_ERRORS, 'NOT_FOUND', 'PRECONDITION_FAILED') },
+      responses: { 200: one(model, 'Updated'), 204: updatedMinimal, ...errorResponses(...MAINTAIN_ERRORS, 'NOT_FOUND', 'PRECONDITION_FAILED') },
     },
     delete: {
       tags: [`${label}s`],
