@@ -1,10 +1,10 @@
 import type { AcademicTerm } from '../../db/__generated__/prisma/client';
 import { parseInput } from '../common/validate';
-import { refuseTakenCode, type WriteSpec } from '../maintenance/write-service';
+import type { WriteSpec } from '../maintenance/write-service';
 import { academicTermResource } from './resource';
 import { academicTermInput, type AcademicTermInput } from './schema';
 
-/** Academic terms: codes unique ignoring case; nothing refers to a term by id, so a delete is free. */
+/** Academic terms: codes unique ignoring case (the write path's key rule); nothing refers to a term by id, so a delete is free. */
 export const academicTermWrites: WriteSpec<AcademicTerm, AcademicTermInput> = {
   resource: academicTermResource,
   input: academicTermInput,
@@ -17,12 +17,4 @@ export const academicTermWrites: WriteSpec<AcademicTerm, AcademicTermInput> = {
       await db.academicTerm.delete({ where: { id } });
     },
   }),
-  async check(db, next, current) {
-    refuseTakenCode(
-      'academic term',
-      next.code,
-      current?.id,
-      await db.academicTerm.findMany({ where: { code: { equals: next.code, mode: 'insensitive' } }, select: { id: true, code: true } }),
-    );
-  },
 };

@@ -1,7 +1,7 @@
 import type { Account } from '../../db/__generated__/prisma/client';
 import { AppError } from '../../errors/catalogue';
 import { parseInput } from '../common/validate';
-import { NAMED_REFERRERS, refuseIfReferenced, refuseTakenCode, type Db, type WriteSpec } from '../maintenance/write-service';
+import { NAMED_REFERRERS, refuseIfReferenced, type Db, type WriteSpec } from '../maintenance/write-service';
 import { accountFaults, SOURCE_ACCOUNT_TYPE } from '../payment-source/rules';
 import { accountResource } from './resource';
 import { accountInput, type AccountInput } from './schema';
@@ -38,12 +38,6 @@ export const accountWrites: WriteSpec<Account, AccountInput> = {
     },
   }),
   async check(db, next, current) {
-    refuseTakenCode(
-      'account',
-      next.code,
-      current?.id,
-      await db.account.findMany({ where: { code: { equals: next.code, mode: 'insensitive' } }, select: { id: true, code: true } }),
-    );
     if (!current) return;
     // An account a payment source books to stays an active Asset account (the import's rule).
     if (accountFaults(next).length > 0) {

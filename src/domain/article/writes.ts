@@ -2,7 +2,7 @@ import type { Article } from '../../db/__generated__/prisma/client';
 import { validationFailed } from '../../errors/catalogue';
 import { requireUsableAccount } from '../account/writes';
 import { parseInput } from '../common/validate';
-import { NAMED_REFERRERS, refuseIfReferenced, refuseTakenCode, type WriteSpec } from '../maintenance/write-service';
+import { NAMED_REFERRERS, refuseIfReferenced, type WriteSpec } from '../maintenance/write-service';
 import { articleResource } from './resource';
 import { articleInput, type ArticleInput } from './schema';
 
@@ -22,12 +22,6 @@ export const articleWrites: WriteSpec<Article, ArticleInput> = {
     },
   }),
   async check(db, next, current) {
-    refuseTakenCode(
-      'article',
-      next.code,
-      current?.id,
-      await db.article.findMany({ where: { code: { equals: next.code, mode: 'insensitive' } }, select: { id: true, code: true } }),
-    );
     if (next.revenueAccountId !== null && next.revenueAccountId !== current?.revenueAccountId)
       await requireUsableAccount(db, next.revenueAccountId, 'revenueAccountId', REVENUE_ACCOUNT_TYPE);
     if (next.defaultTaxCodeId !== null && !(await db.taxCode.findUnique({ where: { id: next.defaultTaxCodeId }, select: { id: true } })))

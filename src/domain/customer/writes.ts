@@ -59,14 +59,6 @@ export const customerWrites: WriteSpec<CustomerWithAddresses, CustomerInput> = {
     },
   }),
   async check(db, next, current) {
-    const other = await db.customer.findFirst({
-      where: { debtorNumber: next.debtorNumber, ...(current ? { NOT: { id: current.id } } : {}) },
-      select: { id: true },
-    });
-    if (other)
-      throw new AppError('DUPLICATE_KEY', `The debtor number ${next.debtorNumber} belongs to customer ${other.id}`, [
-        { field: 'debtorNumber', message: 'already used' },
-      ]);
     if (next.receivableAccountId !== null && next.receivableAccountId !== current?.receivableAccountId)
       await requireUsableAccount(db, next.receivableAccountId, 'receivableAccountId');
     if (next.prepaymentAccountId !== null && next.prepaymentAccountId !== current?.prepaymentAccountId)

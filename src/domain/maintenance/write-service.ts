@@ -9,7 +9,7 @@ import type { Actor, ServiceDeps } from '../context';
 import type { ModelName } from '../common/declaration';
 import { checkIfMatch } from '../common/etag';
 import { parseId } from '../common/validate';
-import { codeKey, type ImportSpec } from '../common/natural-key';
+import type { ImportSpec } from '../common/natural-key';
 
 // The one write path of the reference data a billing office maintains (accounts, tax codes,
 // articles and prices, customers with addresses, academic terms): create, full replace,
@@ -31,13 +31,15 @@ export interface WriteOptions {
 /** A column that tells a resource's records apart besides the id (a code, a debtor number): upserts find the record by it. */
 export interface AlternateKey {
   readonly field: string;
+  /** How a refusal names it: `code`, `debtor number`. */
+  readonly label: string;
   readonly caseInsensitive: boolean;
 }
 
 /** The alternate key of a resource: its natural key when that is one column. */
 export const alternateKeyOf = (resource: { readonly model: string; readonly import?: ImportSpec }): AlternateKey | undefined => {
   const unique = resource.import?.unique;
-  return unique?.kind === 'column' ? { field: unique.field, caseInsensitive: unique.caseInsensitive } : undefined;
+  return unique?.kind === 'column' ? { field: unique.field, label: unique.label, caseInsensitive: unique.caseInsensitive } : undefined;
 };
 
 /** Audit values of a write; a store puts them on resources that have the fields. */
@@ -118,12 +120,12 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
     const input = this.spec.parse(body);
     return this.transaction(
       (db, now) => this.createIn(db, now, input, actor),
-      (db, now) => this.spec.check?.(db, input, undefined, now),
+      (db, now) => this.rules(db, input, undefined, now),
     );
   }
 
   private async createIn(db: Db, now: Date, input: I, actor: Actor): Promise<R> {
-    await this.spec.check?.(db, input, undefined, now);
+    await this.rules(db, input, undefined, now);
     const created = await this.spec.store(db, now).create(input, { at: now, by: actor.userId });
     await this.log(db, 'created', undefined, created, actor, now);
     return created;
@@ -165,14 +167,14 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
       checked = { current, input: next(current) };
       return this.replaceIn(db, now, checked.current, checked.input, actor);
     };
-    return this.transaction(write, (db, now) => (checked ? this.spec.check?.(db, checked.input, checked.current, now) : undefined));
+    return this.transaction(write, (db, now) => (checked ? this.rules(db, checked.input, checked.current, now) : undefined));
   }
 
   /** The write of a locked record's new version: nothing when it equals the current one (no write, no change-log entry). */
   private async replaceIn(db: Db, now: Date, current: R, next: I, actor: Actor): Promise<R> {
     const input = this.spec.settle?.(current, next) ?? next;
     if (this.unchanged(current, input)) return current;
-    await this.spec.check?.(db, input, current, now);
+    await this.rules(db, input, current, now);
     const updated = await this.spec.store(db, now).update(current.id, input, { at: now, by: actor.userId });
     await this.log(db, 'updated', current, updated, actor, now);
     return updated;
@@ -219,13 +221,32 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
             throw new AppError('PRECONDITION_FAILED', `A ${this.label} with ${key.field} ${rawKey} exists`);
           return { record: await this.replaceIn(db, now, await this.locked(db, id, o), input, actor), created: false };
         },
-        (db, now) => this.spec.check?.(db, input, undefined, now),
+        (db, now) => this.rules(db, input, undefined, now),
       );
     return attempt().catch((e: unknown) => {
       const lostRace = e instanceof AppError && (e.code === 'DUPLICATE_KEY' || e.code === 'DUPLICATE_CODE');
       if (lostRace && (o.ifNoneMatch ?? '').trim() !== '*') return attempt();
       throw e;
     });
+  }
+
+  /**
+   * The rules of a write: its alternate key belongs to no other record (codes compared
+   * ignoring case; the refusal names the other record), then the resource's own.
+   */
+  private async rules(db: Db, input: I, current: R | undefined, now: Date): Promise<void> {
+    const key = this.alternateKey;
+    const value: unknown = key && Object.getOwnPropertyDescriptor(input, key.field)?.value;
+    if (key && typeof value === 'string') {
+      const other = await this.findByKey(db, key, value);
+      if (other !== undefined && other !== current?.id)
+        throw new AppError(
+          key.field === 'code' ? 'DUPLICATE_CODE' : 'DUPLICATE_KEY',
+          `The ${key.label} ${value} is already used by ${this.label} ${other}`,
+          [{ field: key.field, message: 'already used' }],
+        );
+    }
+    await this.spec.check?.(db, input, current, now);
   }
 
   private requireKey(): AlternateKey {
@@ -330,23 +351,6 @@ function wireValue(v: unknown): unknown {
   if (v instanceof Date) return v.toISOString();
   if (isDecimal(v)) return v.toFixed();
   return v;
-}
-
-/**
- * Refuses a code another record of the resource has, ignoring case. The candidates come from
- * an `insensitive` (ILIKE) query, where `_` and `%` are wildcards: compared exactly here.
- */
-export function refuseTakenCode(
-  label: string,
-  code: string,
-  selfId: string | undefined,
-  candidates: ReadonlyArray<{ readonly id: string; readonly code: string }>,
-): void {
-  const other = candidates.find((c) => c.id !== selfId && codeKey(c.code) === codeKey(code));
-  if (other)
-    throw new AppError('DUPLICATE_CODE', `The code ${code} is already used by another ${label} (${other.code})`, [
-      { field: 'code', message: 'already used' },
-    ]);
 }
 
 /** Refuses the delete of a record that others still refer to, naming them (`[what, their keys]`). */
