@@ -546,14 +546,22 @@ function maintainedRecordWrites(model: string, label: string): Record<string, Op
       summary: `Replace the ${label} (full replacement; billing.maintain)`,
       parameters: [idParameter, ifMatch, preferParameter],
       requestBody: { required: true, content: { 'application/json': { schema: ref(`${model}Input`) } } },
-      responses: { 200: one(model, 'Updated'), 204: updatedMinimal, ...errorResponses(...MAINTAIN_ERRORS, 'NOT_FOUND', 'PRECONDITION_FAILED') },
+      responses: {
+        200: one(model, 'Updated'),
+        204: updatedMinimal,
+        ...errorResponses(...MAINTAIN_ERRORS, 'NOT_FOUND', 'PRECONDITION_FAILED'),
+      },
     },
     patch: {
       tags: [`${label}s`],
       summary: `Update the named fields of the ${label} (merge; same rules and If-Match as PUT; billing.maintain)`,
       parameters: [idParameter, ifMatch, preferParameter],
       requestBody: { required: true, content: { 'application/json': { schema: ref(`${model}Patch`) } } },
-      responses: { 200: one(model, 'Updated'), 204: updatedMinimal, ...errorResponses(...MAINTAIN_ERRORS, 'NOT_FOUND', 'PRECONDITION_FAILED') },
+      responses: {
+        200: one(model, 'Updated'),
+        204: updatedMinimal,
+        ...errorResponses(...MAINTAIN_ERRORS, 'NOT_FOUND', 'PRECONDITION_FAILED'),
+      },
     },
     delete: {
       tags: [`${label}s`],
