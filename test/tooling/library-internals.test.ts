@@ -21,6 +21,8 @@ import { interceptProtocolErrors } from '../../src/graphql/ws-internals';
 import { isAdapterStatement, isBareBegin, statementText } from '../../src/db/pg-internals';
 import { hearTransactions, READ_METHODS, routeStatements, type AdapterTransaction, type PgAdapter } from '../../src/db/prisma-internals';
 import { until } from '../support/until';
+import { inject } from 'light-my-request';
+import { injectable } from '../../src/rest/batch/inject-internals';
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -56,7 +58,9 @@ describe('Prisma Client and @prisma/adapter-pg (src/db/prisma-internals.ts)', ()
   it('3. an interactive transaction starts through the adapter, in the async context of $transaction, and its statements go through the object it returned', async () => {
     const store = new AsyncLocalStorage<string>();
     const heard: Array<{ store: string | undefined; tx: AdapterTransaction }> = [];
-    const client = new PrismaClient({ adapter: hearTransactions(new PrismaPg(pool), (tx) => heard.push({ store: store.getStore(), tx })) });
+    const client = new PrismaClient({
+      adapter: hearTransactions(new PrismaPg(pool), (tx: AdapterTransaction) => heard.push({ store: store.getStore(), tx })),
+    });
     try {
       const answer = await store.run('unit', () =>
         client.$transaction(async (db) => {
@@ -187,5 +191,32 @@ describe("Apollo's Express integration (src/graphql/apollo-internals.ts 7.)", ()
     const ensured = await request(appWith(ensureBody)).get('/graphql?query=%7Bhello%7D').set(headers);
     expect(ensured.status).toBe(200);
     expect(ensured.body).toEqual({ data: { hello: 'world' } });
+  });
+});
+
+describe('light-my-request and Express (src/rest/batch/inject-internals.ts)', () => {
+  const echo = () => {
+    const app = express();
+    app.post('/echo', express.json(), (req, res) => {
+      res.status(201).set('ETag', '"x"').json({ got: req.body });
+    });
+    return app;
+  };
+
+  it('1. handed an Express app, it rewrites the prototypes every Express app shares; handed injectable(app), it does not, and the app answers', async () => {
+    const app = echo();
+    const shared = Object.getPrototypeOf(app.response);
+    const before = Object.getPrototypeOf(shared);
+    const answer = await inject(injectable(app), {
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"a":1}',
+    });
+    expect([answer.statusCode, answer.headers.etag, answer.json()]).toEqual([201, '"x"', { got: { a: 1 } }]);
+    expect(Object.getPrototypeOf(shared)).toBe(before);
+    // The library's own way with an Express app changes what every app's responses inherit.
+    await inject(echo(), { method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload: '{}' });
+    expect(Object.getPrototypeOf(shared)).not.toBe(before);
   });
 });

@@ -88,7 +88,7 @@ export const etagResolvers: Resolvers = Object.fromEntries(
 function notedAll(fields: MutationResolvers): MutationResolvers {
   return Object.fromEntries(
     Object.entries(fields).map(([name, resolve]) => [name, typeof resolve === 'function' ? noted(resolve) : resolve]),
-  ) as MutationResolvers;
+  );
 }
 
 export const Mutation: MutationResolvers = notedAll({
