@@ -10,6 +10,7 @@ import { createGraphqlHandler } from './graphql/server';
 import { openApiDocument } from './rest/openapi';
 import { restReference } from './pages/rest-reference';
 import { restRouter } from './rest/router';
+import { batchHandler } from './rest/batch/route';
 import { jsonBody } from './http/body';
 import { toolAssets } from './pages/serve';
 import { allowsAnyOrigin, corsPolicy } from './http/cors';
@@ -119,6 +120,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
     res.setHeader('OData-Version', '4.0');
     next();
   };
+  // OData $batch: its body is multipart or JSON of its own size; each request inside comes
+  // back through this app (./rest/batch/route.ts).
+  app.all(
+    `${REST_BASE}/\\$batch`,
+    odataVersion,
+    authenticate(deps.verify),
+    ...batchHandler({ services: deps.services, base: REST_BASE, app: () => app }),
+  );
   app.use(REST_BASE, odataVersion, authenticate(deps.verify), jsonBody(), ...readScope, restRouter(deps.services));
 
   const graphql = await createGraphqlHandler({

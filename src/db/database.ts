@@ -12,8 +12,10 @@ import { PGLITE_EXTENSIONS } from './pglite-extensions';
 import { applyMigrations, type SqlSession } from './migrate';
 import { transactionPool } from './pooler';
 import { guardCheckouts } from './read-timeout';
+import { hearTransactions } from './prisma-internals';
 import { ReplicaReadsPrismaPg, ReplicaSet, routeReads, type ReplicaHealth } from './replicas';
 import { adapterReader, routedReader, type OnQuery, type RowReader } from './row-reader';
+import { claimTransaction, unitAware } from './unit-of-work';
 import { listenPostgres, openLockSession, postgresLocks, sessionUrl, withRootCert, type HeldLock, type LockSession } from './session';
 
 // Picks the driver adapter: a postgresql:// URL → PostgreSQL through a pg pool;
@@ -271,13 +273,17 @@ async function postgresClients(pool: Pool, replicas: ReplicaSet | undefined, opt
   // next transaction another one ("prepared statement already exists", 42P05), unless it
   // tracks them itself (PgBouncer 1.21+ with max_prepared_statements).
   const named = opts.namedStatements ?? opts.pooler !== 'transaction';
-  const primaryAdapter = new PrismaPg(pool, named ? { statementNameGenerator: statementNames() } : {});
+  // Units of work (./unit-of-work.ts) learn which adapter transaction is theirs.
+  const primaryAdapter = hearTransactions(new PrismaPg(pool, named ? { statementNameGenerator: statementNames() } : {}), claimTransaction);
   const readerAdapter = replicas ? new ReplicaReadsPrismaPg(pool, replicas) : undefined;
   const primary = prismaClient(primaryAdapter, opts.onQuery);
   const reader = readerAdapter ? prismaClient(readerAdapter, opts.onQuery) : undefined;
   const allowed = opts.replicaReadsAllowed ?? (() => false);
   const primaryRows = adapterReader(await primaryAdapter.connect(), opts.onQuery);
-  const rows = readerAdapter ? routedReader(primaryRows, adapterReader(await readerAdapter.connect(), opts.onQuery), allowed) : primaryRows;
+  const outside = readerAdapter
+    ? routedReader(primaryRows, adapterReader(await readerAdapter.connect(), opts.onQuery), allowed)
+    : primaryRows;
+  const rows = unitAware(outside, opts.onQuery);
   return {
     prisma: reader ? routeReads(primary, reader, allowed) : primary,
     rows,
@@ -377,9 +383,10 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
     }
   }
   // Both adapters share one @prisma/driver-adapter-utils (package.json overrides; prisma/README.md).
-  const adapter = new PrismaPGlite(pg);
+  const adapter = hearTransactions(new PrismaPGlite(pg), claimTransaction);
   const prisma = prismaClient(adapter, opts.onQuery);
-  const rows = adapterReader(await adapter.connect(), opts.onQuery);
+  // Inside a unit of work the reads go through its transaction: the one connection is its.
+  const rows = unitAware(adapterReader(await adapter.connect(), opts.onQuery), opts.onQuery);
   const up = async () =>
     !pg.closed &&
     (await pg.query('SELECT 1').then(

@@ -47,3 +47,34 @@ export function callModel(client: object, model: PropertyKey, method: PropertyKe
   if (typeof fn !== 'function') throw new Error(`Prisma Client's ${String(model)} has no method ${String(method)}`);
   return Reflect.apply(fn, delegate, args);
 }
+
+/** A transaction as a driver adapter opens it: its statements go through its own queryRaw. */
+export type AdapterTransaction = Awaited<ReturnType<PgAdapter['startTransaction']>>;
+
+/**
+ * 3. Prisma Client (engine type "client") opens an interactive transaction (`$transaction`
+ *    with a function) by calling `startTransaction()` of the adapter object its factory's
+ *    connect() gave it, looked up when it connects (so a replacement must be in place before
+ *    connect() returns), and in the async context of the `$transaction` call: an
+ *    AsyncLocalStorage store around the call is the store inside startTransaction. Every
+ *    statement of that transaction then goes through the transaction object it returned.
+ *    `heard` is told each such object (src/db/unit-of-work.ts reads through it).
+ */
+export function hearTransactions<
+  Tx,
+  A extends { startTransaction(isolationLevel?: never): Promise<Tx> },
+  F extends { connect(): Promise<A> },
+>(factory: F, heard: (tx: Tx) => void): F {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    const start = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (isolationLevel?: never) => {
+      const tx = await start(isolationLevel);
+      heard(tx);
+      return tx;
+    };
+    return adapter;
+  };
+  return factory;
+}

@@ -1,3 +1,4 @@
+import { unitOfWork } from '../db/unit-of-work';
 import { resourceServices } from './__generated__/services';
 import { ChangeLogService } from './change-log/service';
 import type { ReadService } from './common/read-service';
@@ -20,7 +21,7 @@ export type ResourceWriters = Partial<Readonly<Record<ResourceModel, RecordWrite
 /**
  * The one service layer both doors call: each resource's service under its declaration's
  * `plural` (the doors find it there; the build collects them from the resource folders) and
- * by model (`readers`), and the pricing and change-log services.
+ * by model (`readers`), the pricing and change-log services, and units of work.
  */
 export function createServices(deps: ServiceDeps) {
   const { byModel, byPlural, writers } = resourceServices(deps);
@@ -32,7 +33,13 @@ export function createServices(deps: ServiceDeps) {
     writers: maintained,
     pricing: new PricingService(deps),
     changeLog: new ChangeLogService(deps),
-  } satisfies Record<ResourcePlural | 'readers' | 'writers' | 'pricing' | 'changeLog', object>;
+    /**
+     * Runs `work` as one unit of work: every write and read of the services inside it in one
+     * transaction, all kept or none (`work` throws: nothing is kept). Nested units join the
+     * outer one. A GraphQL operation's mutations and a $batch change set are each one.
+     */
+    unitOfWork: <T>(work: () => Promise<T>): Promise<T> => unitOfWork(deps.prisma, work),
+  } satisfies Record<ResourcePlural | 'readers' | 'writers' | 'pricing' | 'changeLog' | 'unitOfWork', object>;
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -35,6 +35,7 @@ import {
   isEnumType,
   isScalarType,
   Kind,
+  OperationTypeNode,
   type DocumentNode,
   type ExecutionResult,
   type GraphQLSchema,
@@ -42,6 +43,7 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { isVariableFault, type Executor, type ExecutorResult, type Gateway } from './apollo-internals';
+import { atomically, type MutationRoot } from './atomic';
 import type { GraphqlContext } from './context';
 
 /**
@@ -85,7 +87,8 @@ export interface JitExecution {
   readonly plugin: ApolloServerPlugin<GraphqlContext>;
 }
 
-export function jitExecution(schema: GraphQLSchema, sdl: string): JitExecution {
+/** `compile: false` runs every operation on graphql-js (the same executor otherwise: mutations stay one unit of work). */
+export function jitExecution(schema: GraphQLSchema, sdl: string, { compile = true } = {}): JitExecution {
   // Per parsed document (Apollo's cache keeps the document object), per operation name.
   const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
   // The outcome of an operation with errors, from responseForOperation to the executor, by
@@ -97,7 +100,7 @@ export function jitExecution(schema: GraphQLSchema, sdl: string): JitExecution {
     operation: OperationDefinitionNode | undefined,
     operationName: string | null | undefined,
   ): CompiledQuery | null => {
-    if (!operation) return null;
+    if (!operation || !compile) return null;
     let byName = compiled.get(document);
     if (!byName) compiled.set(document, (byName = new Map<string, CompiledQuery | null>()));
     const key = operationName ?? '';
@@ -120,7 +123,17 @@ export function jitExecution(schema: GraphQLSchema, sdl: string): JitExecution {
     readonly request: { readonly variables?: Record<string, unknown> | undefined };
   }
 
-  const run = async ({ document, operation, operationName, request }: Operation, context: object): Promise<ExecutorResult> => {
+  /** A mutation's fields are one unit of work (./atomic.ts); other operations run as they are. */
+  const run = (op: Operation, context: GraphqlContext): Promise<ExecutorResult> =>
+    op.operation?.operation === OperationTypeNode.MUTATION
+      ? atomically(context.services, (root) => runWith(op, context, root))
+      : runWith(op, context, undefined);
+
+  const runWith = async (
+    { document, operation, operationName, request }: Operation,
+    context: GraphqlContext,
+    root: MutationRoot | undefined,
+  ): Promise<ExecutorResult> => {
     const variables = request.variables ?? {};
     const query = compiledFor(document, operation, operationName);
     const definitions = operation?.variableDefinitions;
@@ -131,17 +144,17 @@ export function jitExecution(schema: GraphQLSchema, sdl: string): JitExecution {
       if (checked.errors) return { errors: checked.errors } as ExecutorResult;
     }
     if (!query) {
-      const result = await execute({ schema, document, contextValue: context, variableValues: variables, operationName });
+      const result = await execute({ schema, document, rootValue: root, contextValue: context, variableValues: variables, operationName });
       return result as ExecutorResult;
     }
-    const result: ExecutionResult = await query.query(undefined, context, variables);
+    const result: ExecutionResult = await query.query(root, context, variables);
     if (!result.errors) return result as ExecutorResult;
     return { ...result, errors: result.errors.map(normalise) } as ExecutorResult;
   };
 
   const executor: Executor = (rc) => {
     const outcome = outcomes.get(rc.context);
-    if (!outcome) return run(rc, rc.context);
+    if (!outcome) return run(rc, rc.context as GraphqlContext);
     outcomes.delete(rc.context);
     return outcome;
   };

@@ -77,7 +77,7 @@ export interface GraphqlDeps {
   readonly classifyError?: ErrorClassifier | undefined;
   /** With read replicas: a mutation and a recent writer's queries read from the primary. */
   readonly readRouting?: ReadRouting | undefined;
-  /** Execute with graphql-jit (./jit.ts); default true. False runs graphql-js's own executor. */
+  /** Execute with graphql-jit (./jit.ts); default true. False runs every operation on graphql-js, through the same executor. */
   readonly jit?: boolean;
   /** Told the name, type, duration and outcome of every operation (for /metrics). */
   readonly observe?: (o: GraphqlObservation) => void;
@@ -212,13 +212,14 @@ export interface GraphqlDoor {
 export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDoor> {
   const typeDefs = readSchema();
   const schema = makeExecutableSchema<GraphqlContext>({ typeDefs, resolvers });
-  const jit = deps.jit === false ? undefined : jitExecution(schema, typeDefs);
+  // Always this executor: it also makes a mutation's fields one unit of work (./atomic.ts).
+  const jit = jitExecution(schema, typeDefs, { compile: deps.jit !== false });
   const landing = deps.production ? undefined : sandboxLandingPage();
   const manifest = deps.documents?.manifest === undefined ? undefined : await loadManifest(deps.documents.manifest);
   const policy: DocumentPolicy = { manifest, trustedOnly: deps.documents?.trustedOnly === true };
   const store = withManifest(deps.apqStore ?? apqStore(deps.redis, deps.logger), manifest);
   const server = new ApolloServer<GraphqlContext>({
-    ...(jit ? { gateway: jit.gateway } : { schema }),
+    gateway: jit.gateway,
     introspection: !deps.production,
     includeStacktraceInErrorResponses: false,
     hideSchemaDetailsFromClientErrors: deps.production,
@@ -250,7 +251,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
       noStorePlugin,
       ...(deps.readRouting ? [readRoutingPlugin(deps.readRouting)] : []),
       // Answers the operation: last, after every check (./apollo-internals.ts, assumption 1).
-      ...(jit ? [jit.plugin] : []),
+      jit.plugin,
     ],
   });
   await server.start();

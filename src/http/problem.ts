@@ -49,8 +49,8 @@ export function errorStyle(header: (name: string) => string | undefined): ErrorS
   return /application\/json/.test(accept) ? 'odata' : 'problem';
 }
 
-/** RFC 9457 problem+json (or its OData JSON form); never a stack trace, SQL or driver message. */
-export function sendProblem(res: Response, e: AppError, instance?: string, style: ErrorStyle = 'problem'): void {
+/** The body of an error answer and its media type (a $batch answers errors of requests it did not run, too). */
+export function problemBody(e: AppError, instance?: string, style: ErrorStyle = 'problem'): { type: string; text: string } {
   const body: Record<string, unknown> = {
     type: `https://billing.example/problems/${e.code.toLowerCase().replace(/_/g, '-')}`,
     title: e.title,
@@ -60,16 +60,18 @@ export function sendProblem(res: Response, e: AppError, instance?: string, style
   };
   if (instance) body.instance = instance;
   if (e.errors) body.errors = e.errors;
-  if (e.retryAfter !== undefined) res.setHeader('Retry-After', String(e.retryAfter));
   if (style === 'odata') {
     const error: Record<string, unknown> = { code: e.code, message: e.detail };
     if (e.errors?.length === 1 && e.errors[0]?.field) error.target = e.errors[0].field;
     if (e.errors) error.details = e.errors.map((f) => ({ code: e.code, message: f.message, target: f.field }));
-    res
-      .status(e.status)
-      .type('application/json')
-      .send(JSON.stringify({ error, ...body }));
-    return;
+    return { type: 'application/json', text: JSON.stringify({ error, ...body }) };
   }
-  res.status(e.status).type('application/problem+json').send(JSON.stringify(body));
+  return { type: 'application/problem+json', text: JSON.stringify(body) };
+}
+
+/** RFC 9457 problem+json (or its OData JSON form); never a stack trace, SQL or driver message. */
+export function sendProblem(res: Response, e: AppError, instance?: string, style: ErrorStyle = 'problem'): void {
+  if (e.retryAfter !== undefined) res.setHeader('Retry-After', String(e.retryAfter));
+  const { type, text } = problemBody(e, instance, style);
+  res.status(e.status).type(type).send(text);
 }

@@ -1,14 +1,16 @@
 import { MAX_QUOTE_LINES, quoteInput, quoteOutput } from '../domain/pricing/schema';
 import type { ErrorCode } from '../errors/catalogue';
+import { BATCH_LIMITS } from './batch/parse';
 import { inputSchema, responseSchema } from './openapi-schema';
 
-// Paths added by later features (quotes), kept apart so openapi.ts stays the catalogue of
+// Paths added by later features (quotes, $batch), kept apart so openapi.ts stays the catalogue of
 // the specified resources. Each entry uses the same helpers for references and errors.
 type Ref = (name: string) => { $ref: string };
 type ErrorResponses = (...codes: ErrorCode[]) => Record<string, unknown>;
 
 export function extraOpenApiPaths(_ref: Ref, errors: ErrorResponses): Record<string, unknown> {
   return {
+    '/$batch': batchPath(errors),
     '/quotes': {
       post: {
         tags: ['pricing'],
@@ -26,6 +28,69 @@ export function extraOpenApiPaths(_ref: Ref, errors: ErrorResponses): Record<str
           200: { description: 'The quote', content: { 'application/json': { schema: responseSchema(quoteOutput) } } },
           ...errors('VALIDATION_FAILED', 'NO_PRICE', 'NO_TAX_CODE', 'PAYLOAD_TOO_LARGE'),
         },
+      },
+    },
+  };
+}
+
+const jsonRequest = {
+  type: 'object',
+  required: ['id', 'method', 'url'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string', description: 'The request id; `$<id>` at the start of a later URL is the URL of what this request wrote' },
+    method: { type: 'string', enum: ['get', 'post', 'put', 'patch', 'delete', 'GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
+    url: { type: 'string', description: 'Relative to /api/v1, an absolute path under it, or `$<id>`…' },
+    headers: { type: 'object', additionalProperties: { type: 'string' } },
+    body: { description: 'The request body (JSON)' },
+    atomicityGroup: { type: 'string', description: 'Adjacent requests with the same group are one unit of work: all kept or none' },
+    dependsOn: { type: 'array', items: { type: 'string' }, description: 'Ids of requests or groups before it that must have succeeded' },
+  },
+};
+const jsonResponse = {
+  type: 'object',
+  required: ['id', 'status', 'headers'],
+  properties: {
+    id: { type: 'string' },
+    status: { type: 'integer' },
+    atomicityGroup: { type: 'string' },
+    headers: { type: 'object', additionalProperties: { type: 'string' } },
+    body: { description: 'The response body as the request alone would have it' },
+  },
+};
+
+function batchPath(errors: ErrorResponses): Record<string, unknown> {
+  return {
+    post: {
+      tags: ['batch'],
+      operationId: 'batch',
+      summary: 'OData $batch: several requests in one, change sets and atomicity groups as units of work',
+      description: [
+        'Needs a valid token; each request inside is checked as if sent alone (scopes, body, limits, errors) and carries the batch token.',
+        'OData 4.0 multipart/mixed (a change set is a nested multipart/mixed part holding writes only) or OData 4.01 JSON (`requests` with `atomicityGroup` and `dependsOn`). A change set or atomicity group is one transaction: all its writes or none.',
+        'A failed change set is answered with the one response of the request that failed; in JSON every request of a failed group is answered: the failure, ROLLED_BACK (424) for the writes before it, FAILED_DEPENDENCY (424) for those not run, as for requests whose dependsOn failed.',
+        `Processing stops at the first failure unless Prefer: odata.continue-on-error. At most ${BATCH_LIMITS.operations} requests and ${BATCH_LIMITS.bodyBytes / 1024} KiB; a malformed batch runs nothing.`,
+      ].join('\n\n'),
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/mixed': { schema: { type: 'string', description: 'OData 4.0 batch body, boundary in the Content-Type' } },
+          'application/json': {
+            schema: { type: 'object', required: ['requests'], properties: { requests: { type: 'array', items: jsonRequest } } },
+          },
+        },
+      },
+      responses: {
+        200: {
+          description: 'The responses, in the format of the request',
+          content: {
+            'multipart/mixed': { schema: { type: 'string' } },
+            'application/json': {
+              schema: { type: 'object', required: ['responses'], properties: { responses: { type: 'array', items: jsonResponse } } },
+            },
+          },
+        },
+        ...errors('INVALID_BATCH', 'BATCH_TOO_LARGE', 'PAYLOAD_TOO_LARGE', 'METHOD_NOT_ALLOWED'),
       },
     },
   };

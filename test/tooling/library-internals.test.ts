@@ -4,6 +4,7 @@
 // (src/graphql/apollo-internals.ts 1.-6. are held by test/graphql/apollo-internals.test.ts.)
 // Prisma's and pg's run against a real PostgreSQL: DATABASE_URL's server, or this machine's.
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
@@ -18,8 +19,10 @@ import { PrismaClient } from '../../src/db/__generated__/prisma/client';
 import { ensureBody } from '../../src/graphql/apollo-internals';
 import { interceptProtocolErrors } from '../../src/graphql/ws-internals';
 import { isAdapterStatement, isBareBegin, statementText } from '../../src/db/pg-internals';
-import { READ_METHODS, routeStatements, type PgAdapter } from '../../src/db/prisma-internals';
+import { hearTransactions, READ_METHODS, routeStatements, type AdapterTransaction, type PgAdapter } from '../../src/db/prisma-internals';
 import { until } from '../support/until';
+import { inject } from 'light-my-request';
+import { injectable } from '../../src/rest/batch/inject-internals';
 
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -47,6 +50,29 @@ describe('Prisma Client and @prisma/adapter-pg (src/db/prisma-internals.ts)', ()
       seen.length = 0;
       await client.$transaction(async (tx) => tx.$queryRawUnsafe('SELECT 40 + 2 AS answer'));
       expect(seen.some((s) => /SELECT 40 \+ 2/.test(s))).toBe(false);
+    } finally {
+      await client.$disconnect();
+    }
+  });
+
+  it('3. an interactive transaction starts through the adapter, in the async context of $transaction, and its statements go through the object it returned', async () => {
+    const store = new AsyncLocalStorage<string>();
+    const heard: Array<{ store: string | undefined; tx: AdapterTransaction }> = [];
+    const client = new PrismaClient({
+      adapter: hearTransactions(new PrismaPg(pool), (tx: AdapterTransaction) => heard.push({ store: store.getStore(), tx })),
+    });
+    try {
+      const answer = await store.run('unit', () =>
+        client.$transaction(async (db) => {
+          await db.$executeRawUnsafe('CREATE TEMP TABLE heard_here (n int) ON COMMIT DROP');
+          await db.$executeRawUnsafe('INSERT INTO heard_here VALUES (42)');
+          // The transaction's own object sees what the transaction wrote.
+          const rows = await heard[0]!.tx.queryRaw({ sql: 'SELECT n FROM heard_here', args: [], argTypes: [] });
+          return rows.rows[0]?.[0];
+        }),
+      );
+      expect(heard.map((h) => h.store)).toEqual(['unit']);
+      expect(answer).toBe(42);
     } finally {
       await client.$disconnect();
     }
@@ -165,5 +191,32 @@ describe("Apollo's Express integration (src/graphql/apollo-internals.ts 7.)", ()
     const ensured = await request(appWith(ensureBody)).get('/graphql?query=%7Bhello%7D').set(headers);
     expect(ensured.status).toBe(200);
     expect(ensured.body).toEqual({ data: { hello: 'world' } });
+  });
+});
+
+describe('light-my-request and Express (src/rest/batch/inject-internals.ts)', () => {
+  const echo = () => {
+    const app = express();
+    app.post('/echo', express.json(), (req, res) => {
+      res.status(201).set('ETag', '"x"').json({ got: req.body });
+    });
+    return app;
+  };
+
+  it('1. handed an Express app, it rewrites the prototypes every Express app shares; handed injectable(app), it does not, and the app answers', async () => {
+    const app = echo();
+    const shared = Object.getPrototypeOf(app.response);
+    const before = Object.getPrototypeOf(shared);
+    const answer = await inject(injectable(app), {
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"a":1}',
+    });
+    expect([answer.statusCode, answer.headers.etag, answer.json()]).toEqual([201, '"x"', { got: { a: 1 } }]);
+    expect(Object.getPrototypeOf(shared)).toBe(before);
+    // The library's own way with an Express app changes what every app's responses inherit.
+    await inject(echo(), { method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload: '{}' });
+    expect(Object.getPrototypeOf(shared)).not.toBe(before);
   });
 });

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Prisma, PrismaClient } from '../../db/__generated__/prisma/client';
 import { isCheckViolation, isExclusionViolation, isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../../db/errors';
+import { clientOf, inTransaction } from '../../db/unit-of-work';
 import { AppError, notFound, validationFailed } from '../../errors/catalogue';
 import { isDecimal } from '../../query/values';
 import type { FieldCatalog } from '../../query/fields';
@@ -190,7 +191,7 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
   }
 
   async idByKey(key: string): Promise<string | undefined> {
-    return this.findByKey(this.prisma, this.requireKey(), key);
+    return this.findByKey(clientOf(this.prisma), this.requireKey(), key);
   }
 
   /**
@@ -303,22 +304,22 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
   /**
    * One transaction. What the database refuses (a concurrent request won a rule) becomes the
    * rule's catalogue code: the rules are checked again against what committed since, which
-   * names the other record; failing that, the constraint's code.
+   * names the other record; failing that, the constraint's code. Inside a unit of work
+   * (src/db/unit-of-work.ts) the write is a savepoint of the unit's transaction, and the
+   * check runs again in it, seeing the unit's earlier writes.
    */
   private async transaction<T>(
     work: (db: Db, now: Date) => Promise<T>,
     recheck?: (db: Db, now: Date) => Promise<void> | undefined,
   ): Promise<T> {
     try {
-      return await this.prisma.$transaction((db) => work(db, this.now()));
+      return await inTransaction(this.prisma, (db) => work(db, this.now()));
     } catch (e) {
       if (recheck && !(e instanceof AppError) && (isExclusionViolation(e) || isUniqueViolation(e))) {
-        const rule = await this.prisma
-          .$transaction(async (db) => recheck(db, this.now()))
-          .then(
-            () => undefined,
-            (r: unknown) => r,
-          );
+        const rule = await inTransaction(this.prisma, async (db) => recheck(db, this.now())).then(
+          () => undefined,
+          (r: unknown) => r,
+        );
         if (rule instanceof AppError) throw rule;
       }
       throw this.explain(e);

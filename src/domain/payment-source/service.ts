@@ -1,5 +1,6 @@
 import type { Prisma, PrismaClient } from '../../db/__generated__/prisma/client';
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../../db/errors';
+import { clientOf, inTransaction } from '../../db/unit-of-work';
 import { AppError, notFound } from '../../errors/catalogue';
 import { appendChanges, fieldChanges } from '../change-log/append';
 import { checkIfMatch } from '../common/etag';
@@ -32,11 +33,16 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
     this.now = deps.now ?? (() => new Date());
   }
 
+  /** Reads of the rules: inside a unit of work through its transaction (src/db/unit-of-work.ts). */
+  private db() {
+    return clientOf(this.prisma);
+  }
+
   async create(body: unknown, actor: Actor): Promise<PaymentSource> {
     const input = parseInput(paymentSourceInput, body);
     await this.checkRules(input, undefined);
     try {
-      return await this.prisma.$transaction(async (tx) => {
+      return await inTransaction(this.prisma, async (tx) => {
         const now = this.now();
         const created = await tx.paymentSource.create({
           data: { ...input, createdAt: now, createdById: actor.userId, updatedAt: null, updatedById: null },
@@ -77,9 +83,9 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
   async delete(id: string, actor: Actor, o: WriteOptions = {}): Promise<void> {
     const current = await this.get(id);
     checkIfMatch(o.ifMatch, current);
-    if (await this.prisma.payment.findFirst({ where: { paymentSourceId: current.id }, select: { id: true } })) throw hasPayments(current);
+    if (await this.db().payment.findFirst({ where: { paymentSourceId: current.id }, select: { id: true } })) throw hasPayments(current);
     try {
-      await this.prisma.$transaction(async (tx) => {
+      await inTransaction(this.prisma, async (tx) => {
         const before = await lockedVersion(tx, current.id);
         const deleted = await tx.paymentSource.delete({ where: { id: current.id, ...versionOf(current, o) } });
         await this.log(tx, current.id, 'deleted', before ?? deleted, undefined, actor, this.now());
@@ -102,7 +108,7 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
     const input = next(current);
     await this.checkRules(input, current);
     try {
-      return await this.prisma.$transaction(async (tx) => {
+      return await inTransaction(this.prisma, async (tx) => {
         // The version the update replaces, locked, so the entry's old values are exactly it.
         const before = await lockedVersion(tx, current.id);
         const now = this.now();
@@ -137,7 +143,7 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
   private async checkRules(input: PaymentSourceInput, current: PaymentSource | undefined): Promise<void> {
     const selfId = current?.id;
     if (!current || current.accountId !== input.accountId) {
-      const account = await this.prisma.account.findUnique({ where: { id: input.accountId } });
+      const account = await this.db().account.findUnique({ where: { id: input.accountId } });
       if (!account)
         throw new AppError('ACCOUNT_NOT_USABLE', `No account with id ${input.accountId}`, [
           { field: 'accountId', message: 'unknown account' },
@@ -154,14 +160,14 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
   }
 
   private async checkUniqueness(input: PaymentSourceInput, selfId: string | undefined): Promise<AppError | void> {
-    const sameCode = await this.prisma.paymentSource.findFirst({
+    const sameCode = await this.db().paymentSource.findFirst({
       where: { code: { equals: input.code, mode: 'insensitive' }, ...(selfId ? { NOT: { id: selfId } } : {}) },
       select: { code: true },
     });
     // `mode: insensitive` is ILIKE: `_` and `%` in the code are wildcards there, so compare exactly.
     if (sameCode && codeKey(sameCode.code) === codeKey(input.code)) throw duplicateCode(input.code);
     if (input.isDefault) {
-      const defaults = await this.prisma.paymentSource.findMany({
+      const defaults = await this.db().paymentSource.findMany({
         where: { isDefault: true },
         select: { id: true, code: true, isDefault: true },
       });
@@ -188,7 +194,7 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
   }
 
   private async changedOrGone(id: string): Promise<AppError> {
-    const still = await this.prisma.paymentSource.findUnique({ where: { id }, select: { id: true } });
+    const still = await this.db().paymentSource.findUnique({ where: { id }, select: { id: true } });
     return still
       ? new AppError('PRECONDITION_FAILED', 'The payment source was changed by another request; read it again')
       : notFound('payment source', id);

@@ -1,5 +1,6 @@
 import type { Prisma, PrismaClient } from '../../db/__generated__/prisma/client';
 import { isForeignKeyViolation } from '../../db/errors';
+import { inTransaction } from '../../db/unit-of-work';
 import { AppError, validationFailed } from '../../errors/catalogue';
 import { ReadService, type RecordOf } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
@@ -30,7 +31,7 @@ export class PaymentService extends ReadService<typeof paymentFields> {
   async create(body: unknown, actor: Actor): Promise<Payment> {
     const input = parseInput(paymentInput, body);
     try {
-      return await this.prisma.$transaction(async (tx) => {
+      return await inTransaction(this.prisma, async (tx) => {
         const source = input.paymentSourceId ? await lockSource(tx, input.paymentSourceId) : await lockDefaultSource(tx);
         if (!source) {
           if (input.paymentSourceId)

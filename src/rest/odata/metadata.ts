@@ -83,6 +83,36 @@ function jsonCapabilities(): [string, Record<string, unknown>][] {
   ]);
 }
 
+/** $batch (src/rest/batch): multipart (4.0) and JSON (4.01), continue-on-error, `$<id>` in URLs across change sets. */
+const BATCH_SUPPORT = {
+  Supported: true,
+  ContinueOnErrorSupported: true,
+  ReferencesInRequestBodiesSupported: false,
+  ReferencesAcrossChangeSetsSupported: true,
+  EtagReferencesSupported: false,
+  RequestDependencyConditionsSupported: false,
+  SupportedFormats: ['multipart/mixed', 'application/json'],
+} as const;
+
+function xmlBatchSupport(): string {
+  const values = Object.entries(BATCH_SUPPORT)
+    .map(([name, v]) =>
+      typeof v === 'boolean'
+        ? `<PropertyValue Property="${name}" Bool="${v}"/>`
+        : `<PropertyValue Property="${name}"><Collection>${v.map((t) => `<String>${t}</String>`).join('')}</Collection></PropertyValue>`,
+    )
+    .join('');
+  return (
+    `<Annotations Target="${qualified(CONTAINER)}"><Annotation Term="${CAPABILITIES.alias}.BatchSupported" Bool="true"/>` +
+    `<Annotation Term="${CAPABILITIES.alias}.BatchSupport"><Record>${values}</Record></Annotation></Annotations>`
+  );
+}
+
+const jsonBatchSupport = (): [string, Record<string, unknown>] => [
+  qualified(CONTAINER),
+  { [`@${CAPABILITIES.alias}.BatchSupported`]: true, [`@${CAPABILITIES.alias}.BatchSupport`]: { ...BATCH_SUPPORT } },
+];
+
 const EDM_TYPE: Readonly<Record<FieldSpec['type'], string>> = {
   uuid: 'Edm.Guid',
   string: 'Edm.String',
@@ -172,6 +202,7 @@ export const metadataXml: string = [
   ...entityTypes().flatMap(xmlPersonalData),
   ...xmlCapabilities(),
   ...xmlAlternateKeys(),
+  xmlBatchSupport(),
   '</Schema>',
   '</edmx:DataServices>',
   '</edmx:Edmx>',
@@ -252,6 +283,7 @@ export const metadataJson: Record<string, unknown> = {
       ...entityTypes().flatMap(jsonPersonalData),
       ...jsonCapabilities(),
       ...jsonAlternateKeys(),
+      jsonBatchSupport(),
     ]),
   },
 };

@@ -1,0 +1,104 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Prisma, PrismaClient } from './__generated__/prisma/client';
+import type { AdapterTransaction } from './prisma-internals';
+import { adapterReader, type OnQuery, type RowReader } from './row-reader';
+
+// A unit of work: several writes (and the reads between them) in one database transaction,
+// all kept or none. The open transaction lives in an AsyncLocalStorage store, so whatever
+// runs inside the unit finds it without being handed it: the write paths join it
+// (`inTransaction`), Prisma reads of the rules use its client (`clientOf`), and the read
+// path's statements go through the driver adapter's transaction object (`unitAware`).
+// Everything inside must: on the embedded database the transaction holds the one
+// connection, so a statement sent outside it would wait for the unit's end for ever.
+
+interface Unit {
+  /** Set while `$transaction` opens: the adapter transaction it starts is this unit's. */
+  opening: boolean;
+  /** Prisma's client of the open transaction. */
+  db?: Prisma.TransactionClient;
+  /** The same transaction as the driver adapter's object, for the read path's statements. */
+  tx?: AdapterTransaction;
+  /** The transaction has ended (a late statement then goes to the pool). */
+  closed: boolean;
+  savepoints: number;
+}
+
+const units = new AsyncLocalStorage<Unit>();
+
+/** The open unit of the current async context, if any. */
+function openUnit(): (Unit & { db: Prisma.TransactionClient; tx: AdapterTransaction }) | undefined {
+  const unit = units.getStore();
+  return unit?.db && unit.tx && !unit.closed ? (unit as Unit & { db: Prisma.TransactionClient; tx: AdapterTransaction }) : undefined;
+}
+
+/** Told by the adapter (prisma-internals.ts, 3.) of every transaction it starts: the opening unit's is claimed. */
+export function claimTransaction(tx: AdapterTransaction): void {
+  const unit = units.getStore();
+  if (unit?.opening && !unit.tx) unit.tx = tx;
+}
+
+/** Longest a unit may stay open (a batch's change set, a GraphQL operation's mutations), and wait for a connection. */
+const UNIT_TIMEOUT_MS = 30_000;
+const UNIT_MAX_WAIT_MS = 5_000;
+
+/**
+ * Runs `work` as one unit of work: one transaction, committed when `work` resolves, rolled
+ * back when it throws. Inside a unit already, `work` joins it (nested units are the outer one).
+ */
+export async function unitOfWork<T>(prisma: PrismaClient, work: () => Promise<T>): Promise<T> {
+  if (openUnit()) return work();
+  const unit: Unit = { opening: true, closed: false, savepoints: 0 };
+  return units.run(unit, async () => {
+    try {
+      return await prisma.$transaction(
+        async (db) => {
+          unit.opening = false;
+          // Without the adapter's object the read path would go around the transaction (and
+          // on the embedded database wait for it): refuse rather than deadlock.
+          if (!unit.tx) throw new Error('The unit of work did not see its transaction start (src/db/prisma-internals.ts, 3.)');
+          unit.db = db;
+          return work();
+        },
+        { timeout: UNIT_TIMEOUT_MS, maxWait: UNIT_MAX_WAIT_MS },
+      );
+    } finally {
+      unit.closed = true;
+    }
+  });
+}
+
+/**
+ * One write's transaction: inside a unit, a savepoint of the unit's transaction (a refused
+ * statement leaves the unit usable, so the write path can check its rules again there
+ * before the unit is rolled back); outside, a transaction of its own.
+ */
+export async function inTransaction<T>(prisma: PrismaClient, work: (db: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  const unit = openUnit();
+  if (!unit) return prisma.$transaction(work);
+  // The name is a counter, never input.
+  const name = `unit_write_${++unit.savepoints}`;
+  await unit.db.$executeRawUnsafe(`SAVEPOINT ${name}`);
+  try {
+    const result = await work(unit.db);
+    await unit.db.$executeRawUnsafe(`RELEASE SAVEPOINT ${name}`);
+    return result;
+  } catch (e) {
+    await unit.db.$executeRawUnsafe(`ROLLBACK TO SAVEPOINT ${name}`);
+    throw e;
+  }
+}
+
+/** The client a read of the rules uses: the unit's transaction inside one, else `prisma`. */
+export function clientOf(prisma: PrismaClient): PrismaClient | Prisma.TransactionClient {
+  return openUnit()?.db ?? prisma;
+}
+
+/** The read path's reader: inside a unit its statements go through the unit's transaction, else through `outside`. */
+export function unitAware(outside: RowReader, onQuery?: OnQuery): RowReader {
+  return {
+    read(statement) {
+      const unit = openUnit();
+      return unit ? adapterReader(unit.tx, onQuery).read(statement) : outside.read(statement);
+    },
+  };
+}

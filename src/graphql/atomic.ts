@@ -1,0 +1,59 @@
+// All mutation fields of one operation are one unit of work (src/db/unit-of-work.ts through
+// the services): every one is kept, or none. graphql-js runs them one after the other and
+// turns a failing field into an error of the result rather than a rejection, so the result
+// is looked at inside the unit: any error rolls the unit back. Fields that had succeeded
+// before are then not kept, and the answer says so: `data` is null (nothing the operation
+// returned exists) and each such field has an error of its own, ROLLED_BACK, at its path.
+
+import { GraphQLError, type ExecutionResult, type GraphQLResolveInfo } from 'graphql';
+import { ERRORS } from '../errors/catalogue';
+import type { Services } from '../domain/services';
+import type { ExecutorResult } from './apollo-internals';
+
+/** The root value of a mutation's execution: the response keys of the fields whose resolver succeeded, in order. */
+export class MutationRoot {
+  readonly succeeded: string[] = [];
+}
+
+/** A Mutation resolver that tells its operation's root when it succeeded. */
+export function noted<F extends (root: never, args: never, ctx: never, info: GraphQLResolveInfo) => unknown>(resolve: F): F {
+  const wrapped = async (root: unknown, args: unknown, ctx: unknown, info: GraphQLResolveInfo): Promise<unknown> => {
+    const out: unknown = await Reflect.apply(resolve, undefined, [root, args, ctx, info]);
+    if (root instanceof MutationRoot) root.succeeded.push(String(info.path.key));
+    return out;
+  };
+  // The same parameters and result (awaited, as graphql-js awaits any resolver's).
+  return wrapped as unknown as F;
+}
+
+class RolledBack extends Error {
+  constructor(readonly result: ExecutionResult) {
+    super('rolled back');
+  }
+}
+
+/** Executes a mutation operation (`run` with a fresh root) in one unit of work. */
+export async function atomically(services: Services, run: (root: MutationRoot) => Promise<ExecutorResult>): Promise<ExecutorResult> {
+  const root = new MutationRoot();
+  try {
+    return await services.unitOfWork(async () => {
+      const result = await run(root);
+      if (result.errors?.length) throw new RolledBack(result);
+      return result;
+    });
+  } catch (e) {
+    if (!(e instanceof RolledBack)) throw e;
+    const errors = e.result.errors ?? [];
+    const failed = new Set(errors.map((x) => x.path?.[0]));
+    const notKept = root.succeeded
+      .filter((key) => !failed.has(key))
+      .map(
+        (key) =>
+          new GraphQLError(`${ERRORS.ROLLED_BACK.title}; nothing of this operation was written`, {
+            path: [key],
+            extensions: { code: 'ROLLED_BACK' },
+          }),
+      );
+    return { ...e.result, data: null, errors: [...errors, ...notKept] } as ExecutorResult;
+  }
+}
