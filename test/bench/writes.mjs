@@ -10,6 +10,11 @@
 //    transaction time (the entry's occurredAt, taken just before the commit) to the event's
 //    arrival at a NATS subscriber of the stream's subjects (it arrives as JetStream stores
 //    it), p50 and p99.
+// 3. A campus management system's sync: 100 customers put by debtor number
+//    (`PUT /customers(debtorNumber='…')`), first one request each, then as one OData JSON
+//    $batch whose 100 requests are one atomicity group (one transaction); both create and then
+//    replace (every customer's e-mail changed), BENCH_ROUNDS times; per-record wall time and
+//    server CPU (from /proc), medians.
 // A nats-server of its own runs on a free port (nats-server on PATH, or NATS_SERVER).
 // BENCH_DATABASE_URL names the database (default postgresql://postgres@127.0.0.1:5432/bench_writes;
 // created when missing, the demo data loaded when empty). Other options: BENCH_SECONDS
@@ -31,6 +36,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const rate = Number(process.env.BENCH_RATE ?? 200);
+// BENCH_PARTS: which of the three to run (default all), e.g. `sync` or `throughput,lag`.
+const parts = new Set((process.env.BENCH_PARTS ?? 'throughput,lag,sync').split(','));
 const dbUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/bench_writes';
 const natsServer = process.env.NATS_SERVER ?? (fs.existsSync('/usr/sbin/nats-server') ? '/usr/sbin/nats-server' : 'nats-server');
 const secret = 'bench-secret-bench-secret-bench-secret-0123';
@@ -111,6 +118,7 @@ async function startServer(mode, natsUrl) {
   });
   return {
     base: `http://127.0.0.1:${port}`,
+    pid: child.pid,
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
@@ -246,10 +254,126 @@ async function relayLag(base, auth, ids, natsUrl) {
   };
 }
 
+/** The server's CPU time so far in ms (utime + stime from /proc, in clock ticks of 10 ms). */
+function cpuMs(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const SYNC_SIZE = 100;
+let syncRun = 0;
+
+/** 100 students as a campus management system sends them, under fresh debtor numbers (`tag` changes their e-mail). */
+function students(run, tag) {
+  return Array.from({ length: SYNC_SIZE }, (_, i) => ({
+    key: `9${String(process.pid % 1000).padStart(3, '0')}${String(run).padStart(3, '0')}${String(i).padStart(3, '0')}`,
+    body: {
+      firstName: `Student ${i}`,
+      lastName: 'Bench',
+      email: `student${i}.${tag}@bench.example`,
+      addresses: [
+        { addressType: 'Billing', street: `Benchweg ${i}`, city: 'Freiburg', postalCode: '79098', country: 'DE', isDefault: true },
+      ],
+    },
+  }));
+}
+
+/** One PUT per customer, one after another: ms of wall and server CPU per record. */
+async function singlePuts(server, auth, people) {
+  const [t0, c0] = [performance.now(), cpuMs(server.pid)];
+  for (const p of people) {
+    const r = await fetch(`${server.base}/api/v1/customers(debtorNumber='${p.key}')`, {
+      method: 'PUT',
+      headers: { authorization: auth, 'content-type': 'application/json', prefer: 'return=minimal' },
+      body: JSON.stringify(p.body),
+    });
+    if (r.status >= 300) throw new Error(`a PUT answered ${r.status}: ${await r.text()}`);
+  }
+  return { wall: (performance.now() - t0) / people.length, cpu: (cpuMs(server.pid) - c0) / people.length };
+}
+
+/** The same as one JSON $batch, one atomicity group: ms of wall and server CPU per record. */
+async function batchPuts(server, auth, people) {
+  const requests = people.map((p, i) => ({
+    id: String(i + 1),
+    atomicityGroup: 'sync',
+    method: 'PUT',
+    url: `customers(debtorNumber='${p.key}')`,
+    headers: { 'content-type': 'application/json', prefer: 'return=minimal' },
+    body: p.body,
+  }));
+  const [t0, c0] = [performance.now(), cpuMs(server.pid)];
+  const r = await fetch(`${server.base}/api/v1/$batch`, {
+    method: 'POST',
+    headers: { authorization: auth, 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ requests }),
+  });
+  const answer = await r.json();
+  const wall = (performance.now() - t0) / people.length;
+  const failed = (answer.responses ?? []).filter((x) => x.status >= 300);
+  if (r.status !== 200 || failed.length > 0)
+    throw new Error(`the batch answered ${r.status}: ${JSON.stringify(failed[0] ?? answer).slice(0, 300)}`);
+  return { wall, cpu: (cpuMs(server.pid) - c0) / people.length };
+}
+
+async function syncCost(server, auth) {
+  const out = { single: { create: [], replace: [] }, batch: { create: [], replace: [] } };
+  for (let i = 0; i < rounds; i++)
+    for (const [way, put] of [
+      ['single', singlePuts],
+      ['batch', batchPuts],
+    ]) {
+      const run = ++syncRun;
+      out[way].create.push(await put(server, auth, students(run, 'a')));
+      out[way].replace.push(await put(server, auth, students(run, 'b')));
+    }
+  const fmt = (xs) => `${median(xs.map((x) => x.wall)).toFixed(2)} ms wall, ${median(xs.map((x) => x.cpu)).toFixed(2)} ms server CPU`;
+  for (const op of ['create', 'replace'])
+    console.log(
+      `${SYNC_SIZE} customer upserts by debtor number (${op}), per record (median of ${rounds}): single PUTs ${fmt(out.single[op])}; one $batch ${fmt(out.batch[op])}`,
+    );
+}
+
+/** 1: payment-source updates with the change log and without, alternating. */
+async function throughputWithAndWithout(natsUrl, auth) {
+  const results = { off: [], on: [] };
+  for (let i = 0; i < rounds; i++) {
+    for (const mode of ['off', 'on']) {
+      const server = await startServer(mode, natsUrl);
+      try {
+        const ids = await paymentSourceIds(server.base, auth);
+        const r = await throughput(server.base, auth, ids);
+        results[mode].push(r);
+        console.log(`  change log ${mode.padEnd(3)}: ${r.perSecond.toFixed(0)} updates/s, p99 ${r.p99} ms`);
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  const off = median(results.off.map((r) => r.perSecond));
+  const on = median(results.on.map((r) => r.perSecond));
+  console.log(
+    `payment-source updates/s (median): ${on.toFixed(0)} with the change log, ${off.toFixed(0)} without; ratio ${(on / off).toFixed(2)}`,
+  );
+  console.log(`p99 latency (median): ${median(results.on.map((r) => r.p99))} ms with, ${median(results.off.map((r) => r.p99))} ms without`);
+  if (on / off < 0.8) process.exitCode = 1;
+}
+
+/** 2: the relay's lag at BENCH_RATE writes/s. */
+async function lagAt(server, auth, natsUrl) {
+  const ids = await paymentSourceIds(server.base, auth);
+  await caughtUp(server.base);
+  const lag = await relayLag(server.base, auth, ids, natsUrl);
+  console.log(
+    `relay lag at ${rate} writes/s (sent at ${lag.achieved.toFixed(0)}/s; ${lag.accepted} of ${lag.writes} accepted, the rest 503; ${lag.arrived} events arrived): p50 ${lag.p50} ms, p99 ${lag.p99} ms, max ${lag.max} ms (write's transaction time to arrival at a NATS subscriber)`,
+  );
+  if (lag.arrived < lag.accepted) process.exitCode = 1;
+}
+
 async function main() {
   await ensureDatabase();
   const nats = await startNats();
-  const auth = `Bearer ${await new SignJWT({ scope: 'billing.read billing.write' })
+  const auth = `Bearer ${await new SignJWT({ scope: 'billing.read billing.write billing.maintain billing.pii' })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject('33333333-3333-4333-8333-333333333333')
     .setIssuedAt()
@@ -262,40 +386,15 @@ async function main() {
         .map((l) => l.toFixed(1))
         .join(' ')} on ${os.availableParallelism()} cores`,
     );
-    const results = { off: [], on: [] };
-    for (let i = 0; i < rounds; i++) {
-      for (const mode of ['off', 'on']) {
-        const server = await startServer(mode, nats.url);
-        try {
-          const ids = await paymentSourceIds(server.base, auth);
-          const r = await throughput(server.base, auth, ids);
-          results[mode].push(r);
-          console.log(`  change log ${mode.padEnd(3)}: ${r.perSecond.toFixed(0)} updates/s, p99 ${r.p99} ms`);
-        } finally {
-          await server.stop();
-        }
+    if (parts.has('throughput')) await throughputWithAndWithout(nats.url, auth);
+    if (parts.has('lag') || parts.has('sync')) {
+      const server = await startServer('on', nats.url);
+      try {
+        if (parts.has('lag')) await lagAt(server, auth, nats.url);
+        if (parts.has('sync')) await syncCost(server, auth);
+      } finally {
+        await server.stop();
       }
-    }
-    const off = median(results.off.map((r) => r.perSecond));
-    const on = median(results.on.map((r) => r.perSecond));
-    console.log(
-      `payment-source updates/s (median): ${on.toFixed(0)} with the change log, ${off.toFixed(0)} without; ratio ${(on / off).toFixed(2)}`,
-    );
-    console.log(
-      `p99 latency (median): ${median(results.on.map((r) => r.p99))} ms with, ${median(results.off.map((r) => r.p99))} ms without`,
-    );
-
-    const server = await startServer('on', nats.url);
-    try {
-      const ids = await paymentSourceIds(server.base, auth);
-      await caughtUp(server.base);
-      const lag = await relayLag(server.base, auth, ids, nats.url);
-      console.log(
-        `relay lag at ${rate} writes/s (sent at ${lag.achieved.toFixed(0)}/s; ${lag.accepted} of ${lag.writes} accepted, the rest 503; ${lag.arrived} events arrived): p50 ${lag.p50} ms, p99 ${lag.p99} ms, max ${lag.max} ms (write's transaction time to arrival at a NATS subscriber)`,
-      );
-      if (lag.arrived < lag.accepted) process.exitCode = 1;
-    } finally {
-      await server.stop();
     }
     console.log(
       `load average at the end: ${os
@@ -303,7 +402,6 @@ async function main() {
         .map((l) => l.toFixed(1))
         .join(' ')}`,
     );
-    if (on / off < 0.8) process.exitCode = 1;
   } finally {
     await nats.stop();
   }
