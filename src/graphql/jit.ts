@@ -88,14 +88,18 @@ export interface JitExecution {
 }
 
 /** `compile: false` runs every operation on graphql-js (the same executor otherwise: mutations stay one unit of work). */
-export function jitExecution(schema: GraphQLSchema, sdl: string, { compile = true } = {}): JitExecution {
-  // Per parsed document (Apollo's cache keeps the document object), per operation name.
-  const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
-  // The outcome of an operation with errors, from responseForOperation to the executor, by
-  // the request's context value (Apollo hands the executor the same object).
-  const outcomes = new WeakMap<object, Promise<ExecutorResult>>();
+/** What both of Apollo's request contexts (the executor's, responseForOperation's) hold of the operation. */
+interface Operation {
+  readonly document: DocumentNode;
+  readonly operation?: OperationDefinitionNode | undefined;
+  readonly operationName?: string | null | undefined;
+  readonly request: { readonly variables?: Record<string, unknown> | undefined };
+}
 
-  const compiledFor = (
+/** graphql-jit's compiled queries, per parsed document (Apollo's cache keeps the document object) and operation name; null: graphql-js runs it. */
+function compiledQueries(schema: GraphQLSchema, compile: boolean) {
+  const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
+  return (
     document: DocumentNode,
     operation: OperationDefinitionNode | undefined,
     operationName: string | null | undefined,
@@ -114,16 +118,11 @@ export function jitExecution(schema: GraphQLSchema, sdl: string, { compile = tru
     }
     return query;
   };
+}
 
-  /** What both of Apollo's request contexts (the executor's, responseForOperation's) hold of the operation. */
-  interface Operation {
-    readonly document: DocumentNode;
-    readonly operation?: OperationDefinitionNode | undefined;
-    readonly operationName?: string | null | undefined;
-    readonly request: { readonly variables?: Record<string, unknown> | undefined };
-  }
-
-  /** A mutation's fields are one unit of work (./atomic.ts); other operations run as they are. */
+/** Runs an operation: compiled when it can be, else by graphql-js; a mutation's fields as one unit of work (./atomic.ts). */
+function operationRunner(schema: GraphQLSchema, compile: boolean) {
+  const compiledFor = compiledQueries(schema, compile);
   const run = (op: Operation, context: GraphqlContext): Promise<ExecutorResult> =>
     op.operation?.operation === OperationTypeNode.MUTATION
       ? atomically(context.services, (root) => runWith(op, context, root))
@@ -151,6 +150,15 @@ export function jitExecution(schema: GraphQLSchema, sdl: string, { compile = tru
     if (!result.errors) return result as ExecutorResult;
     return { ...result, errors: result.errors.map(normalise) } as ExecutorResult;
   };
+
+  return run;
+}
+
+export function jitExecution(schema: GraphQLSchema, sdl: string, { compile = true } = {}): JitExecution {
+  const run = operationRunner(schema, compile);
+  // The outcome of an operation with errors, from responseForOperation to the executor, by
+  // the request's context value (Apollo hands the executor the same object).
+  const outcomes = new WeakMap<object, Promise<ExecutorResult>>();
 
   const executor: Executor = (rc) => {
     const outcome = outcomes.get(rc.context);

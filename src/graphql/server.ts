@@ -34,7 +34,7 @@ import {
   ApolloServerPluginSchemaReportingDisabled,
   ApolloServerPluginUsageReportingDisabled,
 } from '@apollo/server/plugin/disabled';
-import { expressMiddleware } from '@as-integrations/express5';
+import { expressMiddleware, type ExpressContextFunctionArgument } from '@as-integrations/express5';
 import { PrefixingKeyValueCache, type KeyValueCache } from '@apollo/utils.keyvaluecache';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { Request, RequestHandler } from 'express';
@@ -217,8 +217,46 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
   const landing = deps.production ? undefined : sandboxLandingPage();
   const manifest = deps.documents?.manifest === undefined ? undefined : await loadManifest(deps.documents.manifest);
   const policy: DocumentPolicy = { manifest, trustedOnly: deps.documents?.trustedOnly === true };
-  const store = withManifest(deps.apqStore ?? apqStore(deps.redis, deps.logger), manifest);
-  const server = new ApolloServer<GraphqlContext>({
+  const server = apolloServer(deps, jit, landing, withManifest(deps.apqStore ?? apqStore(deps.redis, deps.logger), manifest));
+  await server.start();
+
+  // The outcome of the token check, made before the body is read, or the refusal of the
+  // request's documents (before Apollo parses anything).
+  const verified = new WeakMap<Request, Principal | AppError>();
+  const middleware = expressMiddleware(server, { context: operationContext(deps, verified) });
+  const handler = requestPipeline(deps, { verified, middleware, policy, landing });
+  const subscriptions = deps.live
+    ? subscriptionServer({
+        schema,
+        services: deps.services,
+        verify: deps.verify,
+        live: deps.live,
+        logger: deps.logger,
+        production: deps.production,
+        classifyError: deps.classifyError,
+        path: '/graphql',
+        documents: policy,
+      })
+    : undefined;
+
+  return {
+    handler,
+    subscriptions,
+    async stop() {
+      await subscriptions?.close();
+      await server.stop();
+    },
+  };
+}
+
+/** The Apollo server: its limits, error form, APQ store, and plugins in the order they must run. */
+function apolloServer(
+  deps: GraphqlDeps,
+  jit: ReturnType<typeof jitExecution>,
+  landing: ReturnType<typeof sandboxLandingPage> | undefined,
+  store: KeyValueCache<string>,
+): ApolloServer<GraphqlContext> {
+  return new ApolloServer<GraphqlContext>({
     gateway: jit.gateway,
     introspection: !deps.production,
     includeStacktraceInErrorResponses: false,
@@ -254,32 +292,48 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
       jit.plugin,
     ],
   });
-  await server.start();
+}
 
-  // The outcome of the token check, made before the body is read (handler below), or the
-  // refusal of the request's documents (admit, before Apollo parses anything).
-  const verified = new WeakMap<Request, Principal | AppError>();
+/**
+ * The context of an operation: the principal the handler verified (or the refusal it
+ * recorded, answered here as Apollo's HTTP error), the services and per-request loaders.
+ */
+function operationContext(deps: GraphqlDeps, verified: WeakMap<Request, Principal | AppError>) {
+  return async ({ req, res }: ExpressContextFunctionArgument): Promise<GraphqlContext> => {
+    const principal = verified.get(req);
+    if (principal === undefined || principal instanceof AppError) {
+      throw httpGraphQLError(principal ?? new AppError('UNAUTHENTICATED', 'The token is not valid'));
+    }
+    // For the request log line (src/http/request-context.ts).
+    res.locals.principal = principal;
+    deps.readRouting?.caller(principal.userId);
+    return {
+      principal,
+      services: deps.services,
+      loaders: new Loaders(deps.services),
+      log: res.locals.log ?? deps.logger,
+      requestId: res.locals.requestId,
+      budget: { spent: 0 },
+    };
+  };
+}
 
-  const middleware = expressMiddleware(server, {
-    context: async ({ req, res }): Promise<GraphqlContext> => {
-      const principal = verified.get(req);
-      if (principal === undefined || principal instanceof AppError) {
-        throw httpGraphQLError(principal ?? new AppError('UNAUTHENTICATED', 'The token is not valid'));
-      }
-      // For the request log line (src/http/request-context.ts).
-      res.locals.principal = principal;
-      deps.readRouting?.caller(principal.userId);
-      return {
-        principal,
-        services: deps.services,
-        loaders: new Loaders(deps.services),
-        log: res.locals.log ?? deps.logger,
-        requestId: res.locals.requestId,
-        budget: { spent: 0 },
-      };
-    },
-  });
-
+/**
+ * The HTTP handler in front of Apollo's: the token first (without a valid one the body is
+ * never read or parsed, and Apollo answers 401 from the context function; the Sandbox page
+ * needs none: Apollo serves it before the context exists), then the body, the read scope
+ * and which documents run.
+ */
+function requestPipeline(
+  deps: GraphqlDeps,
+  o: {
+    readonly verified: WeakMap<Request, Principal | AppError>;
+    readonly middleware: RequestHandler;
+    readonly policy: DocumentPolicy;
+    readonly landing: ReturnType<typeof sandboxLandingPage> | undefined;
+  },
+): RequestHandler {
+  const { verified, middleware, policy, landing } = o;
   const readBody = jsonBody();
   const readScope: RequestHandler = deps.readRouting ? deps.readRouting.scope() : (_req, _res, next) => next();
   const run: RequestHandler = (req, res, next) => {
@@ -295,10 +349,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
     return run(req, res, next);
   };
 
-  // The token is checked first; without a valid one the body is never read or parsed, and
-  // Apollo answers 401 from the context function (the Sandbox page needs none: Apollo serves
-  // it before the context exists).
-  const handler: RequestHandler = async (req, res, next) => {
+  return async (req, res, next) => {
     if (landing && wantsHtml(req)) landing.headers(res);
     else if (req.method === 'GET') res.setHeader('Cache-Control', NO_STORE);
     try {
@@ -309,28 +360,5 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
     }
     // The read scope (replicas) opens once the body is read: stream callbacks run outside it.
     return readBody(req, res, (err?: unknown) => (err ? next(err) : readScope(req, res, () => admit(req, res, next))));
-  };
-
-  const subscriptions = deps.live
-    ? subscriptionServer({
-        schema,
-        services: deps.services,
-        verify: deps.verify,
-        live: deps.live,
-        logger: deps.logger,
-        production: deps.production,
-        classifyError: deps.classifyError,
-        path: '/graphql',
-        documents: policy,
-      })
-    : undefined;
-
-  return {
-    handler,
-    subscriptions,
-    async stop() {
-      await subscriptions?.close();
-      await server.stop();
-    },
   };
 }
