@@ -101,34 +101,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.get(`${REST_BASE}/openapi.json`, (_req, res) => {
     res.type('application/json').send(openApi);
   });
-  // Outside production: GraphiQL at /graphiql and the REST reference at /api/v1/docs, with
-  // their assets, all from the service itself, and the assets of the Sandbox page (the page
-  // itself is Apollo's, at /graphql: ./pages/sandbox.ts).
-  if (!production) {
-    const ide = graphiql();
-    app.use(ide.assets, toolAssets(SANDBOX_ASSETS));
-    app.get(GRAPHIQL_PATH, ide.page);
-    app.use(restReference(REST_BASE));
-  }
+  if (!production) toolPages(app);
 
   app.use(rateLimiter(deps.config.rateLimitPerMinute, { redis: deps.redis, logger: deps.logger, onRefusal: metrics?.rateLimited }));
-  const readScope = deps.readRouting ? [deps.readRouting.scope()] : [];
-  // The token first: an unauthenticated request never costs a body read or a JSON parse.
-  // The read scope (replicas) opens after the body is read: stream callbacks run outside it.
-  // Every REST answer, errors included, says which OData version it speaks.
-  const odataVersion = (_req: Request, res: Response, next: NextFunction): void => {
-    res.setHeader('OData-Version', '4.0');
-    next();
-  };
-  // OData $batch: its body is multipart or JSON of its own size; each request inside comes
-  // back through this app (./rest/batch/route.ts).
-  app.all(
-    `${REST_BASE}/\\$batch`,
-    odataVersion,
-    authenticate(deps.verify),
-    ...batchHandler({ services: deps.services, base: REST_BASE, app: () => app }),
-  );
-  app.use(REST_BASE, odataVersion, authenticate(deps.verify), jsonBody(), ...readScope, restRouter(deps.services));
+  restDoor(app, deps);
 
   const graphql = await createGraphqlHandler({
     services: deps.services,
@@ -146,6 +122,57 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // The GraphQL handler checks the token before it reads the body, then opens the read scope (./graphql/server.ts).
   app.use('/graphql', graphql.handler);
 
+  answerErrors(app, deps);
+
+  const subscriptions = graphql.subscriptions;
+  return {
+    express: app,
+    upgrade: subscriptions ? (req, socket, head) => subscriptions.upgrade(req, socket, head) : undefined,
+    closeSockets: async () => subscriptions?.close(),
+    async stop() {
+      // A request whose client went away still runs to its end: the database must outlive it.
+      await handling.drained(STOP_WAIT_MS);
+      await graphql.stop();
+    },
+  };
+}
+
+/**
+ * Outside production: GraphiQL at /graphiql and the REST reference at /api/v1/docs, with
+ * their assets, all from the service itself, and the assets of the Sandbox page (the page
+ * itself is Apollo's, at /graphql: ./pages/sandbox.ts).
+ */
+function toolPages(app: express.Express): void {
+  const ide = graphiql();
+  app.use(ide.assets, toolAssets(SANDBOX_ASSETS));
+  app.get(GRAPHIQL_PATH, ide.page);
+  app.use(restReference(REST_BASE));
+}
+
+/**
+ * The REST door. The token first: an unauthenticated request never costs a body read or a
+ * JSON parse. The read scope (replicas) opens after the body is read: stream callbacks run
+ * outside it. Every REST answer, errors included, says which OData version it speaks.
+ */
+function restDoor(app: express.Express, deps: AppDeps): void {
+  const readScope = deps.readRouting ? [deps.readRouting.scope()] : [];
+  const odataVersion = (_req: Request, res: Response, next: NextFunction): void => {
+    res.setHeader('OData-Version', '4.0');
+    next();
+  };
+  // OData $batch: its body is multipart or JSON of its own size; each request inside comes
+  // back through this app (./rest/batch/route.ts).
+  app.all(
+    `${REST_BASE}/\\$batch`,
+    odataVersion,
+    authenticate(deps.verify),
+    ...batchHandler({ services: deps.services, base: REST_BASE, app: () => app }),
+  );
+  app.use(REST_BASE, odataVersion, authenticate(deps.verify), jsonBody(), ...readScope, restRouter(deps.services));
+}
+
+/** Any other path is 404; every error leaves as the catalogue's problem (or OData error). */
+function answerErrors(app: express.Express, deps: AppDeps): void {
   app.use(() => {
     throw new AppError('NOT_FOUND', 'No such path');
   });
@@ -160,16 +187,4 @@ export async function createApp(deps: AppDeps): Promise<App> {
       errorStyle((name) => req.get(name)),
     );
   });
-
-  const subscriptions = graphql.subscriptions;
-  return {
-    express: app,
-    upgrade: subscriptions ? (req, socket, head) => subscriptions.upgrade(req, socket, head) : undefined,
-    closeSockets: async () => subscriptions?.close(),
-    async stop() {
-      // A request whose client went away still runs to its end: the database must outlive it.
-      await handling.drained(STOP_WAIT_MS);
-      await graphql.stop();
-    },
-  };
 }
