@@ -58,20 +58,28 @@ interface Explained {
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** A scalar as text: the read path's values are strings, numbers and booleans (and lists of them). */
+const scalar = (v: unknown): string =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+
 /** A captured value as an SQL literal for EXECUTE (the bench's own values, read back from the service's statements). */
 function literal(c: pg.Client, v: unknown): string {
   if (v === null || v === undefined) return 'NULL';
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return c.escapeLiteral(`{${v.map((x) => `"${String(x).replace(/["\\]/g, '\\$&')}"`).join(',')}}`);
-  return c.escapeLiteral(String(v));
+  if (Array.isArray(v)) return c.escapeLiteral(`{${v.map((x) => `"${scalar(x).replace(/["\\]/g, '\\$&')}"`).join(',')}}`);
+  return c.escapeLiteral(scalar(v));
 }
 
 /** One line per plan node: its type, relation, index, rows and time (EXPLAIN's JSON, flattened). */
 function outline(node: Record<string, unknown>, depth = 0): string {
-  const what = [node['Node Type'], node['Relation Name'] ?? '', node['Index Name'] ? `using ${String(node['Index Name'])}` : '']
-    .filter(Boolean)
-    .join(' ');
-  const line = `${'  '.repeat(depth)}${what} rows=${String(node['Actual Rows'])} loops=${String(node['Actual Loops'])} time=${String(node['Actual Total Time'])} hit=${String(node['Shared Hit Blocks'])}${node['Sort Key'] ? ` sort=${JSON.stringify(node['Sort Key'])}` : ''}${node['Presorted Key'] ? ` presorted=${JSON.stringify(node['Presorted Key'])}` : ''}${node['Heap Fetches'] !== undefined ? ` heapFetches=${String(node['Heap Fetches'])}` : ''}`;
+  const at = (k: string): string => (node[k] === undefined ? '' : scalar(node[k]));
+  const what = [at('Node Type'), at('Relation Name'), node['Index Name'] ? `using ${at('Index Name')}` : ''].filter(Boolean).join(' ');
+  const extra = [
+    node['Sort Key'] ? ` sort=${at('Sort Key')}` : '',
+    node['Presorted Key'] ? ` presorted=${at('Presorted Key')}` : '',
+    node['Heap Fetches'] !== undefined ? ` heapFetches=${at('Heap Fetches')}` : '',
+  ].join('');
+  const line = `${'  '.repeat(depth)}${what} rows=${at('Actual Rows')} loops=${at('Actual Loops')} time=${at('Actual Total Time')} hit=${at('Shared Hit Blocks')}${extra}`;
   const children = (node.Plans as Record<string, unknown>[] | undefined) ?? [];
   return [line, ...children.map((p) => outline(p, depth + 1))].join('\n');
 }
