@@ -197,7 +197,7 @@ function relationParts(relations: readonly RelationRead[], sql: SqlBuilder): { c
 /**
  * From this offset on, a page first finds its ids, then reads just those rows (a deferred
  * join): `t."id" = ANY(array(SELECT s."id" ... LIMIT OFFSET))`. An index holding the sort keys
- * and the id (prisma/migrations/*_deep_offset_indexes) answers the ids alone, an index-only
+ * and the id (the migrations *_deep_offset_indexes, *_address_postal_code_indexes) answers the ids alone, an index-only
  * scan that reads no table row for the records skipped: customers at offset 50,000 by
  * (lastName, id) took 140 ms reading every row passed over, 19 ms this way (bench_100000,
  * EXPLAIN ANALYZE on a loaded machine). Below it the extra look-ups by id cost more than the
