@@ -9,6 +9,8 @@ export interface PlainFieldSpec {
   readonly nullable: boolean;
   /** Personal data (`personal()` below). */
   readonly personal?: true;
+  /** No two records share a value (`unique()` below). */
+  readonly unique?: true;
 }
 
 /** An enum field: its allowed values, in the order the API lists them. */
@@ -69,6 +71,16 @@ export const PERSONAL_DATA_SCOPE = 'billing.pii';
  * log's redaction, schema.graphql, $metadata and OpenAPI all derive from the mark.
  */
 export const personal = <const S extends FieldSpec>(spec: S): S & { readonly personal: true } => ({ ...spec, personal: true });
+
+/**
+ * Marks a field no two records share a value of (a unique index in the schema; not null): a
+ * page ordered by it is ordered completely, with no tie to break by id (src/db/read/compile.ts
+ * orderList), so its own index serves the order.
+ */
+export const unique = <const S extends PlainFieldSpec & { readonly nullable: false }>(spec: S): S & { readonly unique: true } => ({
+  ...spec,
+  unique: true,
+});
 
 const personalNames = new WeakMap<FieldCatalog, ReadonlySet<string>>();
 

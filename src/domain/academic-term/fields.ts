@@ -1,8 +1,8 @@
-import { field, type FieldCatalog } from '../../query/fields';
+import { field, type FieldCatalog, unique } from '../../query/fields';
 
 export const academicTermFields = {
   id: field.uuid(),
-  code: field.string(),
+  code: unique(field.string()),
   startDate: field.datetime(),
   endDate: field.datetime(),
   statisticalSemester: field.string(true),

@@ -1,10 +1,10 @@
-import { field, type FieldCatalog } from '../../query/fields';
+import { field, type FieldCatalog, unique } from '../../query/fields';
 
 export const ACCOUNT_TYPES = ['Asset', 'Liability', 'Equity', 'Revenue', 'Expense'] as const;
 
 export const accountFields = {
   id: field.uuid(),
-  code: field.string(),
+  code: unique(field.string()),
   name: field.string(),
   type: field.enum(ACCOUNT_TYPES),
   isActive: field.boolean(),

@@ -1,8 +1,8 @@
-import { field, type FieldCatalog } from '../../query/fields';
+import { field, type FieldCatalog, unique } from '../../query/fields';
 
 export const articleFields = {
   id: field.uuid(),
-  code: field.string(),
+  code: unique(field.string()),
   name: field.string(),
   description: field.string(true),
   isActive: field.boolean(),

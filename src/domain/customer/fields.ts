@@ -1,4 +1,4 @@
-import { field, personal, type FieldCatalog } from '../../query/fields';
+import { field, type FieldCatalog, personal, unique } from '../../query/fields';
 
 /** Scalar fields of a customer; `addresses` is a relation, returned inside the record. */
 export const customerFields = {
@@ -10,7 +10,7 @@ export const customerFields = {
   email: personal(field.string(true)),
   // Not personal: a number the university assigns, the key ledgers and reports join on; it
   // names no one without the customer's names, which are (docs/personal-data.md).
-  debtorNumber: field.string(),
+  debtorNumber: unique(field.string()),
   creditorNumber: field.string(true),
   receivableAccountId: field.uuid(true),
   prepaymentAccountId: field.uuid(true),

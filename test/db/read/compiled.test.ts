@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { ReadService, type RecordOf } from '../../../src/domain/common/read-service';
 import type { Prisma } from '../../../src/db/__generated__/prisma/client';
-import { DEEP_OFFSET } from '../../../src/db/read/compile';
+import { DEEP_OFFSET, readRecords } from '../../../src/db/read/compile';
+import type { RowReader } from '../../../src/db/row-reader';
 import type { Relation, Resource } from '../../../src/domain/common/declaration';
 import type { ListQuery } from '../../../src/domain/common/list';
 import { RESOURCES, resourceOf } from '../../../src/domain/resources';
@@ -337,4 +338,52 @@ it("a deep offset (its ids first) gives findMany's page, relations inside", asyn
     }),
   );
   expect(filtered.items.length).toBe(60);
+});
+
+// After the test above: it needs more customers than DEEP_OFFSET.
+it('a deep offset reads its ids first and gives the rows the plain statement gives: ties, nulls, filters, descending orders, unique keys, past the end', async () => {
+  const customers = RESOURCES.Customer as Resource;
+  const sent: string[] = [];
+  // The database's reader, telling which statements were sent.
+  const rows: RowReader = { read: (s) => (sent.push(s.text), t.db.rows.read(s)) };
+  const relations = [
+    { name: 'receivableAccount', relation: customers.relations.receivableAccount!, fields: RESOURCES.Account.fields },
+    { name: 'addresses', relation: customers.relations.addresses!, fields: RESOURCES.Address.fields },
+  ];
+  const base = { table: customers.model, fields: customers.fields, select: Object.keys(customers.fields), relations };
+  const orders: SortKey[][] = [
+    // Seven surnames among the deep customers: ties broken by id.
+    [{ field: 'lastName', direction: 'asc' }],
+    // Nulls first ascending, last descending.
+    [
+      { field: 'lastName', direction: 'desc' },
+      { field: 'email', direction: 'asc' },
+    ],
+    [{ field: 'email', direction: 'desc' }],
+    // A unique key orders completely: nothing after it, no tie by id.
+    [{ field: 'debtorNumber', direction: 'asc' }],
+    [
+      { field: 'debtorNumber', direction: 'desc' },
+      { field: 'firstName', direction: 'asc' },
+    ],
+  ];
+  const filters: Array<FilterNode | undefined> = [
+    undefined,
+    { kind: 'text', field: 'lastName', op: 'startswith', value: 'Deep' },
+    // Selects the nulls too (two-valued ne).
+    { kind: 'compare', field: 'email', op: 'ne', value: { type: 'string', value: 'd10@example.org' } },
+  ];
+  for (const filter of filters) {
+    for (const orderBy of orders) {
+      const all = await readRecords(rows, { ...base, filter, orderBy, window: 'all' });
+      expect(all.length).toBeGreaterThan(DEEP_OFFSET + 40);
+      for (const skip of [DEEP_OFFSET, DEEP_OFFSET + 37, all.length - 5, all.length, all.length + 1000]) {
+        sent.length = 0;
+        const page = await readRecords(rows, { ...base, filter, orderBy, window: { take: 20, skip } });
+        expect(page).toEqual(all.slice(skip, skip + 20));
+        expect(sent[0]).toMatch(/ WHERE t\."id" = ANY\(array\(SELECT s\."id" FROM "Customer" s .*LIMIT \$\d+ OFFSET \$\d+\)\) ORDER BY /);
+        if (orderBy[0]!.field === 'debtorNumber') expect(sent[0]).not.toMatch(/"id" ASC/);
+      }
+    }
+  }
 });
