@@ -3,7 +3,7 @@ import type { Prisma } from '../db/__generated__/prisma/client';
 import type { FieldCatalog } from '../query/fields';
 import type { Relation } from '../domain/common/declaration';
 import { RESOURCES, targetOf, type ResourceModel } from '../domain/resources';
-import type { ImportSpec } from '../domain/common/natural-key';
+import { naturalKeyOf, type ImportSpec } from '../domain/common/natural-key';
 import { uniqueKeyOf, type Raw, type UniqueKey } from './unique-keys';
 import { recordOf } from '../lib/collections';
 
@@ -53,7 +53,8 @@ function section(r: (typeof IMPORTED)[number]): SectionDef {
     const target = targetOf(rel).plural;
     return rel.kind === 'one' && isFileSection(target) ? [{ field: rel.foreignKey, target }] : [];
   });
-  const { enumTypes, unique }: ImportSpec = r.import;
+  const { enumTypes }: ImportSpec = r.import;
+  const unique = naturalKeyOf(r);
   return {
     noun: r.label,
     table: r.model,

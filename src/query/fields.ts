@@ -11,6 +11,8 @@ export interface PlainFieldSpec {
   readonly personal?: true;
   /** No two records share a value (`unique()` below). */
   readonly unique?: true;
+  /** With `unique`: values that differ only in case are the same (codes). */
+  readonly ignoresCase?: true;
 }
 
 /** An enum field: its allowed values, in the order the API lists them. */
@@ -73,14 +75,17 @@ export const PERSONAL_DATA_SCOPE = 'billing.pii';
 export const personal = <const S extends FieldSpec>(spec: S): S & { readonly personal: true } => ({ ...spec, personal: true });
 
 /**
- * Marks a field no two records share a value of (a unique index in the schema; not null): a
- * page ordered by it is ordered completely, with no tie to break by id (src/db/read/compile.ts
- * orderList), so its own index serves the order.
+ * Marks a field no two records share a value of (a unique index in the schema; not null),
+ * `ignoringCase` when values that differ only in case are the same (codes). A page ordered by
+ * it is ordered completely, with no tie to break by id (src/db/read/compile.ts orderList), so
+ * its own index serves the order; and it is the resource's natural key
+ * (src/domain/common/natural-key.ts): what the import checks and the alternate key of the
+ * REST paths and GraphQL upserts.
  */
-export const unique = <const S extends PlainFieldSpec & { readonly nullable: false }>(spec: S): S & { readonly unique: true } => ({
-  ...spec,
-  unique: true,
-});
+export const unique = <const S extends PlainFieldSpec & { readonly nullable: false }>(
+  spec: S,
+  { ignoringCase = false } = {},
+): S & { readonly unique: true } => ({ ...spec, unique: true, ...(ignoringCase ? { ignoresCase: true as const } : {}) });
 
 const personalNames = new WeakMap<FieldCatalog, ReadonlySet<string>>();
 

@@ -1,7 +1,6 @@
 import { defineResource } from '../common/declaration';
 import { academicTermFields } from './fields';
 import { academicTermInput, academicTermRecord } from './schema';
-import { naturalKey } from '../common/natural-key';
 
 export const academicTermResource = defineResource({
   model: 'AcademicTerm',
@@ -10,5 +9,5 @@ export const academicTermResource = defineResource({
   record: academicTermRecord,
   input: academicTermInput,
   relations: {},
-  import: { unique: naturalKey.column('code', 'code', { caseInsensitive: true }) },
+  import: {},
 });

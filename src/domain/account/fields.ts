@@ -4,7 +4,7 @@ export const ACCOUNT_TYPES = ['Asset', 'Liability', 'Equity', 'Revenue', 'Expens
 
 export const accountFields = {
   id: field.uuid(),
-  code: unique(field.string()),
+  code: unique(field.string(), { ignoringCase: true }),
   name: field.string(),
   type: field.enum(ACCOUNT_TYPES),
   isActive: field.boolean(),

@@ -1,7 +1,6 @@
 import { defineResource, many } from '../common/declaration';
 import { accountFields } from './fields';
 import { accountInput, accountRecord } from './schema';
-import { naturalKey } from '../common/natural-key';
 
 export const accountResource = defineResource({
   model: 'Account',
@@ -12,5 +11,5 @@ export const accountResource = defineResource({
   relations: {
     paymentSources: many('PaymentSource', 'accountId', [{ field: 'code', direction: 'asc' }]),
   },
-  import: { enumTypes: { type: '"AccountType"' }, unique: naturalKey.column('code', 'code', { caseInsensitive: true }) },
+  import: { enumTypes: { type: '"AccountType"' } },
 });

@@ -2,7 +2,7 @@ import { field, type FieldCatalog, unique } from '../../query/fields';
 
 export const articleFields = {
   id: field.uuid(),
-  code: unique(field.string()),
+  code: unique(field.string(), { ignoringCase: true }),
   name: field.string(),
   description: field.string(true),
   isActive: field.boolean(),

@@ -1,7 +1,6 @@
 import { defineResource, many, one } from '../common/declaration';
 import { articleFields } from './fields';
 import { articleInput, articleRecord } from './schema';
-import { naturalKey } from '../common/natural-key';
 
 export const articleResource = defineResource({
   model: 'Article',
@@ -15,5 +14,5 @@ export const articleResource = defineResource({
     defaultTaxCode: one('TaxCode', 'defaultTaxCodeId', { nullable: true, expandable: true }),
     revenueAccount: one('Account', 'revenueAccountId', { nullable: true }),
   },
-  import: { unique: naturalKey.column('code', 'code', { caseInsensitive: true }) },
+  import: {},
 });

@@ -1,7 +1,6 @@
 import { defineResource, many, one } from '../common/declaration';
 import { customerFields } from './fields';
 import { customerInput, customerRecord } from './schema';
-import { naturalKey } from '../common/natural-key';
 
 export const customerResource = defineResource({
   model: 'Customer',
@@ -24,5 +23,5 @@ export const customerResource = defineResource({
     receivableAccount: one('Account', 'receivableAccountId', { nullable: true }),
     prepaymentAccount: one('Account', 'prepaymentAccountId', { nullable: true }),
   },
-  import: { unique: naturalKey.column('debtorNumber', 'debtor number') },
+  import: {},
 });

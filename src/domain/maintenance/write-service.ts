@@ -10,7 +10,7 @@ import type { Actor, ServiceDeps } from '../context';
 import type { ModelName } from '../common/declaration';
 import { checkIfMatch } from '../common/etag';
 import { parseId } from '../common/validate';
-import type { ImportSpec } from '../common/natural-key';
+import { naturalKeyOf, type ImportSpec } from '../common/natural-key';
 
 // The one write path of the reference data a billing office maintains (accounts, tax codes,
 // articles and prices, customers with addresses, academic terms): create, full replace,
@@ -38,8 +38,8 @@ export interface AlternateKey {
 }
 
 /** The alternate key of a resource: its natural key when that is one column. */
-export const alternateKeyOf = (resource: { readonly model: string; readonly import?: ImportSpec }): AlternateKey | undefined => {
-  const unique = resource.import?.unique;
+export const alternateKeyOf = (resource: { readonly fields: FieldCatalog; readonly import?: ImportSpec }): AlternateKey | undefined => {
+  const unique = naturalKeyOf(resource);
   return unique?.kind === 'column' ? { field: unique.field, label: unique.label, caseInsensitive: unique.caseInsensitive } : undefined;
 };
 

@@ -1,10 +1,10 @@
-import { field, type FieldCatalog } from '../../query/fields';
+import { field, unique, type FieldCatalog } from '../../query/fields';
 
 export const SOURCE_TYPES = ['BankTransfer', 'CreditCard', 'DebitCard', 'Cash', 'Check', 'DirectDebit', 'OnlineWallet', 'Other'] as const;
 
 export const paymentSourceFields = {
   id: field.uuid(),
-  code: field.string(),
+  code: unique(field.string(), { ignoringCase: true }),
   name: field.string(),
   description: field.string(true),
   accountId: field.uuid(),

@@ -1,7 +1,6 @@
 import { defineResource, many, one } from '../common/declaration';
 import { paymentSourceFields } from './fields';
 import { paymentSourceRecord } from './schema';
-import { naturalKey } from '../common/natural-key';
 
 export const paymentSourceResource = defineResource({
   model: 'PaymentSource',
@@ -14,6 +13,5 @@ export const paymentSourceResource = defineResource({
   },
   import: {
     enumTypes: { sourceType: '"SourceType"' },
-    unique: naturalKey.column('code', 'code', { caseInsensitive: true }),
   },
 });
