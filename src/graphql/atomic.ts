@@ -5,7 +5,8 @@
 // before are then not kept, and the answer says so: `data` is null (nothing the operation
 // returned exists) and each such field has an error of its own, ROLLED_BACK, at its path.
 
-import { GraphQLError, type ExecutionResult, type GraphQLResolveInfo } from 'graphql';
+import { MapperKind, mapSchema } from '@graphql-tools/utils';
+import { defaultFieldResolver, GraphQLError, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { ERRORS } from '../errors/catalogue';
 import type { Services } from '../domain/services';
 import type { ExecutorResult } from './apollo-internals';
@@ -15,15 +16,24 @@ export class MutationRoot {
   readonly succeeded: string[] = [];
 }
 
-/** A Mutation resolver that tells its operation's root when it succeeded. */
-export function noted<F extends (root: never, args: never, ctx: never, info: GraphQLResolveInfo) => unknown>(resolve: F): F {
-  const wrapped = async (root: unknown, args: unknown, ctx: unknown, info: GraphQLResolveInfo): Promise<unknown> => {
-    const out: unknown = await Reflect.apply(resolve, undefined, [root, args, ctx, info]);
-    if (root instanceof MutationRoot) root.succeeded.push(String(info.path.key));
-    return out;
-  };
-  // The same parameters and result (awaited, as graphql-js awaits any resolver's).
-  return wrapped as unknown as F;
+/**
+ * The schema with every Mutation field's resolver telling its operation's root when it
+ * succeeded (graphql-tools' mapSchema: the wrapper has the resolver's own type).
+ */
+export function notingMutations(schema: GraphQLSchema): GraphQLSchema {
+  return mapSchema(schema, {
+    [MapperKind.MUTATION_ROOT_FIELD]: (field) => {
+      const resolve = field.resolve ?? defaultFieldResolver;
+      return {
+        ...field,
+        async resolve(root, args, ctx, info) {
+          const out: unknown = await resolve(root, args, ctx, info);
+          if (root instanceof MutationRoot) root.succeeded.push(String(info.path.key));
+          return out;
+        },
+      };
+    },
+  });
 }
 
 class RolledBack extends Error {

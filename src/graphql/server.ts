@@ -37,6 +37,7 @@ import {
 import { expressMiddleware, type ExpressContextFunctionArgument } from '@as-integrations/express5';
 import { PrefixingKeyValueCache, type KeyValueCache } from '@apollo/utils.keyvaluecache';
 import { makeExecutableSchema } from '@graphql-tools/schema';
+import { notingMutations } from './atomic';
 import type { Request, RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import { OperationTypeNode } from 'graphql';
@@ -211,7 +212,8 @@ export interface GraphqlDoor {
 
 export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDoor> {
   const typeDefs = readSchema();
-  const schema = makeExecutableSchema<GraphqlContext>({ typeDefs, resolvers });
+  // Mutation fields tell their operation which succeeded (./atomic.ts).
+  const schema = notingMutations(makeExecutableSchema<GraphqlContext>({ typeDefs, resolvers }));
   // Always this executor: it also makes a mutation's fields one unit of work (./atomic.ts).
   const jit = jitExecution(schema, typeDefs, { compile: deps.jit !== false });
   const landing = deps.production ? undefined : sandboxLandingPage();

@@ -7,7 +7,6 @@ import { alternateKeyOf } from '../../domain/maintenance/write-service';
 import { RESOURCES, WRITTEN_MODELS, type ResourceModel } from '../../domain/resources';
 import { currentEtag } from '../../domain/services';
 import type { MutationResolvers, Resolvers } from '../__generated__/resolvers-types';
-import { noted } from '../atomic';
 import type { GraphqlContext } from '../context';
 
 /** The caller of a mutation, with the request id its change-log entries carry. */
@@ -104,14 +103,7 @@ export const etagResolvers: Resolvers = Object.fromEntries(
   ]),
 );
 
-/** Every mutation field tells its operation's root when it succeeded (../atomic.ts: what a rollback undid). */
-function notedAll(fields: MutationResolvers): MutationResolvers {
-  return Object.fromEntries(
-    Object.entries(fields).map(([name, resolve]) => [name, typeof resolve === 'function' ? noted(resolve) : resolve]),
-  );
-}
-
-export const Mutation: MutationResolvers = notedAll({
+export const Mutation: MutationResolvers = {
   ...WRITTEN_MODELS.reduce<MutationResolvers>((all, m) => ({ ...all, ...writeFields(m) }), {}),
   // isActive and isDefault are optional with defaults (true, false): null means "not given".
   createPaymentSource: (_p, { input }, ctx) => ctx.services.paymentSources.create(plain(input, ['isActive', 'isDefault']), actor(ctx)),
@@ -122,4 +114,4 @@ export const Mutation: MutationResolvers = notedAll({
   },
   // paymentSourceId and receivedAt are optional, not nullable: an explicit null means "not given".
   createPayment: (_p, { input }, ctx) => ctx.services.payments.create(plain(input, ['paymentSourceId', 'receivedAt']), actor(ctx)),
-});
+};
