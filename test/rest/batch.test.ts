@@ -267,6 +267,14 @@ describe('refused before anything runs', () => {
         ]).body,
     ],
     [
+      'a URL that leads out of the API',
+      (c: string) =>
+        multipartBatch([
+          { method: 'POST', url: 'accounts', body: account(c) },
+          { method: 'GET', url: '../../healthz' },
+        ]).body,
+    ],
+    [
       'an unknown $ reference',
       (c: string) =>
         multipartBatch([{ method: 'POST', url: 'accounts', body: account(c) }, [{ method: 'PATCH', url: '$9', body: {} }]]).body,
