@@ -43,7 +43,7 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { isVariableFault, type Executor, type ExecutorResult, type Gateway } from './apollo-internals';
-import { atomically, type MutationRoot } from './atomic';
+import { atomically, severalFields, type MutationRoot } from './atomic';
 import type { GraphqlContext } from './context';
 
 /**
@@ -123,9 +123,9 @@ export function jitExecution(schema: GraphQLSchema, sdl: string, { compile = tru
     readonly request: { readonly variables?: Record<string, unknown> | undefined };
   }
 
-  /** A mutation's fields are one unit of work (./atomic.ts); other operations run as they are. */
+  /** The fields of a mutation with several are one unit of work (./atomic.ts); other operations run as they are. */
   const run = (op: Operation, context: GraphqlContext): Promise<ExecutorResult> =>
-    op.operation?.operation === OperationTypeNode.MUTATION
+    op.operation?.operation === OperationTypeNode.MUTATION && severalFields(op.operation)
       ? atomically(context.services, (root) => runWith(op, context, root))
       : runWith(op, context, undefined);
 
