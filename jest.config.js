@@ -8,6 +8,7 @@ const POSTGRES_ONLY = [
   'test/db/read-replicas.test.ts',
   'test/http/workers.test.ts',
   'test/events/relay-takeover.test.ts',
+  'test/rest/races.test.ts',
 ];
 
 /** @type {import('jest').Config} */

@@ -6,10 +6,20 @@
 // returned exists) and each such field has an error of its own, ROLLED_BACK, at its path.
 
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
-import { defaultFieldResolver, GraphQLError, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, GraphQLError, Kind, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { ERRORS } from '../errors/catalogue';
 import type { Services } from '../domain/services';
 import type { ExecutorResult } from './apollo-internals';
+
+/**
+ * Whether a mutation operation may run more than one mutation field (a fragment at the root
+ * may hold several). One field alone is atomic already (its write is one transaction), and
+ * runs as it always did: a unit would hold a connection through the answer's reads as well.
+ */
+export function severalFields(operation: OperationDefinitionNode): boolean {
+  const selections = operation.selectionSet.selections.filter((s) => !(s.kind === Kind.FIELD && s.name.value === '__typename'));
+  return selections.length > 1 || selections.some((s) => s.kind !== Kind.FIELD);
+}
 
 /** The root value of a mutation's execution: the response keys of the fields whose resolver succeeded, in order. */
 export class MutationRoot {

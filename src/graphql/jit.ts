@@ -43,7 +43,7 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { isVariableFault, type Executor, type ExecutorResult, type Gateway } from './apollo-internals';
-import { atomically, type MutationRoot } from './atomic';
+import { atomically, severalFields, type MutationRoot } from './atomic';
 import type { GraphqlContext } from './context';
 
 /**
@@ -120,11 +120,11 @@ function compiledQueries(schema: GraphQLSchema, compile: boolean) {
   };
 }
 
-/** Runs an operation: compiled when it can be, else by graphql-js; a mutation's fields as one unit of work (./atomic.ts). */
+/** Runs an operation: compiled when it can be, else by graphql-js; the fields of a mutation with several as one unit of work (./atomic.ts). */
 function operationRunner(schema: GraphQLSchema, compile: boolean) {
   const compiledFor = compiledQueries(schema, compile);
   const run = (op: Operation, context: GraphqlContext): Promise<ExecutorResult> =>
-    op.operation?.operation === OperationTypeNode.MUTATION
+    op.operation?.operation === OperationTypeNode.MUTATION && severalFields(op.operation)
       ? atomically(context.services, (root) => runWith(op, context, root))
       : runWith(op, context, undefined);
 

@@ -120,3 +120,20 @@ it('a rolled-back operation leaves nothing in the change-log feed', async () => 
   await gql(t, TWO_ACCOUNTS, { a: { code, name: 'A', type: 'Expense' }, b: { code, name: 'B', type: 'Expense' } }, both);
   expect(await feed()).toBe(before);
 });
+
+it('fields behind a fragment at the root are one unit too', async () => {
+  const code = `UG${unique()}`;
+  const before = await snapshot();
+  const res = await gql(
+    t,
+    `mutation($a: AccountInput!, $b: AccountInput!) { ...Both }
+     fragment Both on Mutation { first: createAccount(input: $a) { id } second: createAccount(input: $b) { id } }`,
+    { a: { code, name: 'A', type: 'Expense' }, b: { code, name: 'B', type: 'Expense' } },
+    both,
+  );
+  expect(res.errors?.map((e) => [e.path, e.extensions.code])).toEqual([
+    [['second'], 'DUPLICATE_CODE'],
+    [['first'], 'ROLLED_BACK'],
+  ]);
+  expect(await snapshot()).toBe(before);
+});

@@ -87,7 +87,8 @@ describe('multipart/mixed (OData 4.0)', () => {
       { method: 'GET', url: `accounts?$filter=code eq '${code}'`.replace(/ /g, '%20') },
     ]);
     expect(res.status).toBe(200);
-    expect(res.headers['content-type']).toMatch(/^multipart\/mixed; boundary=batchresponse_/);
+    // Nothing after the boundary: clients read it as the last parameter.
+    expect(res.headers['content-type']).toMatch(/^multipart\/mixed; boundary=batchresponse_[0-9a-f-]+$/);
     expect(parts[0]!.status).toBe(200);
     const [created, patched] = parts[1]!.changeSet!;
     expect([created!.contentId, created!.status, patched!.contentId, patched!.status]).toEqual(['1', 201, '2', 200]);
@@ -203,6 +204,8 @@ describe('JSON batch (OData 4.01)', () => {
       ['4', 424, 'FAILED_DEPENDENCY'],
       ['5', 200, undefined],
     ]);
+    // The answers of requests not kept or not run name their path, as the app's own errors do.
+    expect([body.responses[0]!.body?.instance, body.responses[2]!.body?.instance]).toEqual(['/api/v1/accounts', '/api/v1/accounts']);
     expect(await snapshot()).toBe(before);
   });
 
@@ -261,6 +264,14 @@ describe('refused before anything runs', () => {
         multipartBatch([
           { method: 'POST', url: 'accounts', body: account(c) },
           { method: 'GET', url: '/healthz' },
+        ]).body,
+    ],
+    [
+      'a URL that leads out of the API',
+      (c: string) =>
+        multipartBatch([
+          { method: 'POST', url: 'accounts', body: account(c) },
+          { method: 'GET', url: '../../healthz' },
         ]).body,
     ],
     [

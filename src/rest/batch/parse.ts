@@ -1,5 +1,5 @@
 import { MultipartParseError, parseMultipart } from '@mjackson/multipart-parser';
-import { isLosslessNumber, parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
+import { parse as parseLossless, stringify as stringifyLossless } from 'lossless-json';
 import { AppError } from '../../errors/catalogue';
 
 // An OData $batch request read into a plan before anything runs: the multipart/mixed format
@@ -202,7 +202,6 @@ function jsonRequest(raw: Record<string, unknown>, i: number): BatchRequest {
       h['content-type'] ??= 'application/json';
     }
   }
-  if (isLosslessNumber(id)) throw invalidBatch(`requests[${i}].id must be a string`);
   return { id, method: method.toUpperCase(), url, headers: h, body: payload, dependsOn: dependsOn ?? [] };
 }
 
@@ -224,6 +223,9 @@ function checkPlan(plan: BatchPlan): void {
         (item.kind === 'group' ? inGroup : seen).add(r.id);
       }
       if (/^(?:[a-z]+:\/\/[^/]*)?\/?(?:.*\/)?\$batch(?:[/?]|$)/i.test(r.url)) throw invalidBatch('a batch inside a batch');
+      // `..` would lead out of the API once the URL is resolved (to /graphql, /healthz).
+      if ((r.url.split('?')[0] ?? '').split(/[\\/]/).some((seg) => /^(?:\.|%2e){1,2}$/i.test(seg)))
+        throw invalidBatch(`${r.url} has a . or .. segment`);
     }
     for (const id of inGroup) seen.add(id);
     if (item.kind === 'group') {

@@ -52,7 +52,10 @@ export function batchHandler(o: {
       res.status(200).type('application/json').send(jsonAnswer(items));
     } else {
       const answer = multipartAnswer(items);
-      res.status(200).type(answer.contentType).send(answer.body);
+      // As bytes: a string would get `; charset=utf-8` after the boundary, which clients that
+      // read the boundary as the Content-Type's last parameter (@odata/client) then miss.
+      res.status(200).setHeader('Content-Type', answer.contentType);
+      res.send(Buffer.from(answer.body, 'utf8'));
     }
   };
   return [

@@ -60,8 +60,10 @@ export async function runBatch(plan: BatchPlan, o: RunOptions): Promise<ItemOutc
 
   const synthetic = (code: 'FAILED_DEPENDENCY' | 'ROLLED_BACK', detail: string, url: string): InnerResponse => {
     const e = new AppError(code, detail);
-    const { type, text } = problemBody(e, url.split('?')[0], o.errorStyle);
-    return { status: e.status, headers: { 'content-type': `${type}; charset=utf-8` }, body: Buffer.from(text) };
+    // The path the request names, as the app's own errors give it.
+    const path = (resolve(url, o.base, () => undefined) ?? url).split('?')[0];
+    const { type, text } = problemBody(e, path, o.errorStyle);
+    return { status: e.status, headers: { 'content-type': `${type}; charset=utf-8`, 'odata-version': '4.0' }, body: Buffer.from(text) };
   };
 
   const runOne = async (r: BatchRequest, local: Map<string, string>): Promise<Outcome> => {
