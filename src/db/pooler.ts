@@ -6,8 +6,9 @@ import { isAdapterStatement, isBareBegin, isQueryConfig, passOn, statementText }
 // refuse startup parameters it does not know (PgBouncer 1.18: "unsupported startup
 // parameter: statement_timeout"), so the time limits cannot be session settings: each
 // transaction carries them as SET LOCAL, sent in the same message as its BEGIN, and a
-// statement outside a transaction is sent as one (BEGIN + limits, the statement, COMMIT).
-// The pooler forwards all three to the one server connection it lends for the transaction.
+// statement outside a transaction is sent as one (BEGIN + limits, the statement, COMMIT,
+// pipelined). The pooler forwards all three to the one server connection it lends for the
+// transaction.
 
 /** The server-side limits a transaction carries. */
 export interface TransactionLimits {
@@ -57,30 +58,22 @@ class LimitedPool extends Pool {
 
   private async inTransaction(config: QueryConfig): Promise<unknown> {
     const client = await this.connect();
-    try {
-      await client.query(this.begin);
-    } catch (e) {
-      client.release(e instanceof Error ? e : true);
-      throw e;
-    }
-    let broken: Error | undefined;
-    try {
-      const result = await client.query(config);
-      await client.query('COMMIT');
-      return result;
-    } catch (e) {
-      // The server connection goes back to the pooler idle, not in a failed transaction;
-      // one that cannot be brought back is closed, not reused.
-      await client.query('ROLLBACK').catch((failed: Error) => (broken = failed));
-      throw e;
-    } finally {
-      client.release(broken);
-    }
+    // The pool's clients pipeline (node-postgres' `pipeline` option): BEGIN with the limits,
+    // the statement and COMMIT leave together and cost one round trip, not three. A failed
+    // statement aborts the transaction, and the COMMIT queued behind it then ends it as a
+    // ROLLBACK (no error), so the server connection goes back to the pooler idle either way.
+    const [begun, result, committed] = await Promise.allSettled([client.query(this.begin), client.query(config), client.query('COMMIT')]);
+    // A COMMIT that did not answer, or failed, leaves the connection in doubt: it is closed, not reused.
+    client.release(committed.status === 'rejected' ? toError(committed.reason) : undefined);
+    for (const step of [begun, result, committed]) if (step.status === 'rejected') throw step.reason;
+    return result.status === 'fulfilled' ? result.value : undefined;
   }
 }
+
+const toError = (reason: unknown): Error => (reason instanceof Error ? reason : new Error(String(reason)));
 
 /** A pool for DATABASE_URL behind a transaction-mode pooler; without limits a plain pool. */
 export function transactionPool(config: PoolConfig, limits: TransactionLimits | undefined): Pool {
   if (!limits) return new Pool(config);
-  return new LimitedPool({ ...config, Client: limitedClient(limits) }, beginWith(limits));
+  return new LimitedPool({ ...config, Client: limitedClient(limits), pipeline: true }, beginWith(limits));
 }
