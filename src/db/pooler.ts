@@ -19,6 +19,9 @@ export interface TransactionLimits {
 const beginWith = (l: TransactionLimits): string =>
   `BEGIN; SET LOCAL statement_timeout = ${Math.trunc(l.statementTimeoutMs)}; SET LOCAL idle_in_transaction_session_timeout = ${Math.trunc(l.idleInTransactionMs)}`;
 
+/** A single statement's transaction is sent whole, so it is never idle: only the statement's limit. */
+const beginStatementWith = (l: TransactionLimits): string => `BEGIN; SET LOCAL statement_timeout = ${Math.trunc(l.statementTimeoutMs)}`;
+
 // node-postgres' query() has a dozen overloads; the overrides below pass them through (their
 // result as `any`). What they assume of pg and of Prisma's adapter: ./pg-internals.ts.
 
@@ -75,5 +78,5 @@ const toError = (reason: unknown): Error => (reason instanceof Error ? reason : 
 /** A pool for DATABASE_URL behind a transaction-mode pooler; without limits a plain pool. */
 export function transactionPool(config: PoolConfig, limits: TransactionLimits | undefined): Pool {
   if (!limits) return new Pool(config);
-  return new LimitedPool({ ...config, Client: limitedClient(limits), pipeline: true }, beginWith(limits));
+  return new LimitedPool({ ...config, Client: limitedClient(limits), pipeline: true }, beginStatementWith(limits));
 }

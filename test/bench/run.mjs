@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { cpuTicks, databaseBackendTicks, processTicks } from './cpu.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -64,53 +65,8 @@ async function ensureDatabase() {
   await v.end();
 }
 
-// CPU time from /proc (Linux), in clock ticks of 10 ms.
-const statFields = (pid) => {
-  try {
-    const s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return s.slice(s.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return null;
-  }
-};
-const cpuTicks = (pid, children = false) => {
-  const f = statFields(pid);
-  return f ? Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0) : 0;
-};
-/** CPU ticks of every process named `comm` (postgres, pgbouncer) on this machine. */
-function processTicks(comm) {
-  let total = 0;
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim() !== comm) continue;
-      const parent = statFields(d)?.[1] ?? '1';
-      // The postmaster also collects its exited children's time.
-      total += cpuTicks(d, fs.readFileSync(`/proc/${parent}/comm`, 'utf8').trim() !== comm);
-    } catch {}
-  }
-  return total;
-}
 const postgresTicks = () => processTicks('postgres');
-/**
- * CPU ticks of the PostgreSQL backends serving the bench database (their process title,
- * /proc/<pid>/cmdline, names it): unlike postgresTicks, blind to other clients of a shared
- * server. Backends that end during a scenario take their ticks with them; the service's pool
- * (and a pooler's) keeps them open.
- */
-function benchBackendTicks() {
-  const name = new URL(dbUrl).pathname.slice(1);
-  let total = 0;
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim() !== 'postgres') continue;
-      if (!fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(` ${name} `)) continue;
-      total += cpuTicks(d);
-    } catch {}
-  }
-  return total;
-}
+const benchBackendTicks = () => databaseBackendTicks(new URL(dbUrl).pathname.slice(1));
 // A pooler between the service and PostgreSQL (BENCH_DATABASE_URL pointing at PgBouncer) costs CPU too.
 const pgbouncerTicks = () => processTicks('pgbouncer');
 

@@ -352,8 +352,19 @@ describe('behind PgBouncer in transaction mode', () => {
       const setting = async (q: (sql: TemplateStringsArray) => Promise<unknown>) =>
         ((await q`SELECT current_setting('statement_timeout') AS s`) as Array<{ s: string }>)[0]!.s;
       expect(await setting((sql) => db.prisma.$queryRaw(sql))).toBe('1234ms');
-      const inside = await db.prisma.$transaction(async (tx) => [await setting((sql) => tx.$queryRaw(sql)), await tx.account.count()]);
-      expect(inside).toEqual(['1234ms', fixture.accounts.length]);
+      const inside = await db.prisma.$transaction(async (tx) => [
+        await setting((sql) => tx.$queryRaw(sql)),
+        (await tx.$queryRaw<Array<{ s: string }>>`SELECT current_setting('idle_in_transaction_session_timeout') AS s`)[0]!.s,
+        await tx.account.count(),
+      ]);
+      expect(inside).toEqual(['1234ms', '2468ms', fixture.accounts.length]);
+      // A single statement goes pipelined with its BEGIN and COMMIT: when it fails, the COMMIT
+      // behind it ends the failed transaction, and the one connection serves the next statement.
+      const pid = async () => (await db.prisma.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS pid`)[0]!.pid;
+      const before = await pid();
+      await expect(db.prisma.$queryRaw`SELECT 1 / 0 AS never`).rejects.toThrow(/division by zero/);
+      expect(await pid()).toBe(before);
+      expect(await setting((sql) => db.prisma.$queryRaw(sql))).toBe('1234ms');
       expect(await db.prisma.customer.count()).toBe(fixture.customers.length);
       // The one pooled connection, outside any transaction: nothing left behind.
       expect((await db.session.query<{ statement_timeout: string }>('SHOW statement_timeout'))[0]!.statement_timeout).toBe('0');

@@ -10,7 +10,8 @@ import { until } from './until';
 // It runs as the postgres user (PgBouncer refuses root) from a temp folder, daemonised;
 // stop() ends it by the pid it wrote and removes the folder — call it in a finally.
 
-const PGBOUNCER = '/usr/sbin/pgbouncer';
+/** Debian's; PGBOUNCER names another build (a benchmark may want a newer one than the distribution's). */
+const PGBOUNCER = process.env.PGBOUNCER ?? '/usr/sbin/pgbouncer';
 
 export interface PgBouncerOptions {
   /** The PostgreSQL server every database name is forwarded to. */

@@ -1,0 +1,52 @@
+// CPU time of processes from /proc (Linux), in clock ticks of 10 ms: what the benchmarks
+// print per request beside throughput, which moves more than CPU on a shared machine.
+import fs from 'node:fs';
+
+const statFields = (pid) => {
+  try {
+    const s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return s.slice(s.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+};
+
+/** CPU ticks of one process (with its reaped children's when `children`). */
+export const cpuTicks = (pid, children = false) => {
+  const f = statFields(pid);
+  return f ? Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0) : 0;
+};
+
+/** CPU ticks of every process named `comm` (postgres, pgbouncer) on this machine. */
+export function processTicks(comm) {
+  let total = 0;
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim() !== comm) continue;
+      const parent = statFields(d)?.[1] ?? '1';
+      // The postmaster also collects its exited children's time.
+      total += cpuTicks(d, fs.readFileSync(`/proc/${parent}/comm`, 'utf8').trim() !== comm);
+    } catch {}
+  }
+  return total;
+}
+
+/**
+ * CPU ticks of the PostgreSQL backends serving database `name` (their process title,
+ * /proc/<pid>/cmdline, names it): unlike processTicks('postgres'), blind to other clients of a
+ * shared server. Backends that end during a measurement take their ticks with them; the
+ * service's pool (and a pooler's) keeps them open.
+ */
+export function databaseBackendTicks(name) {
+  let total = 0;
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim() !== 'postgres') continue;
+      if (!fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(` ${name} `)) continue;
+      total += cpuTicks(d);
+    } catch {}
+  }
+  return total;
+}
