@@ -9,6 +9,7 @@ const POSTGRES_ONLY = [
   'test/http/workers.test.ts',
   'test/events/relay-takeover.test.ts',
   'test/rest/races.test.ts',
+  'test/events/relay-background.test.ts',
 ];
 
 // An ESM-only package the tests load through require() (light-my-request's cookie). Jest

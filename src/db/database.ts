@@ -101,6 +101,12 @@ export interface Database {
   readonly prisma: PrismaClient;
   /** The hot list pages' statements, through the same driver adapter and read routing as prisma (./row-reader.ts). */
   readonly rows: RowReader;
+  /**
+   * The same clients over a small pool of their own (PostgreSQL; the embedded database's one
+   * connection otherwise), for the service's background work, the change relay: its reads
+   * and saves never queue behind requests waiting for the request pool.
+   */
+  readonly background: { readonly prisma: PrismaClient; readonly rows: RowReader };
   /** Raw access for migrations and the readiness probe only; domain code uses prisma. */
   readonly session: SqlSession;
   /**
@@ -240,18 +246,22 @@ function once(close: () => Promise<void>): () => Promise<void> {
   return () => (closing ??= close());
 }
 
-/** The pools of the primary and the replicas, with the guards that give up on a stalled server. */
+/** Connections of the background pool: the relay reads, then publishes, then saves, one at a time; /readyz asks its backlog beside. */
+const BACKGROUND_POOL = 2;
+
+/** The pools of the primary, of background work and of the replicas, with the guards that give up on a stalled server. */
 function openPools(url: string, opts: DatabaseOptions) {
   const pool = newPool(url, opts);
+  const backgroundPool = newPool(url, { ...opts, poolMax: BACKGROUND_POOL });
   const replicaPools = (opts.replicaUrls ?? []).map((u) => newPool(u, opts));
   // A stalled server never cancels anything: the client gives up a little later.
   const timeout = opts.statementTimeoutMs;
-  const stopGuards = timeout ? [pool, ...replicaPools].map((p) => guardCheckouts(p, timeout)) : [];
+  const stopGuards = timeout ? [pool, backgroundPool, ...replicaPools].map((p) => guardCheckouts(p, timeout)) : [];
   const replicas =
     replicaPools.length > 0
       ? new ReplicaSet(replicaPools, { maxLagMs: opts.replicaMaxLagMs ?? 2_000, onStateChange: opts.onReplicaChange })
       : undefined;
-  return { pool, replicaPools, replicas, stopGuards };
+  return { pool, backgroundPool, replicaPools, replicas, stopGuards };
 }
 
 /** Applies pending migrations on a session of its own (advisory locks are per session), past any pooler. */
@@ -297,7 +307,7 @@ async function postgresClients(pool: Pool, replicas: ReplicaSet | undefined, opt
 async function openPostgres(url: string, opts: DatabaseOptions): Promise<Database> {
   await waitForServer(url, opts);
   const max = opts.poolMax ?? 10;
-  const { pool, replicaPools, replicas, stopGuards } = openPools(url, opts);
+  const { pool, backgroundPool, replicaPools, replicas, stopGuards } = openPools(url, opts);
   const session: SqlSession = {
     async exec(sql) {
       await pool.query(sql);
@@ -310,6 +320,8 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
   const lockSession = () => openLockSession(direct, opts.connectTimeoutMs);
   if (opts.migrate !== false) await migrateOn(lockSession);
   const clients = await postgresClients(pool, replicas, opts);
+  // The primary's: the relay publishes what committed there, never a replica's view of it.
+  const background = await postgresClients(backgroundPool, undefined, opts);
   await replicas?.start();
   const up = () =>
     pool.query('SELECT 1').then(
@@ -320,6 +332,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     kind: 'postgres',
     prisma: clients.prisma,
     rows: clients.rows,
+    background: { prisma: background.prisma, rows: background.rows },
     session,
     lockSession,
     async ping() {
@@ -329,7 +342,11 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
       return [{ name: 'primary', role: 'primary', state: await up() }, ...(replicas?.health() ?? [])];
     },
     poolStats() {
-      return [poolFigures('primary', pool, max), ...replicaPools.map((p, i) => poolFigures(`replica ${i + 1}`, p, max))];
+      return [
+        poolFigures('primary', pool, max),
+        poolFigures('background', backgroundPool, BACKGROUND_POOL),
+        ...replicaPools.map((p, i) => poolFigures(`replica ${i + 1}`, p, max)),
+      ];
     },
     // Sessions of their own, past a transaction-mode pooler like the lock session above.
     listen: (channel, onNotify) => listenPostgres(direct, channel, onNotify),
@@ -338,7 +355,8 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
       replicas?.stop();
       for (const stop of stopGuards) stop();
       await clients.disconnect();
-      await Promise.all([pool.end(), ...replicaPools.map((p) => p.end())]);
+      await background.disconnect();
+      await Promise.all([pool.end(), backgroundPool.end(), ...replicaPools.map((p) => p.end())]);
     }),
   };
 }
@@ -397,6 +415,7 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
     kind: 'pglite',
     prisma,
     rows,
+    background: { prisma, rows },
     session,
     // One connection: its advisory locks are session locks already; it closes with the database.
     lockSession: () => Promise.resolve({ ...session, close: () => Promise.resolve() }),

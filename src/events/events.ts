@@ -1,6 +1,6 @@
 import type { Config } from '../config/config';
 import type { Database } from '../db/database';
-import type { ChangeEntry } from '../domain/change-log/service';
+import { ChangeLogService, type ChangeEntry } from '../domain/change-log/service';
 import type { Services } from '../domain/services';
 import type { Logger } from '../http/logger';
 import { stringifyJson } from '../http/json';
@@ -48,15 +48,20 @@ export async function startEvents(o: { config: Config['events']; db: Database; s
       duplicateWindowSeconds: c.duplicateWindowSeconds,
     });
     const b = broker;
+    // The relay's statements go through the background pool: under a burst of writes the
+    // request pool has callers waiting, and a read queued behind them was most of the relay's lag.
+    const bg = o.db.background;
+    const readLog = new ChangeLogService(bg);
+    const relayRead = (after: bigint, limit: number) => readLog.changesAfter(after, limit);
     relay = new ChangeRelay({
       // EVENTS_PERSONAL_DATA=redacted: the entries as a reader without billing.pii sees them.
-      read: c.redactPersonalData ? async (after, limit) => (await read(after, limit)).map(withoutPersonalData) : read,
+      read: c.redactPersonalData ? async (after, limit) => (await relayRead(after, limit)).map(withoutPersonalData) : relayRead,
       // `data` is the entry as both doors give it out (exact decimals, ISO times).
       toMessage: (e) => toMessage(e, { source: c.source, subjectPrefix: c.subjectPrefix, data: e, stringify: stringifyJson }),
       publish: (m, after) => b.publish(m, after),
       brokerUp: () => b.connected,
-      progress: relayProgress(o.db.prisma, c.stream),
-      backlog: (after) => backlog(o.db.prisma, after),
+      progress: relayProgress(bg.prisma, c.stream),
+      backlog: (after) => backlog(bg.prisma, after),
       lock: () => o.db.tryLock(RELAY_LOCK_KEY),
       signal,
       logger: o.logger,

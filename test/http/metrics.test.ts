@@ -90,6 +90,8 @@ describe('/metrics', () => {
       expect(sample(text, 'db_pool_connections_idle', { pool: 'primary' })).toBeGreaterThanOrEqual(1);
       expect(sample(text, 'db_pool_connections_in_use', { pool: 'primary' })).toBe(0);
       expect(sample(text, 'db_pool_waiting_requests', { pool: 'primary' })).toBe(0);
+      // The change relay's own pool (src/db/database.ts BACKGROUND_POOL).
+      expect(sample(text, 'db_pool_connections_max', { pool: 'background' })).toBe(2);
     } else {
       expect(text).not.toContain('db_pool_connections_in_use{'); // the embedded database has no pool
     }
