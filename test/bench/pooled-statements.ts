@@ -8,18 +8,12 @@
 //   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/bench_100000 npm run bench:pooled-statements
 
 import request from 'supertest';
-import { signToken, createTokenVerifier } from '../../src/auth/tokens';
-import { loadConfig } from '../../src/config/config';
-import { createApp } from '../../src/app';
-import { createLogger } from '../../src/http/logger';
 import { openDatabase } from '../../src/db/database';
-import { databaseFailure } from '../../src/db/errors';
-import { createServices } from '../../src/domain/services';
+import { inProcessApp } from './in-process-app';
 import { startPgBouncer } from '../support/pgbouncer';
 
 const dbUrl = new URL(process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/bench_100000');
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
-const SECRET = 'bench-pooled-secret-bench-pooled-secret-0123';
 
 const REQUESTS: Readonly<Record<string, { path: string; body?: object }>> = {
   'rest-b2-prefix-count': { path: "/api/v1/customers?$filter=startswith(lastName,'M')&$orderby=lastName,id&$top=100&$count=true" },
@@ -53,21 +47,7 @@ async function main(): Promise<void> {
       statementTimeoutMs: 10_000,
       onQuery: () => void sent++,
     });
-    const services = createServices({ prisma: db.prisma, rows: db.rows });
-    const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '0', DATA_DIR: '/nonexistent' });
-    const app = await createApp({
-      config,
-      services,
-      verify: createTokenVerifier({ secret: SECRET }),
-      logger: createLogger('silent'),
-      ping: () => db.ping(),
-      databases: () => db.health(),
-      classifyError: databaseFailure,
-      poolStats: () => db.poolStats(),
-    });
-    const auth = {
-      Authorization: `Bearer ${await signToken(SECRET, { sub: '11111111-1111-4111-8111-111111111111', scope: 'billing.read billing.pii' })}`,
-    };
+    const { app, auth } = await inProcessApp(db);
     const stats = async (): Promise<Stats> => {
       await new Promise((resolve) => setTimeout(resolve, 2100));
       return (await bouncer.admin<Stats>('SHOW STATS')).find((s) => s.database === name)!;

@@ -16,18 +16,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import request from 'supertest';
-import { signToken, createTokenVerifier } from '../../src/auth/tokens';
-import { loadConfig } from '../../src/config/config';
-import { createApp } from '../../src/app';
-import { createLogger } from '../../src/http/logger';
 import { openDatabase } from '../../src/db/database';
-import { databaseFailure } from '../../src/db/errors';
-import { createServices } from '../../src/domain/services';
+import { inProcessApp } from './in-process-app';
 import type { Statement } from '../../src/db/read/sql';
 
 const dbUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/bench_100000';
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const SECRET = 'bench-statements-secret-bench-statements-0123';
 const workloadsDir = path.resolve(__dirname, 'workloads');
 
 /** The REST lists measured beside the GraphQL workloads (test/bench/run.mjs has the same ones). */
@@ -128,21 +122,7 @@ async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const sent: Statement[] = [];
   const db = await openDatabase({ url: dbUrl, onQuery: (text, values) => void (values && sent.push({ text, values })) });
-  const services = createServices({ prisma: db.prisma, rows: db.rows });
-  const config = loadConfig({ NODE_ENV: 'test', JWT_SECRET: SECRET, RATE_LIMIT_PER_MINUTE: '0', DATA_DIR: '/nonexistent' });
-  const app = await createApp({
-    config,
-    services,
-    verify: createTokenVerifier({ secret: SECRET }),
-    logger: createLogger('silent'),
-    ping: () => db.ping(),
-    databases: () => db.health(),
-    classifyError: databaseFailure,
-    poolStats: () => db.poolStats(),
-  });
-  const auth = {
-    Authorization: `Bearer ${await signToken(SECRET, { sub: '11111111-1111-4111-8111-111111111111', scope: 'billing.read billing.pii' })}`,
-  };
+  const { app, auth } = await inProcessApp(db);
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
   const workloads = fs
