@@ -25,10 +25,14 @@ interface Unit {
 
 const units = new AsyncLocalStorage<Unit>();
 
+/** A unit whose transaction is open: both its clients are there. */
+type OpenUnit = Unit & { db: Prisma.TransactionClient; tx: AdapterTransaction };
+const isOpen = (unit: Unit | undefined): unit is OpenUnit => unit?.db !== undefined && unit.tx !== undefined && !unit.closed;
+
 /** The open unit of the current async context, if any. */
-function openUnit(): (Unit & { db: Prisma.TransactionClient; tx: AdapterTransaction }) | undefined {
+function openUnit(): OpenUnit | undefined {
   const unit = units.getStore();
-  return unit?.db && unit.tx && !unit.closed ? (unit as Unit & { db: Prisma.TransactionClient; tx: AdapterTransaction }) : undefined;
+  return isOpen(unit) ? unit : undefined;
 }
 
 /** Told by the adapter (prisma-internals.ts, 3.) of every transaction it starts: the opening unit's is claimed. */

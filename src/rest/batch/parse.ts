@@ -23,7 +23,7 @@ export const BATCH_BODY_LIMIT = '1mb';
 export interface BatchRequest {
   /** Content-ID (multipart) or `id` (JSON); `$<id>` in a later URL names what it wrote. */
   readonly id: string | undefined;
-  readonly method: string;
+  readonly method: BatchMethod;
   /** As written: relative to the service root, an absolute path, or starting with `$<id>`. */
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
@@ -42,8 +42,12 @@ export interface BatchPlan {
   readonly items: readonly BatchItem[];
 }
 
-const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
-const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** The methods a batch's requests may use. */
+export type BatchMethod = (typeof METHODS)[number];
+const METHOD_SET: ReadonlySet<string> = new Set(METHODS);
+const isMethod = (m: string): m is BatchMethod => METHOD_SET.has(m);
+const WRITES: ReadonlySet<BatchMethod> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export const invalidBatch = (message: string): AppError => new AppError('INVALID_BATCH', `The batch is not valid: ${message}`);
 
@@ -122,7 +126,7 @@ function httpPart(mime: Headers, content: Buffer): BatchRequest {
     headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
   const method = (m[1] ?? '').toUpperCase();
-  if (!METHODS.has(method)) throw invalidBatch(`the method ${method}; a batch takes GET, POST, PUT, PATCH and DELETE`);
+  if (!isMethod(method)) throw invalidBatch(`the method ${method}; a batch takes GET, POST, PUT, PATCH and DELETE`);
   // Content-ID belongs in the part's MIME headers; some clients put it among the request's.
   const id = mime.get('content-id') ?? headers['content-id'];
   delete headers['content-id'];
@@ -180,8 +184,8 @@ function jsonRequest(raw: Record<string, unknown>, i: number): BatchRequest {
   const unknown = Object.keys(raw).find((k) => !allowed.has(k));
   if (unknown !== undefined) throw invalidBatch(`requests[${i}].${unknown} is not a member of a batch request`);
   if (typeof id !== 'string' || id === '') throw invalidBatch(`requests[${i}].id must be a non-empty string`);
-  if (typeof method !== 'string' || !METHODS.has(method.toUpperCase()))
-    throw invalidBatch(`requests[${i}].method must be one of get, post, put, patch, delete`);
+  const upper = typeof method === 'string' ? method.toUpperCase() : '';
+  if (!isMethod(upper)) throw invalidBatch(`requests[${i}].method must be one of get, post, put, patch, delete`);
   if (typeof url !== 'string' || url === '') throw invalidBatch(`requests[${i}].url must be a non-empty string`);
   const h: Record<string, string> = {};
   if (headers !== undefined) {
@@ -202,7 +206,7 @@ function jsonRequest(raw: Record<string, unknown>, i: number): BatchRequest {
       h['content-type'] ??= 'application/json';
     }
   }
-  return { id, method: method.toUpperCase(), url, headers: h, body: payload, dependsOn: dependsOn ?? [] };
+  return { id, method: upper, url, headers: h, body: payload, dependsOn: dependsOn ?? [] };
 }
 
 // --- checks of both formats ----------------------------------------------------------------

@@ -96,7 +96,7 @@ function dispatcher(app: express.Express, outer: Request, res: Response): Dispat
     }
     own['x-request-id'] = `${outerId}.${++n}`;
     const answer = await inject(handler, {
-      method: method as 'GET',
+      method,
       url,
       headers: own,
       ...(body ? { payload: body } : {}),

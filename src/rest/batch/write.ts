@@ -10,9 +10,9 @@ import type { InnerResponse, ItemOutcome, Outcome } from './run';
 const KEPT_HEADERS = ['content-type', 'location', 'etag', 'odata-version', 'odata-entityid', 'allow', 'retry-after', 'preference-applied'];
 
 function kept(r: InnerResponse): Array<[string, string]> {
-  return KEPT_HEADERS.flatMap((name) => {
+  return KEPT_HEADERS.flatMap((name): Array<[string, string]> => {
     const value = r.headers[name];
-    return value === undefined ? [] : [[name, value] as [string, string]];
+    return value === undefined ? [] : [[name, value]];
   });
 }
 
