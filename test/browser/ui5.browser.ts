@@ -133,7 +133,7 @@ function ui5Site(): http.RequestListener {
 
 /** Calls a function of the page's app (test/browser/ui5/app.js) with JSON arguments. */
 function inPage<T>(fn: string, ...args: unknown[]): Promise<T> {
-  return page.evaluate(`billing.${fn}(${args.map((a) => JSON.stringify(a)).join(', ')})`) as Promise<T>;
+  return page.evaluate<T>(`billing.${fn}(${args.map((a) => JSON.stringify(a)).join(', ')})`);
 }
 
 type Row = Record<string, unknown> & { id: string; code: string; name: string; '@odata.etag': string };
