@@ -63,7 +63,7 @@ sap.ui.define(['sap/ui/model/odata/v4/ODataModel', 'sap/ui/core/Messaging', 'sap
 
     /**
      * A change set whose last request breaks a rule (a second record with a code in use): what
-     * UI5 shows and reports before its changes are dropped, and what is left after.
+     * UI5 reports before the app drops its changes, and what it holds after.
      */
     async failingChangeSet(renameCode, name, record) {
       Messaging.removeAllMessages();
