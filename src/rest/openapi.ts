@@ -328,6 +328,15 @@ const odataPaths = {
  * and in the records of its relations inside it: the scope named (`x-required-scopes`, and
  * the description), and not required, as a caller without the scope gets no such key.
  */
+/**
+ * A record's schema with `@odata.etag` first (src/rest/respond.ts withEtag): in every record a
+ * list or a record's own path answers, not in records expanded inside another.
+ */
+function withEtagProperty(schema: JsonSchema): JsonSchema {
+  const etag = { type: 'string', description: "The record's ETag, as its GET's ETag header gives it: send it back in If-Match" };
+  return { ...schema, properties: { '@odata.etag': etag, ...(isObject(schema.properties) ? schema.properties : {}) } };
+}
+
 function withPersonalFields(schema: JsonSchema, r: Resource): JsonSchema {
   const properties = schema.properties;
   if (!isObject(properties)) return schema;
@@ -510,8 +519,8 @@ function components(maintainedSchemas: Record<string, JsonSchema>): Record<strin
       ...maintainedSchemas,
       AddressInput: inputSchema(customerAddressInput.omit({ id: true })),
       AddressPatch: withoutRequired(inputSchema(customerAddressInput.omit({ id: true }))),
-      Change: changeSchema,
-      ...Object.fromEntries(ALL_RESOURCES.map((r) => [r.model, withPersonalFields(responseSchema(r.record), r)])),
+      Change: withEtagProperty(changeSchema),
+      ...Object.fromEntries(ALL_RESOURCES.map((r) => [r.model, withEtagProperty(withPersonalFields(responseSchema(r.record), r))])),
     },
   };
 }

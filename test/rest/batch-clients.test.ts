@@ -1,23 +1,36 @@
-// Real clients' batches and writes. (a) A $batch body recorded as SAPUI5's v4 ODataModel (UI5
-// 1.120+) writes it (boundaries batch_id-…/changeset_id-…, headers without a space after the
-// colon, Content-ID <request>.<change set>, relative URLs, a change set between two reads),
-// replayed byte for byte. (b) @odata/client, unmodified, creating and updating records through
-// the REST door, alone and in its $batch of both formats.
+// Real clients' batches and writes.
+//
+// (a) SAPUI5's v4 ODataModel. test/fixtures/ui5/batch-request.http is a recording, kept byte for
+// byte: the $batch body UI5 1.152.0 (npm @openui5/sap.ui.core, unmodified) sent from headless
+// Chromium for a create and a change in one change set, as test/browser/ui5.browser.ts drives
+// it (it writes each run's body to test-artifacts/ui5-batch-request.http, which is where this
+// copy came from, and checks that UI5 still sends the same). It was recorded on the demo data
+// with ETags keyed by the test secret, as here, so its If-Match is the ETag this app computes
+// for the record. What varies per run is kept as recorded: the boundaries (UI5's timestamp and
+// counter), and the token UI5 copies from the model's httpHeaders into every part (expired by
+// now; the service ignores a part's Authorization, the batch's own counts). UI5's closing line
+// after the last boundary ("Group ID (API): edits") is its epilogue.
+//
+// (b) @odata/client, unmodified, creating and updating records through the REST door, alone
+// and in its $batch of both formats.
 
 import fs from 'node:fs';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { OData } from '@odata/client';
 import request from 'supertest';
-import { bearer, createTestApp, token, WRITER_ID, type TestApp } from '../support/app';
+import { useSealingKey } from '../../src/domain/common/sealing';
+import { bearer, createTestApp, TEST_SECRET, token, WRITER_ID, type TestApp } from '../support/app';
 import { readMultipart } from '../support/batch';
 import { activeAssetAccount } from '../support/fixture';
+import { UI5_BATCH_HEADERS, UI5_CREATED, UI5_RECORDING, UI5_RENAMED } from '../support/ui5';
 
-const UI5_BATCH = fs.readFileSync(path.join(__dirname, '../fixtures/ui5/batch-request.http'));
-const UI5_BOUNDARY = 'batch_id-1732704127358-41';
-/** The account the recorded change set renames (6855 of the demo data). */
-const RENAMED = '7d56c9e1-1143-47e3-9a10-6bdd1c72bc32';
+const UI5_BATCH = fs.readFileSync(UI5_RECORDING);
+const UI5_BOUNDARY = /^--(batch_id-\d+-\d+)\r\n/.exec(UI5_BATCH.toString('utf8'))![1]!;
+/** The If-Match UI5 sent with its change: the ETag of the record as the list gave it. */
+const UI5_IF_MATCH = /\r\nIf-Match:("[^"\r]+")\r\n/.exec(UI5_BATCH.toString('utf8'))![1]!;
+/** Whoever replays it: not the user of the token inside the recording, so the writes show whose token counted. */
+const REPLAYER = '33333333-3333-4333-8333-333333333333';
 
 let t: TestApp;
 let tok: string;
@@ -25,6 +38,8 @@ let server: Server;
 let root: string;
 
 beforeAll(async () => {
+  // As main.ts keys ETags with the HS256 secret, and as the recording's run did.
+  useSealingKey(TEST_SECRET);
   t = await createTestApp();
   tok = await token('billing.read billing.write billing.maintain', WRITER_ID);
   server = await new Promise<Server>((resolve) => {
@@ -45,56 +60,101 @@ const text = (res: request.Response, done: (err: Error | null, body: string) => 
   res.on('end', () => done(null, body));
 };
 
+/** The recording sent as UI5 sent it, with a token of the replayer's. */
+async function replayUi5(): Promise<request.Response> {
+  return request(t.http)
+    .post('/api/v1/$batch')
+    .set(bearer(await token('billing.read billing.write', REPLAYER)))
+    .set(UI5_BATCH_HEADERS)
+    .set('Content-Type', `multipart/mixed; boundary=${UI5_BOUNDARY}`)
+    .buffer(true)
+    .parse(text)
+    .send(UI5_BATCH);
+}
+
 describe('SAPUI5 v4 ODataModel $batch, recorded', () => {
-  it('is answered part by part, the change set kept whole, the read after it seeing its write', async () => {
-    const res = await request(t.http)
-      .post('/api/v1/$batch')
-      .set(bearer(tok))
-      .set('Accept', 'multipart/mixed')
-      .set('Content-Type', `multipart/mixed; boundary=${UI5_BOUNDARY}`)
-      .set('OData-Version', '4.0')
-      .set('OData-MaxVersion', '4.0')
-      .set('Accept-Language', 'en-US')
-      .buffer(true)
-      .parse(text)
-      .send(UI5_BATCH);
+  it('holds what UI5 read and changes: the record of the demo data, with its ETag', async () => {
+    expect(UI5_BATCH.subarray(0, 2).toString()).toBe('--');
+    expect(UI5_BATCH.toString('utf8')).toContain(`PATCH PaymentSources(${UI5_RENAMED.id}) HTTP/1.1\r\n`);
+    const res = await request(t.http).get(`/api/v1/payment-sources/${UI5_RENAMED.id}`).set(bearer(tok)).expect(200);
+    expect(res.body.code).toBe(UI5_RENAMED.code);
+    expect(res.headers.etag).toBe(UI5_IF_MATCH);
+  });
+
+  it('is answered part by part with the Content-IDs UI5 gave, the change set kept whole', async () => {
+    const res = await replayUi5();
     expect(res.status).toBe(200);
     expect(res.headers['odata-version']).toBe('4.0');
     const parts = readMultipart(res.headers['content-type'] ?? '', res.body as string);
     expect(parts.map((p) => p.status || p.changeSet?.map((c) => [c.contentId, c.status]))).toEqual([
-      200,
       [
-        ['0.1', 201],
-        ['1.1', 200],
+        ['0.0', 201],
+        ['1.0', 200],
       ],
-      200,
     ]);
-    const list = JSON.parse(parts[0]!.body) as { value: Array<{ code: string }> };
-    expect(list.value.length).toBeGreaterThan(0);
-    expect(list.value.some((s) => s.code === 'UI5-KARTE')).toBe(false);
-    const [created] = parts[1]!.changeSet!;
-    expect(JSON.parse(created!.body)).toMatchObject({ code: 'UI5-KARTE', sourceType: 'CreditCard', isDefault: false });
+    const [created, renamed] = parts[0]!.changeSet!;
+    expect(JSON.parse(created!.body)).toMatchObject({
+      '@odata.etag': created!.headers.etag,
+      ...UI5_CREATED,
+      accountId: activeAssetAccount().id,
+      isActive: true,
+      isDefault: false,
+      createdById: REPLAYER,
+    });
     expect(created!.headers.location).toMatch(/^\/api\/v1\/payment-sources\/[0-9a-f-]{36}$/);
-    expect(JSON.parse(parts[2]!.body)).toMatchObject({ id: RENAMED, code: '6855', name: 'Nebenkosten des Geldverkehrs (UI5)' });
-    expect(await t.db.prisma.paymentSource.count({ where: { code: 'UI5-KARTE' } })).toBe(1);
-    expect((await t.db.prisma.account.findUniqueOrThrow({ where: { id: RENAMED } })).name).toBe('Nebenkosten des Geldverkehrs (UI5)');
+    expect(JSON.parse(renamed!.body)).toMatchObject({ '@odata.etag': renamed!.headers.etag, ...UI5_RENAMED, updatedById: REPLAYER });
+    expect(await t.db.prisma.paymentSource.findFirst({ where: { code: UI5_CREATED.code } })).toMatchObject({
+      ...UI5_CREATED,
+      createdById: REPLAYER,
+    });
+    expect(await t.db.prisma.paymentSource.findUniqueOrThrow({ where: { id: UI5_RENAMED.id } })).toMatchObject({
+      name: UI5_RENAMED.name,
+      updatedById: REPLAYER,
+    });
+  });
 
-    // Sent again, the change set's POST is refused (the code is taken): nothing of it is kept.
-    const again = await request(t.http)
-      .post('/api/v1/$batch')
-      .set(bearer(tok))
-      .set('Content-Type', `multipart/mixed; boundary=${UI5_BOUNDARY}`)
-      .set('Prefer', 'odata.continue-on-error')
-      .buffer(true)
-      .parse(text)
-      .send(UI5_BATCH);
-    const second = readMultipart(again.headers['content-type'] ?? '', again.body as string);
-    expect(second.map((p) => [p.contentId, p.status])).toEqual([
-      [undefined, 200],
-      ['0.1', 409],
-      [undefined, 200],
-    ]);
-    expect(JSON.parse(second[1]!.body).code).toBe('DUPLICATE_CODE');
+  it('sent again, its change set is refused at the POST (the code is taken), and nothing of it is kept', async () => {
+    const before = await t.db.prisma.paymentSource.findUniqueOrThrow({ where: { id: UI5_RENAMED.id } });
+    const again = await replayUi5();
+    const parts = readMultipart(again.headers['content-type'] ?? '', again.body as string);
+    // OData 4.0: a failed change set is answered by the one response of the request that failed.
+    expect(parts.map((p) => [p.contentId, p.status])).toEqual([['0.0', 409]]);
+    expect(JSON.parse(parts[0]!.body).error.code).toBe('DUPLICATE_CODE');
+    expect(await t.db.prisma.paymentSource.count({ where: { code: UI5_CREATED.code } })).toBe(1);
+    expect(await t.db.prisma.paymentSource.findUniqueOrThrow({ where: { id: UI5_RENAMED.id } })).toEqual(before);
+  });
+
+  it('once the record has changed, its If-Match is stale: 412, and the POST before it is not kept', async () => {
+    const made = await t.db.prisma.paymentSource.findFirstOrThrow({ where: { code: UI5_CREATED.code } });
+    await request(t.http).delete(`/api/v1/payment-sources/${made.id}`).set(bearer(tok)).expect(204);
+    const res = await replayUi5();
+    const parts = readMultipart(res.headers['content-type'] ?? '', res.body as string);
+    expect(parts.map((p) => [p.contentId, p.status])).toEqual([['1.0', 412]]);
+    expect(JSON.parse(parts[0]!.body).error.code).toBe('PRECONDITION_FAILED');
+    expect(await t.db.prisma.paymentSource.count({ where: { code: UI5_CREATED.code } })).toBe(0);
+  });
+});
+
+describe("SAPUI5's security-token fetch", () => {
+  it('HEAD of the service root with X-CSRF-Token: Fetch is answered 200 without a token: bearer tokens need none', async () => {
+    const res = await request(t.http).head('/api/v1/').set(bearer(tok)).set('X-CSRF-Token', 'Fetch').set(UI5_BATCH_HEADERS).expect(200);
+    expect(res.headers['x-csrf-token']).toBeUndefined();
+    expect(res.headers['odata-version']).toBe('4.0');
+    expect(res.text ?? '').toBe('');
+    // Without a token it is 401, as every request of the door (UI5 then goes on without a CSRF token).
+    await request(t.http).head('/api/v1/').set('X-CSRF-Token', 'Fetch').expect(401);
+  });
+
+  it("a page on a development origin may send it and UI5's other headers: the preflight allows them", async () => {
+    const res = await request(t.http)
+      .options('/api/v1/')
+      .set('Origin', 'http://127.0.0.1:8080')
+      .set('Access-Control-Request-Method', 'HEAD')
+      .set('Access-Control-Request-Headers', 'authorization,odata-maxversion,odata-version,x-csrf-token')
+      .expect(204);
+    expect(res.headers['access-control-allow-origin']).toBe('http://127.0.0.1:8080');
+    expect(res.headers['access-control-allow-methods']).toContain('HEAD');
+    expect(res.headers['access-control-allow-headers']).toBe('authorization,odata-maxversion,odata-version,x-csrf-token');
   });
 });
 

@@ -84,7 +84,14 @@ describe('accounts', () => {
   it('creates, replaces, merges and deletes with ETag, Location, audit in the change log', async () => {
     const code = `A${unique()}`;
     const created = await send('post', '/accounts', { code, name: 'Kasse Test', type: 'Asset' }).expect(201);
-    expect(created.body).toEqual({ id: expect.any(String), code, name: 'Kasse Test', type: 'Asset', isActive: true });
+    expect(created.body).toEqual({
+      '@odata.etag': created.headers.etag,
+      id: expect.any(String),
+      code,
+      name: 'Kasse Test',
+      type: 'Asset',
+      isActive: true,
+    });
     expect(created.headers.location).toBe(`${API}/accounts/${created.body.id}`);
     const read = await request(t.http).get(`${API}/accounts/${created.body.id}`).set(bearer(maintainer)).expect(200);
     expect(read.headers.etag).toBe(created.headers.etag);
@@ -253,7 +260,13 @@ describe('articles and prices', () => {
     }).expect(201);
     expect(article.body).toMatchObject({ isActive: true, useArticleCostCenter: false, createdById: WRITER_ID, defaultTaxCodeId: null });
     const price = await send('post', '/article-prices', { articleId: article.body.id, amount: 171.5, validFrom: FUTURE }).expect(201);
-    expect(price.body).toEqual({ id: expect.any(String), articleId: article.body.id, amount: 171.5, validFrom: FUTURE });
+    expect(price.body).toEqual({
+      '@odata.etag': price.headers.etag,
+      id: expect.any(String),
+      articleId: article.body.id,
+      amount: 171.5,
+      validFrom: FUTURE,
+    });
     expect(price.headers.etag).toBeDefined();
     await refused('patch', `/article-prices/${price.body.id}`, { amount: 1 }, 412, 'PRECONDITION_FAILED', { 'If-Match': '"stale"' });
     const changed = await send(
@@ -398,7 +411,7 @@ describe('customers with addresses', () => {
       { city: 'Neustadt' },
       { 'If-Match': added.headers.etag },
     ).expect(200);
-    expect(changed.body).toEqual({ ...added.body, city: 'Neustadt' });
+    expect(changed.body).toEqual({ ...added.body, '@odata.etag': changed.headers.etag, city: 'Neustadt' });
     await send('patch', `/customers/${c.body.id}/addresses/${billing.id}`, { isDefault: false }).expect(200);
     await send('patch', `/customers/${c.body.id}/addresses/${added.body.id}`, { isDefault: true }).expect(200);
     await send('delete', `/customers/${c.body.id}/addresses/${billing.id}`).expect(204);

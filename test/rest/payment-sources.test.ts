@@ -32,6 +32,7 @@ describe('GET /payment-sources', () => {
     for (const s of res.body.value) {
       expect(Object.keys(s).sort()).toEqual(
         [
+          '@odata.etag',
           'id',
           'code',
           'name',
@@ -87,7 +88,7 @@ describe('GET /payment-sources', () => {
       .get(`${BASE}?$orderby=code desc&$top=3&$skip=1&$select=id,code`)
       .set(bearer(t.tokens.writer))
       .expect(200);
-    expect(res.body.value).toEqual(sorted.slice(1, 4).map((s) => ({ id: s.id, code: s.code })));
+    expect(res.body.value).toEqual(sorted.slice(1, 4).map((s) => ({ '@odata.etag': expect.any(String), id: s.id, code: s.code })));
     expect(res.body['@odata.nextLink']).toBeUndefined();
     expect(res.body['@odata.count']).toBeUndefined();
   });

@@ -87,6 +87,8 @@ export class ReadService<F extends FieldCatalog, const Rs extends readonly Relat
   private readonly rows: RowReader;
   /** Every field of the catalogue. */
   private readonly all: ReadonlyArray<keyof F & string>;
+  /** The relations inside every record without an $expand (ReadOptions.inline). */
+  readonly inlineRelations: readonly string[];
 
   constructor(
     deps: ServiceDeps,
@@ -96,6 +98,7 @@ export class ReadService<F extends FieldCatalog, const Rs extends readonly Relat
     this.fields = resource.fields;
     this.rows = deps.rows;
     this.all = fieldNames(resource.fields);
+    this.inlineRelations = options.inline.map((r) => r.name);
   }
 
   /**

@@ -2,16 +2,19 @@ import type { Request, Response } from 'express';
 import { seesPersonalData } from '../../auth/principal';
 import { etagListed, etagOf } from '../../domain/common/etag';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pick, type ListQuery, type Page } from '../../domain/common/list';
-import type { Expansion } from '../../query/filter-tree';
+import { isIn, uuid, type Expansion } from '../../query/filter-tree';
 import type { EntitySetModel } from './model';
 import { COUNT_OPTIONS, decodeComponent, optionName, parseODataOptions, RECORD_OPTIONS } from './options';
-import { sendJson } from '../respond';
+import { sendJson, withEtag } from '../respond';
 
 export interface Listable<T extends object> {
   list(q: ListQuery): Promise<Page<T>>;
+  /** Relations inside every record even without an $expand (REST's customers hold their addresses). */
+  readonly inlineRelations?: readonly string[];
 }
 
 export interface Retrievable<T> {
+  readonly inlineRelations?: readonly string[];
   get(
     id: string,
     expand?: readonly Expansion[],
@@ -47,7 +50,7 @@ export function context(req: Request, res: Response, set: EntitySetModel, select
  * Without $top the server cuts pages of DEFAULT_PAGE_SIZE and links to the next one while more
  * records match; a $top up to MAX_PAGE_SIZE is answered in one response.
  */
-export async function sendODataList<T extends object>(
+export async function sendODataList<T extends { id: string }>(
   req: Request,
   res: Response,
   service: Listable<T>,
@@ -73,7 +76,9 @@ export async function sendODataList<T extends object>(
   const body: Record<string, unknown> = { '@odata.context': context(req, res, set, o.select) };
   if (o.count) body['@odata.count'] = page.totalCount;
   // $select projects in the door; expanded relations come with the record whatever it names (OData).
-  body.value = o.select ? page.items.map((item) => pick(item, [...o.select!, ...(o.expand ?? []).map((e) => e.relation)])) : page.items;
+  const expanded = (o.expand ?? []).map((e) => e.relation);
+  const etags = await listedEtags(service, page.items, expanded, personalDataOf(res));
+  body.value = page.items.map((item) => withEtag(etags.get(item.id)!, o.select ? pick(item, [...o.select, ...expanded]) : item));
   if (cut && page.hasMore) body['@odata.nextLink'] = nextLink(req, o.skip + limit);
   sendJson(res, 200, body);
 }
@@ -109,11 +114,9 @@ export async function sendODataRecord<T extends { id: string }>(
   const o = parseODataOptions(rawQuery(req), set.fields, { allowed: RECORD_OPTIONS, relations: set.relations });
   const record = await service.get(id, o.expand, { personalData: personalDataOf(res), select: o.select });
   const expanded = (o.expand ?? []).map((e) => e.relation);
-  const unexpanded = pick(
-    record,
-    Object.keys(record).filter((k) => !expanded.includes(k)),
-  );
-  const etag = etagOf(unexpanded);
+  // An $expand of a relation the record holds anyway may reshape it: its ETag is then the record's as read without.
+  const reshaped = expanded.some((r) => service.inlineRelations?.includes(r));
+  const etag = etagOf(reshaped ? await service.get(id, undefined, { personalData: personalDataOf(res) }) : unexpanded(record, expanded));
   res.setHeader('ETag', etag);
   // A browser may keep the record but asks again each time; If-None-Match makes that a 304
   // without a body. Not with $expand: the ETag covers the record, not the records expanded into it.
@@ -126,7 +129,42 @@ export async function sendODataRecord<T extends { id: string }>(
   // Express's res.send answers 304 by itself when If-None-Match names the response's ETag.
   if (expanded.length > 0) delete req.headers['if-none-match'];
   const shown = o.select ? pick(record, [...o.select, ...expanded]) : record;
-  sendJson(res, 200, shown);
+  sendJson(res, 200, withEtag(etag, shown));
+}
+
+/**
+ * Each listed record's ETag, the one its own GET answers: the record without what `$expand`
+ * put inside it. An $expand of a relation the records hold anyway (customers' addresses) may
+ * reshape it; those records are read again without (one read for the page).
+ */
+async function listedEtags<T extends { id: string }>(
+  service: Listable<T>,
+  items: readonly T[],
+  expanded: readonly string[],
+  personalData: boolean,
+): Promise<Map<string, string>> {
+  const reshaped = items.length > 0 && expanded.some((r) => service.inlineRelations?.includes(r));
+  const plain = reshaped
+    ? (
+        await service.list({
+          filter: isIn(
+            'id',
+            items.map((i) => uuid(i.id)),
+          ),
+          limit: items.length,
+          personalData,
+        })
+      ).items
+    : items.map((i) => unexpanded(i, expanded));
+  return new Map(plain.map((r) => [String((r as { id: unknown }).id), etagOf(r)]));
+}
+
+/** The record without the relations `$expand` put inside it: what its ETag covers. */
+function unexpanded(record: object, expanded: readonly string[]): Record<string, unknown> {
+  return pick(
+    record,
+    Object.keys(record).filter((k) => !expanded.includes(k)),
+  );
 }
 
 /**

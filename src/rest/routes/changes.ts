@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { requireScope, SCOPES, seesPersonalData } from '../../auth/principal';
 import type { LoggedResource } from '../../domain/change-log/append';
 import { parseSeq, type ChangeEntry } from '../../domain/change-log/service';
+import { etagOf } from '../../domain/common/etag';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pick } from '../../domain/common/list';
 import type { Services } from '../../domain/services';
 import { invalidQuery } from '../../errors/catalogue';
@@ -10,7 +11,7 @@ import { context, linkWith, rawQuery } from '../odata/list';
 import { CHANGES_SET, RESOURCE_SETS, type ResourceSetModel } from '../odata/model';
 import { RESOURCES } from '../../domain/resources';
 import { decodeComponent, optionName, parseODataOptions, type OptionName } from '../odata/options';
-import { sendJson } from '../respond';
+import { sendJson, withEtag } from '../respond';
 import { readOnlyRoutes } from './read-only';
 
 // The change log through REST (docs/changes.md), readable with the scope billing.audit:
@@ -58,7 +59,8 @@ async function sendChanges(req: Request, res: Response, s: Services, fixed: Filt
   const limit = o.top ?? DEFAULT_PAGE_SIZE;
   const personalData = seesPersonalData(res.locals.principal);
   const body: Record<string, unknown> = { '@odata.context': context(req, res, set, o.select) };
-  const shown = (items: ChangeEntry[]) => (o.select ? items.map((e) => pick(e, o.select!)) : items);
+  // Each entry with its ETag first (`@odata.etag`), as GET /changes/{id} gives it.
+  const shown = (items: ChangeEntry[]) => items.map((e) => withEtag(etagOf(e), o.select ? pick(e, o.select) : e));
   if (o.orderBy && o.orderBy.length > 0) {
     if (after !== undefined) throw invalidQuery('$skiptoken', 'a cursor follows the feed order: leave out $orderby', 0);
     const page = await s.changeLog.list({ filter, orderBy: o.orderBy, limit, offset: o.skip, count: o.count, personalData });

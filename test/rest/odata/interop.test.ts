@@ -7,8 +7,8 @@ import request from 'supertest';
 import { articleFields } from '../../../src/domain/article/fields';
 import { paymentSourceFields } from '../../../src/domain/payment-source/fields';
 import { ALL_RESOURCES } from '../../../src/domain/resources';
-import { ALL_ENTITY_SETS } from '../../../src/rest/odata/model';
-import { createTestApp, type TestApp, bearer } from '../../support/app';
+import { ALL_ENTITY_SETS, RESOURCE_SETS } from '../../../src/rest/odata/model';
+import { createTestApp, type TestApp, bearer, token } from '../../support/app';
 import { activeAssetAccount, fixture } from '../../support/fixture';
 
 const ROOT = '/api/v1';
@@ -168,7 +168,13 @@ describe('PATCH /payment-sources/{id}', () => {
   test('changes only the named fields and writes the audit fields, as PUT does', async () => {
     const before = await create();
     const res = await request(t.http).patch(`${BASE}(${before.id})`).set(bearer(t.tokens.writer)).send({ name: 'Patched' }).expect(200);
-    expect(res.body).toMatchObject({ ...before, name: 'Patched', updatedById: expect.any(String), updatedAt: expect.any(String) });
+    expect(res.body).toMatchObject({
+      ...before,
+      '@odata.etag': res.headers.etag,
+      name: 'Patched',
+      updatedById: expect.any(String),
+      updatedAt: expect.any(String),
+    });
     expect(res.body.description).toBe('keep');
     const again = await get(`${BASE}/${before.id}`).expect(200);
     expect(again.body).toEqual(res.body);
@@ -217,6 +223,89 @@ describe('PATCH /payment-sources/{id}', () => {
   });
 });
 
+// OData JSON 4.0 (3.1.1): a response with odata.metadata=minimal, the default, carries each
+// entity's ETag as @odata.etag. Clients that edit records read in a list (SAPUI5's v4
+// ODataModel) send it back as If-Match; without it they would write unconditionally.
+describe('@odata.etag', () => {
+  beforeAll(async () => {
+    // The demo data has no payments.
+    const source = fixture.paymentSources.find((p) => p.isActive)!;
+    const payment = { paymentSourceId: source.id, customerId: fixture.customers[0]!.id, amount: 12.5 };
+    await request(t.http).post(`${ROOT}/payments`).set(bearer(t.tokens.writer)).send(payment).expect(201);
+  });
+
+  test.each(RESOURCE_SETS.map((s) => s.path))(
+    '%s: each listed record carries the ETag of its own GET, whatever $select or $expand shape',
+    async (path) => {
+      const set = RESOURCE_SETS.find((s) => s.path === path)!;
+      const etagsOf = async (query: string) =>
+        (await get(`${ROOT}/${path}?$top=5&$orderby=id${query}`).expect(200)).body.value.map(
+          (r: Record<string, string>) => r['@odata.etag'],
+        );
+      const list = await get(`${ROOT}/${path}?$top=5&$orderby=id`).expect(200);
+      expect(list.body.value.length).toBeGreaterThan(0);
+      const etags = list.body.value.map((r: Record<string, string>) => r['@odata.etag']);
+      expect(await etagsOf('&$select=id')).toEqual(etags);
+      for (const relation of Object.keys(set.relations)) expect(await etagsOf(`&$expand=${relation}`)).toEqual(etags);
+      for (const r of list.body.value as Array<{ id: string; '@odata.etag': string }>) {
+        const one = await get(`${ROOT}/${path}/${r.id}`).expect(200);
+        expect(r['@odata.etag']).toBe(one.headers.etag);
+        expect(Object.keys(one.body)[0]).toBe('@odata.etag');
+        expect(one.body['@odata.etag']).toBe(one.headers.etag);
+        for (const relation of Object.keys(set.relations)) {
+          const expanded = await get(`${ROOT}/${path}/${r.id}?$expand=${relation}`).expect(200);
+          expect([relation, expanded.headers.etag, expanded.body['@odata.etag']]).toEqual([relation, one.headers.etag, one.headers.etag]);
+        }
+      }
+    },
+  );
+
+  test('customers hold their addresses: an $expand that shapes them leaves the ETag the record’s, which a write accepts', async () => {
+    const c = fixture.customers[0]!;
+    const shaped = `$expand=${enc('addresses($select=city)')}`;
+    const [listed] = (await get(`${ROOT}/customers?$filter=${enc(`id eq ${c.id}`)}&${shaped}`).expect(200)).body.value;
+    const one = await get(`${ROOT}/customers/${c.id}?${shaped}`).expect(200);
+    expect(Object.keys(listed.addresses[0])).toEqual(['city']);
+    const plain = await get(`${ROOT}/customers/${c.id}`).expect(200);
+    expect([listed['@odata.etag'], one.headers.etag, one.body['@odata.etag']]).toEqual(Array(3).fill(plain.headers.etag));
+    const maintainer = await token('billing.read billing.maintain billing.pii');
+    await request(t.http)
+      .patch(`${ROOT}/customers/${c.id}`)
+      .set(bearer(maintainer))
+      .set('If-Match', listed['@odata.etag'])
+      .send({ firstName: 'Changed with the listed ETag' })
+      .expect(200);
+  });
+
+  test('sent back as If-Match it lets one write through; the answer carries the new ETag, and the old one is 412', async () => {
+    const [listed] = (await get(`${BASE}?$select=code&$orderby=code&$top=1`).expect(200)).body.value;
+    const id = (await t.db.prisma.paymentSource.findFirstOrThrow({ where: { code: listed.code } })).id;
+    const patched = await request(t.http)
+      .patch(`${BASE}(${id})`)
+      .set(bearer(t.tokens.writer))
+      .set('If-Match', listed['@odata.etag'])
+      .send({ name: 'Changed with the listed ETag' })
+      .expect(200);
+    expect(patched.body['@odata.etag']).toBe(patched.headers.etag);
+    expect(patched.body['@odata.etag']).not.toBe(listed['@odata.etag']);
+    expect((await get(`${BASE}/${id}`)).headers.etag).toBe(patched.headers.etag);
+    const stale = await request(t.http)
+      .patch(`${BASE}(${id})`)
+      .set(bearer(t.tokens.writer))
+      .set('If-Match', listed['@odata.etag'])
+      .send({ name: 'Lost update' })
+      .expect(412);
+    expect(stale.body.code).toBe('PRECONDITION_FAILED');
+    const created = await request(t.http)
+      .post(BASE)
+      .set(bearer(t.tokens.writer))
+      .send({ code: 'ETAG-1', name: 'New', accountId: activeAssetAccount().id, sourceType: 'Cash' })
+      .expect(201);
+    expect(created.body['@odata.etag']).toBe(created.headers.etag);
+    expect(created.body['@odata.etag']).toBe((await get(`${BASE}/${created.body.id}`)).headers.etag);
+  });
+});
+
 describe('$expand', () => {
   test('account on payment sources, in lists and records, with nested $select', async () => {
     const list = await get(`${BASE}?$expand=account&$orderby=code`).expect(200);
@@ -227,7 +316,7 @@ describe('$expand', () => {
     const s = fixture.paymentSources[0]!;
     const one = await get(`${BASE}/${s.id}?$select=code&$expand=${enc('account($select=code,name)')}`).expect(200);
     const account = fixture.accounts.find((a) => a.id === s.accountId)!;
-    expect(one.body).toEqual({ code: s.code, account: { code: account.code, name: account.name } });
+    expect(one.body).toEqual({ '@odata.etag': one.headers.etag, code: s.code, account: { code: account.code, name: account.name } });
     // The ETag is the record's, whatever was expanded or selected.
     expect(one.headers.etag).toBe((await get(`${BASE}/${s.id}`)).headers.etag);
   });
@@ -317,4 +406,8 @@ test('the OpenAPI document names the OData endpoints', async () => {
   });
   expect(doc.paths['/payment-sources'].get.parameters.map((p: { name: string }) => p.name)).toContain('$expand');
   expect(doc.components.schemas.ODataError).toBeDefined();
+  // Every record schema names the @odata.etag its records begin with (the resources' schemas allow no other property).
+  for (const model of [...ALL_RESOURCES.map((r) => r.model), 'Change']) {
+    expect([model, Object.keys(doc.components.schemas[model].properties)[0]]).toEqual([model, '@odata.etag']);
+  }
 });
