@@ -80,7 +80,13 @@ async function openServiceDatabase(config: Config, logger: Logger): Promise<Data
       logger[h.state === 'up' ? 'info' : 'warn']({ replica: h.name, state: h.state, lagMs: h.lagMs }, `read replica ${h.state}`),
   });
   logger.info(
-    { database: db.kind, replicas: d.replicaUrls.length, pooler: d.pooler, namedStatements: db.kind === 'postgres' && d.namedStatements },
+    {
+      database: db.kind,
+      replicas: d.replicaUrls.length,
+      pooler: d.pooler,
+      namedStatements: db.kind === 'postgres' && d.namedStatements,
+      timeLimits: db.timeLimits,
+    },
     'database ready, migrations applied',
   );
   if (db.kind === 'pglite' && config.loadDemoData && (await loadDemoDataIfEmpty(db))) {

@@ -107,6 +107,8 @@ export interface Database {
    * and saves never queue behind requests waiting for the request pool.
    */
   readonly background: { readonly prisma: PrismaClient; readonly rows: RowReader };
+  /** How the statement and idle-in-transaction limits reach the server (see TimeLimits). */
+  readonly timeLimits: TimeLimits;
   /** Raw access for migrations and the readiness probe only; domain code uses prisma. */
   readonly session: SqlSession;
   /**
@@ -190,12 +192,44 @@ function poolConfig(url: string, opts: DatabaseOptions): PoolConfig {
   };
 }
 
-function newPool(url: string, opts: DatabaseOptions): Pool {
+/**
+ * How the time limits reach the server: as startup parameters of each session; per
+ * transaction as SET LOCAL (behind a transaction-mode pooler, ./pooler.ts); by the server's own
+ * defaults for every session (a role's or database's setting, a pooler's connect_query) when
+ * those are already as strict, so the service sends nothing; or not at all (no limit set, or
+ * the embedded database).
+ */
+export type TimeLimits = 'startup' | 'transaction' | 'server' | 'none';
+
+/** The limits a session gets from the server when it asks for none, in ms (0: no limit). */
+interface ServerDefaults {
+  readonly statementTimeoutMs: number;
+  readonly idleInTransactionMs: number;
+}
+
+/** Whether the server's defaults are at least as strict as the service's limits: then it need not send them. */
+const serverEnforces = (d: ServerDefaults | undefined, timeoutMs: number): boolean =>
+  d !== undefined &&
+  d.statementTimeoutMs > 0 &&
+  d.statementTimeoutMs <= timeoutMs &&
+  d.idleInTransactionMs > 0 &&
+  d.idleInTransactionMs <= timeoutMs * 2;
+
+function timeLimits(opts: DatabaseOptions, defaults: ServerDefaults | undefined): TimeLimits {
+  const timeout = opts.statementTimeoutMs ?? 0;
+  if (opts.pooler !== 'transaction') return timeout ? 'startup' : 'none';
+  if (timeout && serverEnforces(defaults, timeout)) return 'server';
+  // A caller that wants no limits (the import) lifts the server's defaults in its transactions.
+  const serverLimits = (defaults?.statementTimeoutMs ?? 0) > 0 || (defaults?.idleInTransactionMs ?? 0) > 0;
+  return timeout || serverLimits ? 'transaction' : 'none';
+}
+
+function newPool(url: string, opts: DatabaseOptions, limits: TimeLimits): Pool {
   const config = poolConfig(url, opts);
-  const timeout = opts.statementTimeoutMs;
+  const timeout = opts.statementTimeoutMs ?? 0;
   const pool =
-    opts.pooler === 'transaction'
-      ? transactionPool(config, timeout ? { statementTimeoutMs: timeout, idleInTransactionMs: timeout * 2 } : undefined)
+    limits === 'transaction'
+      ? transactionPool(config, { statementTimeoutMs: timeout, idleInTransactionMs: timeout * 2 })
       : new Pool(config);
   // A dropped server connection surfaces on the pool; readiness reports it, the process lives on.
   pool.on('error', () => undefined);
@@ -212,7 +246,7 @@ function poolFigures(name: string, pool: Pool, max: number): PoolFigures {
  * certificate that does not verify, a pooler refusing the parameters) stops start-up at
  * once with a message saying so.
  */
-async function waitForServer(url: string, opts: DatabaseOptions): Promise<void> {
+async function waitForServer(url: string, opts: DatabaseOptions): Promise<ServerDefaults> {
   const deadline = Date.now() + (opts.startupTimeoutMs ?? 0);
   const config = poolConfig(url, opts);
   for (let attempt = 1; ; attempt++) {
@@ -225,8 +259,13 @@ async function waitForServer(url: string, opts: DatabaseOptions): Promise<void> 
       });
       c.on('error', () => undefined);
       await c.connect();
-      await c.query('SELECT 1');
-      return;
+      // In ms, whatever unit they were set in; asked with the startup parameters the pool
+      // sends, so behind a pooler this is what its server connections give every session.
+      const r = await c.query<{ name: string; setting: string }>(
+        "SELECT name, setting FROM pg_settings WHERE name IN ('statement_timeout', 'idle_in_transaction_session_timeout')",
+      );
+      const ms = (name: string) => Number(r.rows.find((row) => row.name === name)?.setting ?? 0);
+      return { statementTimeoutMs: ms('statement_timeout'), idleInTransactionMs: ms('idle_in_transaction_session_timeout') };
     } catch (e) {
       const fatal = connectFailure(e, url);
       if (fatal) throw fatal;
@@ -250,10 +289,11 @@ function once(close: () => Promise<void>): () => Promise<void> {
 const BACKGROUND_POOL = 2;
 
 /** The pools of the primary, of background work and of the replicas, with the guards that give up on a stalled server. */
-function openPools(url: string, opts: DatabaseOptions) {
-  const pool = newPool(url, opts);
-  const backgroundPool = newPool(url, { ...opts, poolMax: BACKGROUND_POOL });
-  const replicaPools = (opts.replicaUrls ?? []).map((u) => newPool(u, opts));
+function openPools(url: string, opts: DatabaseOptions, limits: TimeLimits) {
+  const pool = newPool(url, opts, limits);
+  const backgroundPool = newPool(url, { ...opts, poolMax: BACKGROUND_POOL }, limits);
+  // Replicas are other servers (another pooler, maybe): they carry the limits themselves.
+  const replicaPools = (opts.replicaUrls ?? []).map((u) => newPool(u, opts, limits === 'server' ? 'transaction' : limits));
   // A stalled server never cancels anything: the client gives up a little later.
   const timeout = opts.statementTimeoutMs;
   const stopGuards = timeout ? [pool, backgroundPool, ...replicaPools].map((p) => guardCheckouts(p, timeout)) : [];
@@ -268,6 +308,8 @@ function openPools(url: string, opts: DatabaseOptions) {
 async function migrateOn(open: () => Promise<LockSession>): Promise<void> {
   const migrating = await open();
   try {
+    // Whatever the server gives a session by default: an index on a large table may take minutes.
+    await migrating.exec('SET statement_timeout = 0; SET idle_in_transaction_session_timeout = 0');
     await applyMigrations(migrating);
   } finally {
     await migrating.close();
@@ -305,9 +347,9 @@ async function postgresClients(pool: Pool, replicas: ReplicaSet | undefined, opt
 }
 
 async function openPostgres(url: string, opts: DatabaseOptions): Promise<Database> {
-  await waitForServer(url, opts);
+  const limits = timeLimits(opts, await waitForServer(url, opts));
   const max = opts.poolMax ?? 10;
-  const { pool, backgroundPool, replicaPools, replicas, stopGuards } = openPools(url, opts);
+  const { pool, backgroundPool, replicaPools, replicas, stopGuards } = openPools(url, opts, limits);
   const session: SqlSession = {
     async exec(sql) {
       await pool.query(sql);
@@ -333,6 +375,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     prisma: clients.prisma,
     rows: clients.rows,
     background: { prisma: background.prisma, rows: background.rows },
+    timeLimits: limits,
     session,
     lockSession,
     async ping() {
@@ -416,6 +459,7 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
     prisma,
     rows,
     background: { prisma, rows },
+    timeLimits: 'none',
     session,
     // One connection: its advisory locks are session locks already; it closes with the database.
     lockSession: () => Promise.resolve({ ...session, close: () => Promise.resolve() }),

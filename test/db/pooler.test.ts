@@ -373,6 +373,56 @@ describe('behind PgBouncer in transaction mode', () => {
     }
   });
 
+  it("sends no limits of its own where the server's defaults are as strict (a database setting here), which still cut a long statement", async () => {
+    await primary.query('CREATE DATABASE strict_limits');
+    await primary.query("ALTER DATABASE strict_limits SET statement_timeout = '1s'");
+    await primary.query("ALTER DATABASE strict_limits SET idle_in_transaction_session_timeout = '2s'");
+    const setting = async (db: Awaited<ReturnType<typeof openDatabase>>) =>
+      (await db.prisma.$queryRaw<Array<{ s: string }>>`SELECT current_setting('statement_timeout') AS s`)[0]!.s;
+    const open = (statementTimeoutMs: number) =>
+      openDatabase({
+        url: bouncer.url('strict_limits'),
+        directUrl: primary.url('strict_limits'),
+        pooler: 'transaction',
+        statementTimeoutMs,
+        migrate: false,
+      });
+    const strict = await open(1500);
+    try {
+      expect(strict.timeLimits).toBe('server');
+      // The server's 1 s, not the service's 1500 ms: nothing was SET LOCAL, outside or inside a transaction.
+      expect(await setting(strict)).toBe('1s');
+      expect(
+        await strict.prisma.$transaction((tx) => tx.$queryRaw<Array<{ s: string }>>`SELECT current_setting('statement_timeout') AS s`),
+      ).toEqual([{ s: '1s' }]);
+      await expect(strict.prisma.$queryRaw`SELECT pg_sleep(3)::text AS slept`).rejects.toThrow(/statement timeout/);
+    } finally {
+      await strict.close();
+    }
+    // Defaults looser than the service's limits: it carries its own, as everywhere else.
+    const loose = await open(500);
+    try {
+      expect(loose.timeLimits).toBe('transaction');
+      expect(await setting(loose)).toBe('500ms');
+    } finally {
+      await loose.close();
+    }
+    // A caller that sets no limits (the import) lifts the defaults: its long statement runs.
+    const unlimited = await openDatabase({
+      url: bouncer.url('strict_limits'),
+      directUrl: primary.url('strict_limits'),
+      pooler: 'transaction',
+      migrate: false,
+    });
+    try {
+      expect(unlimited.timeLimits).toBe('transaction');
+      expect(await setting(unlimited)).toBe('0');
+      expect(await unlimited.prisma.$queryRaw`SELECT pg_sleep(1.3)::text AS slept`).toEqual([{ slept: '' }]);
+    } finally {
+      await unlimited.close();
+    }
+  }, 30_000);
+
   it('Database.lockSession holds a session-level advisory lock past the pooler until closed (for lock holders such as a relay)', async () => {
     const db = await openDatabase({
       url: bouncer.url(DB),
