@@ -15,9 +15,8 @@
 // and in its $batch of both formats.
 
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { OData } from '@odata/client';
+import { listen } from '../support/live-app';
 import request from 'supertest';
 import { useSealingKey } from '../../src/domain/common/sealing';
 import { bearer, createTestApp, TEST_SECRET, token, WRITER_ID, type TestApp } from '../support/app';
@@ -34,7 +33,7 @@ const REPLAYER = '33333333-3333-4333-8333-333333333333';
 
 let t: TestApp;
 let tok: string;
-let server: Server;
+let server: Awaited<ReturnType<typeof listen>>;
 let root: string;
 
 beforeAll(async () => {
@@ -42,14 +41,11 @@ beforeAll(async () => {
   useSealingKey(TEST_SECRET);
   t = await createTestApp();
   tok = await token('billing.read billing.write billing.maintain', WRITER_ID);
-  server = await new Promise<Server>((resolve) => {
-    const s = t.http.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  root = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  server = await listen(t.app);
+  root = `${server.base}/api/v1`;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
+  await server.close();
   await t.close();
 });
 

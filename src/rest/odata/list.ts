@@ -144,19 +144,10 @@ async function listedEtags<T extends { id: string }>(
   personalData: boolean,
 ): Promise<Map<string, string>> {
   const reshaped = items.length > 0 && expanded.some((r) => service.inlineRelations?.includes(r));
-  const plain = reshaped
-    ? (
-        await service.list({
-          filter: isIn(
-            'id',
-            items.map((i) => uuid(i.id)),
-          ),
-          limit: items.length,
-          personalData,
-        })
-      ).items
-    : items.map((i) => unexpanded(i, expanded));
-  return new Map(plain.map((r) => [String((r as { id: unknown }).id), etagOf(r)]));
+  if (!reshaped) return new Map(items.map((i) => [i.id, etagOf(unexpanded(i, expanded))]));
+  const ids = items.map((i) => uuid(i.id));
+  const plain = await service.list({ filter: isIn('id', ids), limit: items.length, personalData });
+  return new Map(plain.items.map((r) => [r.id, etagOf(r)]));
 }
 
 /** The record without the relations `$expand` put inside it: what its ETag covers. */

@@ -2,15 +2,14 @@
 // port: @odata/client (OData V4 mode) and o.js. Each lists with filter/orderby/top/count,
 // reads all pages, retrieves by key, counts, updates with PATCH, sees an error as an error,
 // and expands a relation.
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { OData } from '@odata/client';
+import { listen } from '../../support/live-app';
 import { o } from 'o.js';
 import { createTestApp, WRITER_ID, type TestApp } from '../../support/app';
 import { activeAssetAccount, fixture } from '../../support/fixture';
 
 let t: TestApp;
-let server: Server;
+let server: Awaited<ReturnType<typeof listen>>;
 let root: string;
 const UNKNOWN = '5d6c7b8a-0000-4000-8000-000000000000';
 
@@ -37,15 +36,11 @@ beforeAll(async () => {
       { userId: WRITER_ID },
     );
   }
-  server = await new Promise<Server>((resolve) => {
-    const s = t.http.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  root = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  server = await listen(t.app);
+  root = `${server.base}/api/v1`;
 });
 afterAll(async () => {
-  // The clients' fetch keeps connections alive; close them with the server.
-  server.closeAllConnections();
-  await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
+  await server.close();
   await t.close();
 });
 
