@@ -324,11 +324,6 @@ const odataPaths = {
 };
 
 /**
- * A record's schema with its personal fields (src/query/fields.ts `personal`) marked, in it
- * and in the records of its relations inside it: the scope named (`x-required-scopes`, and
- * the description), and not required, as a caller without the scope gets no such key.
- */
-/**
  * A record's schema with `@odata.etag` first (src/rest/respond.ts withEtag): in every record a
  * list or a record's own path answers, not in records expanded inside another.
  */
@@ -337,6 +332,11 @@ function withEtagProperty(schema: JsonSchema): JsonSchema {
   return { ...schema, properties: { '@odata.etag': etag, ...(isObject(schema.properties) ? schema.properties : {}) } };
 }
 
+/**
+ * A record's schema with its personal fields (src/query/fields.ts `personal`) marked, in it
+ * and in the records of its relations inside it: the scope named (`x-required-scopes`, and
+ * the description), and not required, as a caller without the scope gets no such key.
+ */
 function withPersonalFields(schema: JsonSchema, r: Resource): JsonSchema {
   const properties = schema.properties;
   if (!isObject(properties)) return schema;
