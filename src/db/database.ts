@@ -14,6 +14,7 @@ import { transactionPool } from './pooler';
 import { guardCheckouts } from './read-timeout';
 import { hearTransactions } from './prisma-internals';
 import { ReplicaReadsPrismaPg, ReplicaSet, routeReads, type ReplicaHealth } from './replicas';
+import { loadSortIndexes, type SortIndexes } from './read/indexes';
 import { adapterReader, routedReader, type OnQuery, type RowReader } from './row-reader';
 import { claimTransaction, unitAware } from './unit-of-work';
 import { listenPostgres, openLockSession, postgresLocks, sessionUrl, withRootCert, type HeldLock, type LockSession } from './session';
@@ -320,7 +321,7 @@ async function migrateOn(open: () => Promise<LockSession>): Promise<void> {
  * Prisma Client and the row reader over the pool: the primary's, and with replicas a read
  * client whose adapter sends plain reads to them, both behind the one client the services use.
  */
-async function postgresClients(pool: Pool, replicas: ReplicaSet | undefined, opts: DatabaseOptions) {
+async function postgresClients(pool: Pool, replicas: ReplicaSet | undefined, sortIndexes: SortIndexes, opts: DatabaseOptions) {
   // Named statements belong to one server connection; a transaction-mode pooler hands the
   // next transaction another one ("prepared statement already exists", 42P05), unless it
   // tracks them itself (PgBouncer 1.21+ with max_prepared_statements).
@@ -331,9 +332,9 @@ async function postgresClients(pool: Pool, replicas: ReplicaSet | undefined, opt
   const primary = prismaClient(primaryAdapter, opts.onQuery);
   const reader = readerAdapter ? prismaClient(readerAdapter, opts.onQuery) : undefined;
   const allowed = opts.replicaReadsAllowed ?? (() => false);
-  const primaryRows = adapterReader(await primaryAdapter.connect(), opts.onQuery);
+  const primaryRows = adapterReader(await primaryAdapter.connect(), sortIndexes, opts.onQuery);
   const outside = readerAdapter
-    ? routedReader(primaryRows, adapterReader(await readerAdapter.connect(), opts.onQuery), allowed)
+    ? routedReader(primaryRows, adapterReader(await readerAdapter.connect(), sortIndexes, opts.onQuery), allowed)
     : primaryRows;
   const rows = unitAware(outside, opts.onQuery);
   return {
@@ -361,9 +362,10 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
   const direct = sessionUrl(url, opts.directUrl, opts.tlsRootCertFile);
   const lockSession = () => openLockSession(direct, opts.connectTimeoutMs);
   if (opts.migrate !== false) await migrateOn(lockSession);
-  const clients = await postgresClients(pool, replicas, opts);
+  const sortIndexes = await loadSortIndexes(session);
+  const clients = await postgresClients(pool, replicas, sortIndexes, opts);
   // The primary's: the relay publishes what committed there, never a replica's view of it.
-  const background = await postgresClients(backgroundPool, undefined, opts);
+  const background = await postgresClients(backgroundPool, undefined, sortIndexes, opts);
   await replicas?.start();
   const up = () =>
     pool.query('SELECT 1').then(
@@ -447,7 +449,7 @@ async function openPGlite(opts: DatabaseOptions): Promise<Database> {
   const adapter = hearTransactions(new PrismaPGlite(pg), claimTransaction);
   const prisma = prismaClient(adapter, opts.onQuery);
   // Inside a unit of work the reads go through its transaction: the one connection is its.
-  const rows = unitAware(adapterReader(await adapter.connect(), opts.onQuery), opts.onQuery);
+  const rows = unitAware(adapterReader(await adapter.connect(), await loadSortIndexes(session), opts.onQuery), opts.onQuery);
   const up = async () =>
     !pg.closed &&
     (await pg.query('SELECT 1').then(

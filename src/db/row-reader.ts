@@ -1,4 +1,5 @@
 import type { PrismaPg } from '@prisma/adapter-pg';
+import type { SortIndexes } from './read/indexes';
 import type { Statement } from './read/sql';
 
 // Every read (./read/compile.ts) goes to the database through the Prisma driver
@@ -30,9 +31,11 @@ export interface RowSet {
  */
 export type OnQuery = (sql: string, values?: readonly unknown[]) => void;
 
-/** Runs one parameterised SELECT (values as parameters, never as text). */
+/** Runs one parameterised SELECT (values as parameters, never as text) on a database whose sort indexes it knows. */
 export interface RowReader {
   read(statement: Statement): Promise<RowSet>;
+  /** The database's indexes, as orders they give (./read/indexes.ts): the statements' shape depends on them. */
+  readonly sortIndexes: SortIndexes;
 }
 
 /** Parameter types as the adapters want them: numbers are integers here (limit, offset); values are text, booleans or lists of them. */
@@ -42,8 +45,9 @@ function argType(value: unknown): ArgType {
 }
 
 /** A RowReader on a connected driver adapter; onQuery hears each statement. */
-export function adapterReader(adapter: Queryable, onQuery?: OnQuery): RowReader {
+export function adapterReader(adapter: Queryable, sortIndexes: SortIndexes, onQuery?: OnQuery): RowReader {
   return {
+    sortIndexes,
     read(statement) {
       const sql = statement.text;
       onQuery?.(sql, statement.values);
@@ -55,5 +59,6 @@ export function adapterReader(adapter: Queryable, onQuery?: OnQuery): RowReader 
 
 /** Reads through `replica` when the current request's read scope allows it, else through `primary`. */
 export function routedReader(primary: RowReader, replica: RowReader, replicaReadsAllowed: () => boolean): RowReader {
-  return { read: (statement) => (replicaReadsAllowed() ? replica : primary).read(statement) };
+  // A replica has the primary's schema.
+  return { sortIndexes: primary.sortIndexes, read: (statement) => (replicaReadsAllowed() ? replica : primary).read(statement) };
 }

@@ -100,9 +100,10 @@ export function clientOf(prisma: PrismaClient): PrismaClient | Prisma.Transactio
 /** The read path's reader: inside a unit its statements go through the unit's transaction, else through `outside`. */
 export function unitAware(outside: RowReader, onQuery?: OnQuery): RowReader {
   return {
+    sortIndexes: outside.sortIndexes,
     read(statement) {
       const unit = openUnit();
-      return unit ? adapterReader(unit.tx, onQuery).read(statement) : outside.read(statement);
+      return unit ? adapterReader(unit.tx, outside.sortIndexes, onQuery).read(statement) : outside.read(statement);
     },
   };
 }

@@ -525,6 +525,7 @@ describe('a 200-line quote reads the database in a constant number of queries', 
   it('three statements for 1 line and for 200 lines of many articles and dates', async () => {
     let count = 0;
     const rows: RowReader = {
+      sortIndexes: t.db.rows.sortIndexes,
       read(statement) {
         count++;
         return t.db.rows.read(statement);

@@ -345,7 +345,7 @@ it('a deep offset reads its ids first and gives the rows the plain statement giv
   const customers = RESOURCES.Customer as Resource;
   const sent: string[] = [];
   // The database's reader, telling which statements were sent.
-  const rows: RowReader = { read: (s) => (sent.push(s.text), t.db.rows.read(s)) };
+  const rows: RowReader = { sortIndexes: t.db.rows.sortIndexes, read: (s) => (sent.push(s.text), t.db.rows.read(s)) };
   const relations = [
     { name: 'receivableAccount', relation: customers.relations.receivableAccount!, fields: RESOURCES.Account.fields },
     { name: 'addresses', relation: customers.relations.addresses!, fields: RESOURCES.Address.fields },

@@ -20,6 +20,7 @@ import { cursorToWhere, toPrismaOrderBy, toPrismaWhere } from '../../support/pri
 import { enumSortOrder } from '../../../src/query/values';
 import { PGLITE_EXTENSIONS } from '../../../src/db/pglite-extensions';
 import { readRecords } from '../../../src/db/read/compile';
+import { loadSortIndexes } from '../../../src/db/read/indexes';
 import { adapterReader, type RowReader } from '../../../src/db/row-reader';
 
 type Row = Record<string, unknown> & { id: string };
@@ -207,7 +208,10 @@ beforeAll(async () => {
     if (statSync(path.join(dir, name)).isDirectory()) await pg.exec(readFileSync(file, 'utf8'));
   }
   const adapter = new PrismaPGlite(pg);
-  reader = adapterReader(await adapter.connect());
+  reader = adapterReader(
+    await adapter.connect(),
+    await loadSortIndexes({ query: async <T>(sql: string) => (await pg.query<T>(sql)).rows }),
+  );
   prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
   prisma.$on('query', (e: Prisma.QueryEvent) => {
     sqlLog.push(e.query);
