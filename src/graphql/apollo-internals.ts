@@ -4,7 +4,6 @@
 // code depends on are pinned exactly in package.json.
 
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
-import type { Request } from 'express';
 import type { GraphQLError } from 'graphql';
 import type { GraphqlContext } from './context';
 
@@ -49,13 +48,3 @@ export const hasSuggestion = (text: string): boolean => text.includes('Did you m
  *    value, so an object in it (the cost budget of server.ts) is shared by the batch. A context function that
  *    throws answers the request with that error alone (a bad token, a refused document).
  */
-
-/**
- * 7. Apollo's Express integration (@as-integrations/express5) reads the request from
- *    `req.body` and answers 500 when it is unset, as a body parser leaves it on a GET or when
- *    the body is never read (the door reads the body itself, after the token: server.ts).
- *    An empty object is what it expects then.
- */
-export function ensureBody(req: Request): void {
-  if (req.body === undefined) req.body = {};
-}

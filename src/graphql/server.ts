@@ -34,7 +34,6 @@ import {
   ApolloServerPluginSchemaReportingDisabled,
   ApolloServerPluginUsageReportingDisabled,
 } from '@apollo/server/plugin/disabled';
-import { expressMiddleware, type ExpressContextFunctionArgument } from '@as-integrations/express5';
 import { PrefixingKeyValueCache, type KeyValueCache } from '@apollo/utils.keyvaluecache';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { notingMutations } from './atomic';
@@ -60,8 +59,8 @@ import { admitDocuments, type DocumentPolicy } from './persisted/documents';
 import { loadManifest } from './persisted/manifest';
 import { APQ_LIMITS, apqStore, withManifest } from './persisted/store';
 import { variableFaults } from './variables';
+import { apolloHandler, type HttpContextArgument } from './http';
 import { jitExecution } from './jit';
-import { ensureBody } from './apollo-internals';
 import { checkPersonalFields } from './personal';
 import { Loaders } from './loaders';
 import { resolvers } from './resolvers';
@@ -225,7 +224,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
   // The outcome of the token check, made before the body is read, or the refusal of the
   // request's documents (before Apollo parses anything).
   const verified = new WeakMap<Request, Principal | AppError>();
-  const middleware = expressMiddleware(server, { context: operationContext(deps, verified) });
+  const middleware = apolloHandler(server, operationContext(deps, verified));
   const handler = requestPipeline(deps, { verified, middleware, policy, landing });
   const subscriptions = deps.live
     ? subscriptionServer({
@@ -301,7 +300,7 @@ function apolloServer(
  * recorded, answered here as Apollo's HTTP error), the services and per-request loaders.
  */
 function operationContext(deps: GraphqlDeps, verified: WeakMap<Request, Principal | AppError>) {
-  return async ({ req, res }: ExpressContextFunctionArgument): Promise<GraphqlContext> => {
+  return async ({ req, res }: HttpContextArgument): Promise<GraphqlContext> => {
     const principal = verified.get(req);
     if (principal === undefined || principal instanceof AppError) {
       throw httpGraphQLError(principal ?? new AppError('UNAUTHENTICATED', 'The token is not valid'));
@@ -338,17 +337,13 @@ function requestPipeline(
   const { verified, middleware, policy, landing } = o;
   const readBody = jsonBody();
   const readScope: RequestHandler = deps.readRouting ? deps.readRouting.scope() : (_req, _res, next) => next();
-  const run: RequestHandler = (req, res, next) => {
-    ensureBody(req);
-    return middleware(req, res, next);
-  };
   // Which documents run (./persisted/documents.ts), settled before Apollo parses anything; a
   // refusal is answered by the context function, as a bad token is.
   const admit: RequestHandler = (req, res, next) => {
     const admitted = admitDocuments(req.method, req.url, req.body, policy);
     if (admitted.error) verified.set(req, admitted.error);
     else if (admitted.url !== undefined) req.url = admitted.url;
-    return run(req, res, next);
+    return middleware(req, res, next);
   };
 
   return async (req, res, next) => {
@@ -358,7 +353,7 @@ function requestPipeline(
       verified.set(req, await deps.verify(req.get('authorization')));
     } catch (e) {
       verified.set(req, isAppError(e) ? e : new AppError('UNAUTHENTICATED', 'The token is not valid'));
-      return run(req, res, next);
+      return middleware(req, res, next);
     }
     // The read scope (replicas) opens once the body is read: stream callbacks run outside it.
     return readBody(req, res, (err?: unknown) => (err ? next(err) : readScope(req, res, () => admit(req, res, next))));

@@ -1,22 +1,16 @@
-// The assumptions of the inventory modules src/db/prisma-internals.ts, src/db/pg-internals.ts,
-// src/graphql/ws-internals.ts and src/graphql/apollo-internals.ts (7.), held to the installed
-// packages: a failure here after an upgrade names the assumption that no longer holds.
-// (src/graphql/apollo-internals.ts 1.-6. are held by test/graphql/apollo-internals.test.ts.)
+// The assumptions of the inventory modules src/db/prisma-internals.ts, src/db/pg-internals.ts
+// and src/graphql/ws-internals.ts, held to the installed packages: a failure here after an
+// upgrade names the assumption that no longer holds. (src/graphql/apollo-internals.ts's are
+// held by test/graphql/apollo-internals.test.ts.)
 // Prisma's and pg's run against a real PostgreSQL: DATABASE_URL's server, or this machine's.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApolloServer } from '@apollo/server';
-import { expressMiddleware } from '@as-integrations/express5';
 import { PrismaPg } from '@prisma/adapter-pg';
 import express from 'express';
-import { buildSchema } from 'graphql';
 import pg from 'pg';
-import request from 'supertest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { PrismaClient } from '../../src/db/__generated__/prisma/client';
-import { ensureBody } from '../../src/graphql/apollo-internals';
 import { interceptProtocolErrors } from '../../src/graphql/ws-internals';
 import { isAdapterStatement, isBareBegin, statementText } from '../../src/db/pg-internals';
 import { hearTransactions, READ_METHODS, routeStatements, type AdapterTransaction, type PgAdapter } from '../../src/db/prisma-internals';
@@ -160,37 +154,6 @@ describe('ws (src/graphql/ws-internals.ts)', () => {
     } finally {
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     }
-  });
-});
-
-describe("Apollo's Express integration (src/graphql/apollo-internals.ts 7.)", () => {
-  const schema = buildSchema('type Query { hello: String }');
-  let server: ApolloServer;
-  beforeAll(async () => {
-    server = new ApolloServer({ schema, rootValue: { hello: 'world' } });
-    await server.start();
-  });
-  afterAll(() => server.stop());
-
-  const appWith = (prepare: (req: express.Request) => void): http.Server => {
-    const app = express();
-    const middleware = expressMiddleware(server);
-    app.use('/graphql', (req, res, next) => {
-      prepare(req);
-      return middleware(req, res, next);
-    });
-    return http.createServer(app);
-  };
-
-  it('answers 500 when req.body is unset, and the query when ensureBody set it', async () => {
-    const headers = { 'apollo-require-preflight': 'true' };
-    const unset = await request(appWith(() => undefined))
-      .get('/graphql?query=%7Bhello%7D')
-      .set(headers);
-    expect(unset.status).toBe(500);
-    const ensured = await request(appWith(ensureBody)).get('/graphql?query=%7Bhello%7D').set(headers);
-    expect(ensured.status).toBe(200);
-    expect(ensured.body).toEqual({ data: { hello: 'world' } });
   });
 });
 
