@@ -13,6 +13,7 @@
 // The catalogue is read once, after the migrations; an index made later counts from the next
 // start (until then its pages take the subquery shape, which is never wrong, only slower).
 
+import { groupBy } from '../../lib/collections';
 import type { FilterNode, SortKey } from '../../query/filter-tree';
 import type { SqlSession } from '../migrate';
 import type { ColumnCatalog } from './row';
@@ -59,22 +60,20 @@ ORDER BY 1, 2, k.n`;
 /** Reads the catalogue through a session (before any request). */
 export async function loadSortIndexes(session: Pick<SqlSession, 'query'>): Promise<SortIndexes> {
   const rows = await session.query<IndexColumnRow>(INDEX_COLUMNS);
-  const byIndex = new Map<string, { table: string; columns: IndexColumn[]; ended: boolean }>();
-  for (const r of rows) {
-    const index = byIndex.get(r.index) ?? { table: r.table, columns: [], ended: false };
-    byIndex.set(r.index, index);
-    if (index.ended || r.column === null || !r.sameOrder) {
-      index.ended = true;
-      continue;
+  const indexes = [...groupBy(rows, (r) => r.index).values()].map((keys) => {
+    // An index gives the order of its columns up to the first one in another order.
+    const columns: IndexColumn[] = [];
+    for (const r of keys) {
+      if (r.column === null || !r.sameOrder) break;
+      columns.push({ column: r.column, descending: r.descending, nullsFirst: r.nullsFirst });
     }
-    index.columns.push({ column: r.column, descending: r.descending, nullsFirst: r.nullsFirst });
-  }
-  const tables = new Map<string, Array<readonly IndexColumn[]>>();
-  for (const { table, columns } of byIndex.values()) {
-    if (columns.length === 0) continue;
-    tables.set(table, [...(tables.get(table) ?? []), columns]);
-  }
-  return tables;
+    return { table: keys[0]!.table, columns };
+  });
+  const tables = groupBy(
+    indexes.filter((i) => i.columns.length > 0),
+    (i) => i.table,
+  );
+  return new Map([...tables].map(([table, list]) => [table, list.map((i) => i.columns)]));
 }
 
 /** Fields the filter holds to one value in every matching record: `field eq value` at its top level (inside ANDs). */
