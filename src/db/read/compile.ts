@@ -214,11 +214,22 @@ function relationParts(relations: readonly RelationRead[], sql: SqlBuilder): { c
  */
 export const DEEP_OFFSET = 1000;
 
-/** The statement of a query, or undefined when its filter can match nothing. */
-function statement(q: ReadQuery, indexes: SortIndexes): Statement | undefined {
+/** `count(*)` of the records `filter` matches, as a scalar subquery (alias `n`): 0 when it can match none. */
+function countOf(table: string, fields: ColumnCatalog, filter: FilterNode | undefined, sql: SqlBuilder): string {
+  const where = compileWhere(filter, fields, 'n', sql);
+  if (where === false) return '0';
+  return `(SELECT count(*)::int FROM ${ident(table)} n${where === true ? '' : ` WHERE ${where}`})`;
+}
+
+/**
+ * The statement of a query, or undefined when its filter can match nothing. With `counted`,
+ * its last column is the number of records that filter matches (see readCountedPage).
+ */
+function statement(q: ReadQuery, indexes: SortIndexes, counted?: Counted): Statement | undefined {
   const sql = new SqlBuilder();
   const related = relationParts(q.relations ?? [], sql);
   const columns = [...q.select.map((f) => own('t', f, spec(q.fields, f))), ...related.columns];
+  if (counted) columns.push(countOf(q.table, q.fields, counted.filter, sql));
   const table = ident(q.table);
   const from = `${table} t${related.joins}`;
   const order = orderList('t', q.orderBy, q.fields);
@@ -270,18 +281,55 @@ const textRevivals = (fields: ColumnCatalog, names: readonly string[]): Revive[]
 /** Whether a relation is read after the page by its ids rather than inside each record (see the header); one record's stays inside. */
 const batched = (q: ReadQuery, r: RelationRead): boolean => q.window !== 'all' && r.relation.kind === 'many' && r.top === undefined;
 
+/** A count asked for with a page: of the records `filter` matches (the page's filter without its cursor, say). */
+interface Counted {
+  readonly filter: FilterNode | undefined;
+}
+
 /** The records of a query, in its order, each with its relations. */
 export async function readRecords<
   C extends ColumnCatalog,
   S extends keyof C & string,
   const Rs extends readonly RelationRead[] = readonly [],
 >(rows: RowReader, q: ReadQuery<C, S, Rs>): Promise<Array<ReadRecord<C, S, Rs>>> {
+  return (await readWithCount(rows, q)).records;
+}
+
+/**
+ * A page and how many records `counted` matches, in one statement: the count is a subquery
+ * in the page's select list, which PostgreSQL runs once (an InitPlan). So the count and the
+ * page come from one snapshot, and a counted page costs one round trip, not two. An empty
+ * page carries no count: it is 0 when the page is the first one of the counted filter
+ * itself (the same node, no offset), else asked for on its own (a page past the end, or
+ * after a cursor).
+ */
+export async function readCountedPage<
+  C extends ColumnCatalog,
+  S extends keyof C & string,
+  const Rs extends readonly RelationRead[] = readonly [],
+>(
+  rows: RowReader,
+  q: ReadQuery<C, S, Rs>,
+  counted: FilterNode | undefined,
+): Promise<{ records: Array<ReadRecord<C, S, Rs>>; count: number }> {
+  const { records, count } = await readWithCount(rows, q, { filter: counted });
+  if (count !== undefined) return { records, count };
+  const first = counted === q.filter && (q.window === 'all' || q.window.skip === 0);
+  return { records, count: first ? 0 : await countRecords(rows, q.table, q.fields, counted) };
+}
+
+/** The records of a query and, when `counted` is given and the page has a record, the count it carries. */
+async function readWithCount<C extends ColumnCatalog, S extends keyof C & string, const Rs extends readonly RelationRead[]>(
+  rows: RowReader,
+  q: ReadQuery<C, S, Rs>,
+  counted?: Counted,
+): Promise<{ records: Array<ReadRecord<C, S, Rs>>; count: number | undefined }> {
   const all = [...new Map([...(q.relations ?? []), ...(q.requested ?? [])].map((r) => [r.name, r])).values()];
   const inside = all.filter((r) => !batched(q, r));
   const after = all.filter((r) => batched(q, r));
   if (after.length > 0 && !q.select.some((f) => f === 'id')) throw new Error('read: a page with relations reads its ids');
-  const s = statement({ ...q, relations: inside, requested: undefined }, rows.sortIndexes);
-  if (!s) return [];
+  const s = statement({ ...q, relations: inside, requested: undefined }, rows.sortIndexes, counted);
+  if (!s) return { records: [], count: undefined };
   const result = await rows.read(s);
   const read = reader(q.fields, q.select, ownRevivals(q.fields, q.select));
   // Where each relation's values start in a row: a to-many is one column of JSON, a to-one the related id and its fields.
@@ -306,6 +354,9 @@ export async function readRecords<
       : reader(r.fields, rest, ownRevivals(r.fields, rest), from + 1);
     return { name: r.name, value: (values: ReadonlyArray<unknown>) => (values[from] === null ? null : read(values)) };
   });
+  // The count, when asked for, is the last column: the same in every row.
+  const first = result.rows[0];
+  const count = counted && first ? Number(first[at]) : undefined;
   const records = result.rows.map((values) => {
     const record = read(values);
     for (const r of relations) record[r.name] = r.value(values);
@@ -316,7 +367,7 @@ export async function readRecords<
     const groups = await Promise.all(after.map((r) => readRelated(rows, r, ids)));
     for (const record of records) after.forEach((r, j) => (record[r.name] = groups[j]!.get(String(record.id)) ?? []));
   } else for (const record of records) for (const r of after) record[r.name] = [];
-  return records.map((r) => built<ReadRecord<C, S, Rs>>(r));
+  return { records: records.map((r) => built<ReadRecord<C, S, Rs>>(r)), count };
 }
 
 /** How many records of `table` the filter matches. */

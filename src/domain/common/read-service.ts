@@ -1,4 +1,4 @@
-import { countRecords, readRecords, readRelated, type ReadRecord, type RelationRead } from '../../db/read/compile';
+import { readCountedPage, readRecords, readRelated, type ReadRecord, type RelationRead } from '../../db/read/compile';
 import { cursorFilter, encodeCursor } from '../../query/cursor';
 import { narrowByLexicons, type Lexicons } from '../../db/read/lexicon';
 import type { RowReader } from '../../db/row-reader';
@@ -157,18 +157,19 @@ export class ReadService<F extends FieldCatalog, const Rs extends readonly Relat
     const filter = this.options.lexicons ? await narrowByLexicons(this.rows, this.options.lexicons, q.filter) : q.filter;
     const after = q.after ? cursorFilter(openCursor(q.after), sortKeys, this.fields) : undefined;
     const pageFilter = allOf(filter, after);
-    const [rows, totalCount] = await Promise.all([
-      readRecords(this.rows, {
-        table: this.resource.model,
-        fields: this.fields,
-        select,
-        filter: pageFilter,
-        orderBy: sortKeys,
-        window: { take: q.limit + 1, skip: q.offset ?? 0 },
-        ...this.relations(q.expand, q.include, q.personalData !== false),
-      }),
-      q.count ? countRecords(this.rows, this.resource.model, this.fields, filter) : undefined,
-    ]);
+    const read = {
+      table: this.resource.model,
+      fields: this.fields,
+      select,
+      filter: pageFilter,
+      orderBy: sortKeys,
+      window: { take: q.limit + 1, skip: q.offset ?? 0 },
+      ...this.relations(q.expand, q.include, q.personalData !== false),
+    };
+    // The count without the cursor: every record the filter matches, not those after it.
+    const { records: rows, count: totalCount } = q.count
+      ? await readCountedPage(this.rows, read, filter)
+      : { records: await readRecords(this.rows, read), count: undefined };
     return { rows, totalCount, hasMore: rows.length > q.limit };
   }
 
