@@ -34,19 +34,30 @@ export function processTicks(comm) {
 
 /**
  * CPU ticks of the PostgreSQL backends serving database `name` (their process title,
- * /proc/<pid>/cmdline, names it): unlike processTicks('postgres'), blind to other clients of a
- * shared server. Backends that end during a measurement take their ticks with them; the
- * service's pool (and a pooler's) keeps them open.
+ * /proc/<pid>/cmdline, names it), by process id: unlike processTicks('postgres'), blind to
+ * other clients of a shared server.
  */
-export function databaseBackendTicks(name) {
-  let total = 0;
+export function databaseBackends(name) {
+  const ticks = new Map();
   for (const d of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
       if (fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim() !== 'postgres') continue;
       if (!fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(` ${name} `)) continue;
-      total += cpuTicks(d);
+      ticks.set(d, cpuTicks(d));
     } catch {}
   }
+  return ticks;
+}
+
+/**
+ * Ticks the backends of database `name` spent since `before` (an earlier databaseBackends),
+ * process by process: one that started since counts from 0, and one that ended (a pool closes
+ * idle connections) takes with it only its ticks since `before`. The difference of two sums
+ * subtracted all its earlier ticks too: -87 ms per request once, for a backend that ended.
+ */
+export function backendTicksSince(name, before) {
+  let total = 0;
+  for (const [pid, ticks] of databaseBackends(name)) total += ticks - (before.get(pid) ?? 0);
   return total;
 }

@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { startPgBouncer } from '../support/pgbouncer';
-import { databaseBackendTicks, processTicks } from './cpu.mjs';
+import { backendTicksSince, databaseBackends, processTicks } from './cpu.mjs';
 import { serviceDir, startBuiltService, type BuiltService } from './service.mjs';
 
 const dbUrl = new URL(process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/bench_100000');
@@ -77,14 +77,14 @@ async function load(svc: BuiltService, auth: string, w: Workload, seconds: numbe
     connections: CONNECTIONS,
     duration: seconds,
   };
-  const pg0 = databaseBackendTicks(dbName);
+  const pg0 = databaseBackends(dbName);
   const b0 = processTicks('pgbouncer');
   const s0 = svc.cpuNs();
   const r = await autocannon(opts);
   if (!into) return;
   into.requests += r.requests.total;
   into.rps.push(r.requests.average);
-  into.pgTicks += databaseBackendTicks(dbName) - pg0;
+  into.pgTicks += backendTicksSince(dbName, pg0);
   into.bouncerTicks += processTicks('pgbouncer') - b0;
   into.serviceNs += svc.cpuNs() - s0;
   into.errors += r.non2xx + r.errors;

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { cpuTicks, databaseBackendTicks, processTicks } from './cpu.mjs';
+import { backendTicksSince, cpuTicks, databaseBackends, processTicks } from './cpu.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -66,7 +66,7 @@ async function ensureDatabase() {
 }
 
 const postgresTicks = () => processTicks('postgres');
-const benchBackendTicks = () => databaseBackendTicks(new URL(dbUrl).pathname.slice(1));
+const benchDatabase = new URL(dbUrl).pathname.slice(1);
 // A pooler between the service and PostgreSQL (BENCH_DATABASE_URL pointing at PgBouncer) costs CPU too.
 const pgbouncerTicks = () => processTicks('pgbouncer');
 
@@ -229,7 +229,7 @@ async function main() {
       const server0 = cpuTicks(server.pid);
       const pg0 = postgresTicks();
       const bouncer0 = pgbouncerTicks();
-      const backends0 = benchBackendTicks();
+      const backends0 = databaseBackends(benchDatabase);
       const r = await autocannon({
         url: `http://127.0.0.1:${port}${s.path}`,
         method: s.method,
@@ -246,7 +246,7 @@ async function main() {
         'p99 ms': r.latency.p99,
         'server CPU ms/req': Number((((cpuTicks(server.pid) - server0) * 10) / n).toFixed(2)),
         'PostgreSQL CPU ms/req': Number((((postgresTicks() - pg0) * 10) / n).toFixed(2)),
-        'its backends CPU ms/req': Number((((benchBackendTicks() - backends0) * 10) / n).toFixed(2)),
+        'its backends CPU ms/req': Number(((backendTicksSince(benchDatabase, backends0) * 10) / n).toFixed(2)),
         'PgBouncer CPU ms/req': Number((((pgbouncerTicks() - bouncer0) * 10) / n).toFixed(2)),
         non2xx: r.non2xx,
         'bytes/s': Math.round(r.throughput.average),
