@@ -214,11 +214,23 @@ function relationParts(relations: readonly RelationRead[], sql: SqlBuilder): { c
  */
 export const DEEP_OFFSET = 1000;
 
-/** `count(*)` of the records `filter` matches, as a scalar subquery (alias `n`): 0 when it can match none. */
+/** The SELECT counting the records of `table` that `filter` matches (alias `alias`), or undefined when it can match none. */
+function countSelect(
+  table: string,
+  fields: ColumnCatalog,
+  filter: FilterNode | undefined,
+  alias: string,
+  sql: SqlBuilder,
+): string | undefined {
+  const where = compileWhere(filter, fields, alias, sql);
+  if (where === false) return undefined;
+  return `SELECT count(*)::int FROM ${ident(table)} ${alias}${where === true ? '' : ` WHERE ${where}`}`;
+}
+
+/** The count as a scalar subquery of a page's select list (alias `n`): 0 when the filter can match none. */
 function countOf(table: string, fields: ColumnCatalog, filter: FilterNode | undefined, sql: SqlBuilder): string {
-  const where = compileWhere(filter, fields, 'n', sql);
-  if (where === false) return '0';
-  return `(SELECT count(*)::int FROM ${ident(table)} n${where === true ? '' : ` WHERE ${where}`})`;
+  const select = countSelect(table, fields, filter, 'n', sql);
+  return select === undefined ? '0' : `(${select})`;
 }
 
 /**
@@ -373,9 +385,9 @@ async function readWithCount<C extends ColumnCatalog, S extends keyof C & string
 /** How many records of `table` the filter matches. */
 export async function countRecords(rows: RowReader, table: string, fields: ColumnCatalog, filter: FilterNode | undefined): Promise<number> {
   const sql = new SqlBuilder();
-  const where = compileWhere(filter, fields, 't', sql);
-  if (where === false) return 0;
-  const result = await rows.read(sql.statement(`SELECT count(*)::int FROM ${ident(table)} t${where === true ? '' : ` WHERE ${where}`}`));
+  const select = countSelect(table, fields, filter, 't', sql);
+  if (select === undefined) return 0;
+  const result = await rows.read(sql.statement(select));
   return Number(result.rows[0]?.[0] ?? 0);
 }
 
