@@ -360,6 +360,32 @@ describe('GraphQL without billing.pii', () => {
   });
 });
 
+describe('relations of relations without billing.pii', () => {
+  it('the service refuses a personal field two relations deep, naming its path, before any statement', async () => {
+    statements = 0;
+    const read = t.services.paymentSources.listSelected({
+      limit: 5,
+      select: ['code'],
+      include: [{ relation: 'payments', select: ['amount'], include: [{ relation: 'customer', select: ['debtorNumber', 'lastName'] }] }],
+      personalData: false,
+    });
+    await expect(read).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(read).rejects.toHaveProperty('errors', [{ field: 'payments/customer/lastName', message: expect.any(String) }]);
+    expect(statements).toBe(0);
+  });
+
+  it('GraphQL reads the fields that are not personal two relations deep, and refuses a personal one there with its path', async () => {
+    const query = (field: string) => `{ paymentSources(first: 20) { nodes { code payments { amount customer { ${field} } } } } }`;
+    const res = await gqlRequest(t.http, { query: query('debtorNumber') }, plain).expect(200);
+    expect(res.body.errors).toBeUndefined();
+    const customers = res.body.data.paymentSources.nodes.flatMap((s: Json) => s.payments.map((p: Json) => p.customer));
+    expect(customers.length).toBeGreaterThan(0);
+    for (const c of customers) expect(Object.keys(c)).toEqual(['debtorNumber']);
+    const refused = await gqlRequest(t.http, { query: query('email') }, plain).expect(403);
+    expect(refused.body.errors[0].extensions.errors.map((e: Json) => e.field)).toEqual(['paymentSources.nodes.payments.customer.email']);
+  });
+});
+
 describe('the change log without billing.pii', () => {
   /** The first customer entry of the log (the import's create), as a reader with both scopes sees it. */
   async function customerEntry(tok: string): Promise<Json> {

@@ -82,4 +82,6 @@ export interface Expansion {
   /** To-many only: order (the relation's default order when absent) and how many. */
   readonly orderBy?: readonly SortKey[];
   readonly top?: number;
+  /** Relations of the related records to read with them (a GraphQL selection two levels deep). */
+  readonly include?: readonly Expansion[];
 }

@@ -31,10 +31,15 @@ function filterNames(node: FilterNode, personalNames: ReadonlySet<string>, found
 }
 
 /**
- * The personal fields a read names, as `field` or `relation/field` (expansions), sorted.
- * `relationFields` gives an expanded relation's catalogue.
+ * The personal fields a read names, as `field` or `relation/field` (expansions, and
+ * `relation/nested/field` for their included relations), sorted. `relationFields` gives the
+ * catalogue of the relation at a path of relation names from the record.
  */
-export function personalFieldsNamed(fields: FieldCatalog, q: NamedFields, relationFields: (relation: string) => FieldCatalog): string[] {
+export function personalFieldsNamed(
+  fields: FieldCatalog,
+  q: NamedFields,
+  relationFields: (path: readonly string[]) => FieldCatalog,
+): string[] {
   const found = new Set<string>();
   const own = personalFieldsOf(fields);
   if (own.size > 0) {
@@ -42,11 +47,15 @@ export function personalFieldsNamed(fields: FieldCatalog, q: NamedFields, relati
     for (const k of q.orderBy ?? []) if (own.has(k.field)) found.add(k.field);
     for (const f of q.select ?? []) if (own.has(f)) found.add(f);
   }
-  for (const e of q.expand ?? []) {
-    const theirs = personalFieldsOf(relationFields(e.relation));
-    if (theirs.size === 0) continue;
-    for (const f of [...(e.select ?? []), ...(e.orderBy ?? []).map((k) => k.field)]) if (theirs.has(f)) found.add(`${e.relation}/${f}`);
-  }
+  const expansions = (list: readonly Expansion[], path: readonly string[]): void => {
+    for (const e of list) {
+      const at = [...path, e.relation];
+      const theirs = personalFieldsOf(relationFields(at));
+      for (const f of [...(e.select ?? []), ...(e.orderBy ?? []).map((k) => k.field)]) if (theirs.has(f)) found.add(`${at.join('/')}/${f}`);
+      expansions(e.include ?? [], at);
+    }
+  };
+  expansions(q.expand ?? [], []);
   return [...found].sort();
 }
 

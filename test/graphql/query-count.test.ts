@@ -167,6 +167,71 @@ it("a page is one statement, and the to-many relation the list reads with it one
   expect(article).toHaveLength(2); // the article with its prices and tax code, then the tax code's account through the loader
 });
 
+describe("a relation of a page's to-many relation is read with it, by the parents' ids", () => {
+  const SOURCES = '{ paymentSources(first: 100, orderBy: [{ code: ASC }]) { nodes { id payments { id amount receivedAt } } } }';
+
+  it("accounts, their payment sources and those sources' payments: two statements, each source holding its own payments in order", async () => {
+    const sql = await count(
+      '{ accounts(first: 100, orderBy: [{ code: ASC }]) { nodes { id code paymentSources { id code payments { id amount receivedAt } } } } }',
+    );
+    expect(sql).toHaveLength(2);
+    expect(sql[1]).toMatch(/FROM "PaymentSource" r WHERE r\."accountId" = ANY\(/);
+    expect(sql[1]).toMatch(
+      /array\(SELECT array\[.*\] FROM "Payment" r0 WHERE r0\."paymentSourceId" = r\."id" ORDER BY r0\."receivedAt" DESC, r0\."id" ASC\)/,
+    );
+    const data = await gqlOk(
+      t,
+      '{ accounts(first: 100, orderBy: [{ code: ASC }]) { nodes { id code paymentSources { id code payments { id amount receivedAt } } } } }',
+    );
+    const sources = data.accounts.nodes.flatMap((a: { paymentSources: Array<{ id: string }> }) => a.paymentSources);
+    // The same payments as the sources' own page reads, each source's newest first, ties by id.
+    const flat = new Map((await gqlOk(t, SOURCES)).paymentSources.nodes.map((s: { id: string; payments: unknown }) => [s.id, s.payments]));
+    expect(sources.length).toBe(flat.size);
+    for (const s of sources) expect(s.payments).toEqual(flat.get(s.id));
+    for (const s of sources) {
+      const stored = await t.db.prisma.payment.findMany({
+        where: { paymentSourceId: s.id },
+        orderBy: [{ receivedAt: 'desc' }, { id: 'asc' }],
+        select: { id: true },
+      });
+      expect(s.payments.map((p: { id: string }) => p.id)).toEqual(stored.map((p) => p.id));
+    }
+    expect(sources.some((s: { payments: unknown[] }) => s.payments.length > 1)).toBe(true);
+  });
+
+  it("a to-one relation of the to-many's records is joined in its statement: customers' payments with their source, two statements", async () => {
+    const query = `{ customers(${page('customers', 100)}) { nodes { id payments { id paymentSource { id code } } } } }`;
+    const sql = await count(query);
+    // The page's ids, its records, their payments with each payment's source.
+    expect(sql.length).toBeLessThanOrEqual(3);
+    expect(sql.at(-1)).toMatch(
+      /FROM "Payment" r LEFT JOIN "PaymentSource" r0 ON r0\."id" = r\."paymentSourceId" WHERE r\."customerId" = ANY\(/,
+    );
+    const payments = (await gqlOk(t, query)).customers.nodes.flatMap((c: { payments: unknown[] }) => c.payments);
+    expect(payments.length).toBeGreaterThan(0);
+    const sources = new Map(fixture.paymentSources.map((s) => [s.id, s.code]));
+    for (const p of payments) {
+      const stored = await t.db.prisma.payment.findUniqueOrThrow({ where: { id: p.id } });
+      expect(p.paymentSource).toEqual({ id: stored.paymentSourceId, code: sources.get(stored.paymentSourceId) });
+    }
+  });
+
+  it('a third level is read through the loaders: one statement more, the same values as read on its own', async () => {
+    const query =
+      '{ accounts(first: 100, orderBy: [{ code: ASC }]) { nodes { paymentSources { id payments { id customer { id debtorNumber } } } } } }';
+    const sql = await count(query);
+    expect(sql).toHaveLength(3);
+    const payments = (await gqlOk(t, query)).accounts.nodes.flatMap((a: { paymentSources: Array<{ payments: unknown[] }> }) =>
+      a.paymentSources.flatMap((s) => s.payments),
+    );
+    expect(payments.length).toBeGreaterThan(0);
+    for (const p of payments) {
+      const one = await gqlOk(t, `{ payment(id: "${p.id}") { id customer { id debtorNumber } } }`);
+      expect(p).toEqual(one.payment);
+    }
+  });
+});
+
 it.each([
   ['a plain page', 'first: 10'],
   ['a filtered page', 'first: 10, where: { lastName: { startsWith: "C" } }'],

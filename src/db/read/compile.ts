@@ -15,7 +15,9 @@
 // where an index gives the order; where none does, the page is a subquery with the LIMIT and
 // the joins are on its rows (./indexes.ts says why). A page's to-many relation without a
 // per-record limit is read right after the page, by the page's ids, in one statement
-// (readRelated). 100 customers' addresses cost PostgreSQL
+// (readRelated), with the to-many relations of its records inside, as above: accounts, their
+// payment sources and those sources' payments are two statements, not one per level (behind a
+// transaction pooler each statement is a transaction of its own). 100 customers' addresses cost PostgreSQL
 // 0.23 + 0.57 ms of backend CPU that way against 1.17-1.20 ms as a correlated subquery per
 // customer (a bitmap scan and a sort each; 300 pages on bench_100000).
 // A to-one relation is a join whose columns come as the record's own do: 100 articles by name
@@ -68,6 +70,13 @@ export interface RelationRead<
   /** To-many: order (the declaration's when absent, ties by id) and how many per record. */
   readonly orderBy?: readonly SortKey[] | undefined;
   readonly top?: number | undefined;
+  /**
+   * Relations of the related records, read inside them where the related records are read by
+   * their parents' ids (readRelated: a page's to-many without a limit, GraphQL's loaders);
+   * ignored inside a record's own statement, where the caller reads them afterwards. Not in
+   * the records' type, as ReadQuery.requested.
+   */
+  readonly relations?: readonly RelationRead[] | undefined;
 }
 
 /** A relation's value in a record: the related records of a to-many; of a to-one, the related record or null. */
@@ -170,29 +179,35 @@ const relationFields = (r: RelationRead): readonly string[] => r.select ?? Objec
 /** A joined to-one relation's columns after its id. */
 const joinedFields = (r: RelationRead): readonly string[] => relationFields(r).filter((f) => f !== 'id');
 
-/** A to-many relation inside each record of alias `t`: one text column of JSON (see the header). */
-function manyColumn(r: RelationRead, relation: Extract<Relation, { kind: 'many' }>, sql: SqlBuilder, alias: string): string {
+/** A to-many relation inside each record of alias `parent`: one text column of JSON (see the header). */
+function manyColumn(
+  r: RelationRead,
+  relation: Extract<Relation, { kind: 'many' }>,
+  sql: SqlBuilder,
+  alias: string,
+  parent: string,
+): string {
   const values = relationFields(r)
     .map((f) => text(alias, f, spec(r.fields, f)))
     .join(', ');
   const limit = r.top === undefined ? '' : ` LIMIT ${sql.param(r.top)}`;
   const order = orderList(alias, r.orderBy ?? relation.order, r.fields);
-  return `array_to_json(array(SELECT array[${values}] FROM ${ident(relation.target)} ${alias} WHERE ${column(alias, relation.foreignKey)} = t."id" ORDER BY ${order}${limit}))::text`;
+  return `array_to_json(array(SELECT array[${values}] FROM ${ident(relation.target)} ${alias} WHERE ${column(alias, relation.foreignKey)} = ${column(parent, 'id')} ORDER BY ${order}${limit}))::text`;
 }
 
-/** The columns and joins of the relations read inside each record of alias `t` (see the header). */
-function relationParts(relations: readonly RelationRead[], sql: SqlBuilder): { columns: string[]; joins: string } {
+/** The columns and joins of the relations read inside each record of alias `parent` (see the header). */
+function relationParts(relations: readonly RelationRead[], sql: SqlBuilder, parent = 't'): { columns: string[]; joins: string } {
   const columns: string[] = [];
   let joins = '';
   relations.forEach((r, i) => {
     const alias = `r${i}`;
     if (r.relation.kind === 'many') {
-      columns.push(manyColumn(r, r.relation, sql, alias));
+      columns.push(manyColumn(r, r.relation, sql, alias, parent));
       return;
     }
     // The related id first (null: there is no related record), then the other fields.
     columns.push(column(alias, 'id'), ...joinedFields(r).map((f) => own(alias, f, spec(r.fields, f))));
-    joins += ` LEFT JOIN ${ident(r.relation.target)} ${alias} ON ${column(alias, 'id')} = ${column('t', r.relation.foreignKey)}`;
+    joins += ` LEFT JOIN ${ident(r.relation.target)} ${alias} ON ${column(alias, 'id')} = ${column(parent, r.relation.foreignKey)}`;
   });
   return { columns, joins };
 }
@@ -298,6 +313,40 @@ interface Counted {
   readonly filter: FilterNode | undefined;
 }
 
+/** Sets a relation's value in a record from the record's row. */
+type SetRelation = (values: ReadonlyArray<unknown>, record: Values) => void;
+
+/**
+ * The readers of relations read inside each record, their values from column `from` on: a
+ * to-many is one column of JSON, a to-one the related id and its fields. `at` is the column
+ * after them.
+ */
+function insideReaders(inside: readonly RelationRead[], from: number): { readers: SetRelation[]; at: number } {
+  let at = from;
+  const readers = inside.map((r): SetRelation => {
+    const names = relationFields(r);
+    const start = at;
+    if (r.relation.kind === 'many') {
+      at += 1;
+      const read = reader(r.fields, names, textRevivals(r.fields, names));
+      return (values, record) => {
+        const json = values[start];
+        record[r.name] = typeof json === 'string' ? (JSON.parse(json) as Array<Array<string | null>>).map((v) => read(v)) : [];
+      };
+    }
+    const rest = joinedFields(r);
+    at += 1 + rest.length;
+    // The id column is the record's id when it is selected.
+    const read = names.includes('id')
+      ? reader(r.fields, ['id', ...rest], ownRevivals(r.fields, ['id', ...rest]), start)
+      : reader(r.fields, rest, ownRevivals(r.fields, rest), start + 1);
+    return (values, record) => {
+      record[r.name] = values[start] === null ? null : read(values);
+    };
+  });
+  return { readers, at };
+}
+
 /** The records of a query, in its order, each with its relations. */
 export async function readRecords<
   C extends ColumnCatalog,
@@ -344,34 +393,13 @@ async function readWithCount<C extends ColumnCatalog, S extends keyof C & string
   if (!s) return { records: [], count: undefined };
   const result = await rows.read(s);
   const read = reader(q.fields, q.select, ownRevivals(q.fields, q.select));
-  // Where each relation's values start in a row: a to-many is one column of JSON, a to-one the related id and its fields.
-  let at = q.select.length;
-  const relations = inside.map((r) => {
-    const names = relationFields(r);
-    const from = at;
-    if (r.relation.kind === 'many') {
-      at += 1;
-      const read = reader(r.fields, names, textRevivals(r.fields, names));
-      const value = (values: ReadonlyArray<unknown>): Values[] => {
-        const json = values[from];
-        return typeof json === 'string' ? (JSON.parse(json) as Array<Array<string | null>>).map((v) => read(v)) : [];
-      };
-      return { name: r.name, value };
-    }
-    const rest = joinedFields(r);
-    at += 1 + rest.length;
-    // The id column is the record's id when it is selected.
-    const read = names.includes('id')
-      ? reader(r.fields, ['id', ...rest], ownRevivals(r.fields, ['id', ...rest]), from)
-      : reader(r.fields, rest, ownRevivals(r.fields, rest), from + 1);
-    return { name: r.name, value: (values: ReadonlyArray<unknown>) => (values[from] === null ? null : read(values)) };
-  });
+  const { readers, at } = insideReaders(inside, q.select.length);
   // The count, when asked for, is the last column: the same in every row.
   const first = result.rows[0];
   const count = counted && first ? Number(first[at]) : undefined;
   const records = result.rows.map((values) => {
     const record = read(values);
-    for (const r of relations) record[r.name] = r.value(values);
+    for (const set of readers) set(values, record);
     return record;
   });
   if (after.length > 0 && records.length > 0) {
@@ -406,13 +434,24 @@ export async function readRelated<C extends ColumnCatalog, S extends keyof C & s
   const sql = new SqlBuilder();
   const ids = sql.param(parentIds);
   const fk = column('r', r.relation.foreignKey);
-  const cols = names.map((f) => own('r', f, spec(r.fields, f))).join(', ');
+  const cols = names.map((f) => own('r', f, spec(r.fields, f)));
+  const nested = relationParts(r.relations ?? [], sql, 'r');
   const result = await rows.read(
     sql.statement(
-      `SELECT ${fk}, ${cols} FROM ${ident(r.relation.target)} r WHERE ${fk} = ANY(${ids}::uuid[]) ORDER BY ${orderList('r', r.orderBy ?? r.relation.order, r.fields)}`,
+      `SELECT ${[fk, ...cols, ...nested.columns].join(', ')} FROM ${ident(r.relation.target)} r${nested.joins} WHERE ${fk} = ANY(${ids}::uuid[]) ORDER BY ${orderList('r', r.orderBy ?? r.relation.order, r.fields)}`,
     ),
   );
   const read = reader(r.fields, names, ownRevivals(r.fields, names), 1);
+  const { readers } = insideReaders(r.relations ?? [], 1 + names.length);
   const groups = groupBy(result.rows, (values) => String(values[0]));
-  return new Map([...groups].map(([parent, rows]) => [parent, rows.map((values) => built<Pick<Row<C>, S>>(read(values)))]));
+  return new Map(
+    [...groups].map(([parent, rows]) => [
+      parent,
+      rows.map((values) => {
+        const record = read(values);
+        for (const set of readers) set(values, record);
+        return built<Pick<Row<C>, S>>(record);
+      }),
+    ]),
+  );
 }

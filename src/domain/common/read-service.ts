@@ -67,12 +67,17 @@ function targetOf(resource: Resource, name: string): Resource {
   return target;
 }
 
-/** How a relation is read inside records: declared order and fields unless an $expand says otherwise (without personal fields unless `personalData`). */
+/**
+ * How a relation is read inside records: declared order and fields unless an $expand says
+ * otherwise (without personal fields unless `personalData`), with the relations of its
+ * records that the expansion includes.
+ */
 function relationRead(resource: Resource, e: Expansion, personalData: boolean): RelationRead {
   const relation = resource.relations[e.relation]!;
   const target = targetOf(resource, e.relation);
   const select = e.select ?? (personalData ? undefined : readableFields(target.fields, false));
-  return { name: e.relation, relation, fields: target.fields, select, orderBy: e.orderBy, top: e.top };
+  const relations = e.include?.map((n) => relationRead(target, n, personalData));
+  return { name: e.relation, relation, fields: target.fields, select, orderBy: e.orderBy, top: e.top, relations };
 }
 
 /** A page as read, one record past the limit telling whether more follow. */
@@ -129,7 +134,7 @@ export class ReadService<F extends FieldCatalog, const Rs extends readonly Relat
     const named = personalFieldsNamed(
       this.fields,
       { ...q, expand: [...(q.expand ?? []), ...(q.include ?? [])] },
-      (r) => targetOf(this.resource, r).fields,
+      (path) => path.reduce<Resource>((resource, r) => targetOf(resource, r), this.resource).fields,
     );
     if (named.length > 0) throw personalDataForbidden(named);
   }

@@ -56,12 +56,20 @@ export function selects(info: GraphQLResolveInfo, name: string): boolean {
 }
 
 /**
- * What `fields` (selected on records of `model`) read. A field that is neither a record field
- * nor a relation field with known needs makes every field read. A relation field of the same
- * name as its declared relation reads the fields selected of it (and the id); one that shows
- * a relation by another name (Customer.defaultAddress) reads all of it.
+ * How many levels of relations a record's read holds: its relations, and theirs (read with
+ * them by the parents' ids: src/db/read/compile.ts readRelated). Deeper ones are left to the
+ * loaders.
  */
-function selectionOf(model: ModelName, fields: readonly FieldNode[], info: GraphQLResolveInfo, withRelations: boolean): Selection {
+const RELATION_LEVELS = 2;
+
+/**
+ * What `fields` (selected on records of `model`) read, with `levels` levels of relations. A
+ * field that is neither a record field nor a relation field with known needs makes every
+ * field read. A relation field of the same name as its declared relation reads the fields
+ * selected of it (and the id) and its relations selected; one that shows a relation by
+ * another name (Customer.defaultAddress) reads all of it.
+ */
+function selectionOf(model: ModelName, fields: readonly FieldNode[], info: GraphQLResolveInfo, levels: number): Selection {
   const resource = resourceOf(model);
   const needs = NEEDS[model];
   const reads = READS[model] ?? {};
@@ -76,7 +84,7 @@ function selectionOf(model: ModelName, fields: readonly FieldNode[], info: Graph
     else if (Object.hasOwn(needs, name)) {
       for (const n of needs[name]!) own.add(n);
       const relation = Object.hasOwn(reads, name) ? reads[name]! : undefined;
-      if (!withRelations || relation === undefined) continue;
+      if (levels === 0 || relation === undefined) continue;
       const nodes = relations.get(relation);
       if (relation !== name) relations.set(relation, 'all');
       else if (nodes !== 'all') relations.set(relation, [...(nodes ?? []), f]);
@@ -85,13 +93,13 @@ function selectionOf(model: ModelName, fields: readonly FieldNode[], info: Graph
   const include = [...relations].map(([relation, nodes]): Expansion => {
     if (nodes === 'all') return { relation };
     const target = resource.relations[relation]!.target;
-    const { select } = selectionOf(
+    const { select, include: nested } = selectionOf(
       target,
       nodes.flatMap((n) => fieldsIn(n.selectionSet, info)),
       info,
-      false,
+      levels - 1,
     );
-    return select ? { relation, select } : { relation };
+    return { relation, ...(select && { select }), ...(nested.length > 0 && { include: nested }) };
   });
   return { select: every ? undefined : [...own], include };
 }
@@ -105,7 +113,7 @@ export function listSelection(info: GraphQLResolveInfo, model: ModelName): Selec
         ...fieldsNamed(n.selectionSet, 'edges', info).flatMap((e) => fieldsNamed(e.selectionSet, 'node', info)),
       ].flatMap((f) => fieldsIn(f.selectionSet, info)),
     );
-    return selectionOf(model, records, info, true);
+    return selectionOf(model, records, info, RELATION_LEVELS);
   });
 }
 
@@ -116,7 +124,7 @@ export function recordSelection(info: GraphQLResolveInfo, model: ModelName): Sel
       model,
       info.fieldNodes.flatMap((n) => fieldsIn(n.selectionSet, info)),
       info,
-      true,
+      RELATION_LEVELS,
     ),
   );
 }
