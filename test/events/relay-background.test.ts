@@ -7,14 +7,13 @@
 
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { loadConfig } from '../../src/config/config';
 import { APPEND } from '../../src/domain/change-log/append';
-import { startEvents, type Events } from '../../src/events/events';
-import { createLogger } from '../../src/http/logger';
+import type { Events } from '../../src/events/events';
 import { WRITER_ID } from '../support/app';
-import { createTestDatabase, servicesOf, type TestDatabase } from '../support/database';
+import { createTestDatabase, type TestDatabase } from '../support/database';
 import { fixture } from '../support/fixture';
 import { privateNats, readStream, type PrivateNats } from '../support/nats';
+import { startRelay } from '../support/relay';
 import { until } from '../support/until';
 
 const STREAM = 'BACKGROUND';
@@ -25,9 +24,7 @@ let events: Events;
 beforeAll(async () => {
   db = await createTestDatabase();
   nats = await privateNats();
-  const config = loadConfig({ EVENTS_NATS_URL: nats.url, EVENTS_NATS_STREAM: STREAM, EVENTS_NATS_SUBJECT_PREFIX: 'test.background' });
-  events = await startEvents({ config: config.events, db, services: servicesOf(db), logger: createLogger('silent') });
-  await until('the relay to publish', async () => (await events.relayStatus!()).relay === 'publishing', { timeoutMs: 20_000 });
+  events = await startRelay(db, nats, STREAM);
 }, 60_000);
 afterAll(async () => {
   await events.stop();

@@ -4,17 +4,16 @@
 // every entry once and in order. Counted as the database layer sends the relay's reads.
 
 import { randomUUID } from 'node:crypto';
-import { loadConfig } from '../../src/config/config';
 import { DEMO_DATA_FILE } from '../../src/config/paths';
 import { importReferenceData } from '../../src/import/import-service';
-import { startEvents, type Events } from '../../src/events/events';
+import type { Events } from '../../src/events/events';
 import { READ_GAP_MS } from '../../src/events/relay';
-import { createLogger } from '../../src/http/logger';
 import { APPEND } from '../../src/domain/change-log/append';
 import { WRITER_ID } from '../support/app';
-import { createTestDatabase, servicesOf, type TestDatabase } from '../support/database';
+import { createTestDatabase, type TestDatabase } from '../support/database';
 import { fixture } from '../support/fixture';
 import { privateNats, readStream, type PrivateNats } from '../support/nats';
+import { startRelay } from '../support/relay';
 import { until } from '../support/until';
 
 const STREAM = 'READS';
@@ -32,17 +31,7 @@ beforeAll(async () => {
   });
   await importReferenceData(db, DEMO_DATA_FILE);
   nats = await privateNats();
-  const config = loadConfig({ EVENTS_NATS_URL: nats.url, EVENTS_NATS_STREAM: STREAM, EVENTS_NATS_SUBJECT_PREFIX: 'test.reads' });
-  events = await startEvents({ config: config.events, db, services: servicesOf(db), logger: createLogger('silent') });
-  // The import's entries published before the test's writes start.
-  await until(
-    'the relay to publish the import',
-    async () => {
-      const status = await events.relayStatus!();
-      return status.relay === 'publishing' && status.lagEntries === 0;
-    },
-    { timeoutMs: 30_000 },
-  );
+  events = await startRelay(db, nats, STREAM);
 }, 90_000);
 afterAll(async () => {
   await events.stop();
