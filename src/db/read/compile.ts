@@ -15,8 +15,8 @@
 // where an index gives the order; where none does, the page is a subquery with the LIMIT and
 // the joins are on its rows (./indexes.ts says why). A page's to-many relation without a
 // per-record limit is read right after the page, by the page's ids, in one statement
-// (readRelated), with the to-many relations of its records inside, as above: accounts, their
-// payment sources and those sources' payments are two statements, not one per level (behind a
+// (readRelated), with the relations of its records inside as above: accounts, their payment
+// sources and those sources' payments are two statements, not one per level (behind a
 // transaction pooler each statement is a transaction of its own). 100 customers' addresses cost PostgreSQL
 // 0.23 + 0.57 ms of backend CPU that way against 1.17-1.20 ms as a correlated subquery per
 // customer (a bitmap scan and a sort each; 300 pages on bench_100000).
@@ -72,9 +72,9 @@ export interface RelationRead<
   readonly top?: number | undefined;
   /**
    * Relations of the related records, read inside them where the related records are read by
-   * their parents' ids (readRelated: a page's to-many without a limit, GraphQL's loaders);
-   * ignored inside a record's own statement, where the caller reads them afterwards. Not in
-   * the records' type, as ReadQuery.requested.
+   * their parents' ids after a page (readRelated: a page's to-many without a limit); ignored
+   * where the related records are read inside their parents' statement, and then left to the
+   * caller (GraphQL's loaders). Not in the records' type, as ReadQuery.requested.
    */
   readonly relations?: readonly RelationRead[] | undefined;
 }
