@@ -26,6 +26,12 @@ export const isForeignKeyViolation = (e: unknown): boolean =>
 export const isCheckViolation = (e: unknown): boolean => sqlState(e) === '23514' || /check constraint/i.test(messageOf(e));
 /** An exclusion constraint refused the write (overlapping tax-code periods). */
 export const isExclusionViolation = (e: unknown): boolean => sqlState(e) === '23P01' || /exclusion constraint/i.test(messageOf(e));
+/**
+ * PostgreSQL ended the transaction to break a deadlock (40P01) or a serialization failure
+ * (40001); Prisma reports both as P2034 ("a write conflict or a deadlock. Please retry").
+ * Retrying the transaction is the remedy.
+ */
+export const isWriteConflict = (e: unknown): boolean => prismaCode(e) === 'P2034' || sqlState(e) === '40P01' || sqlState(e) === '40001';
 /** The record to update or delete was not there (P2025). */
 export const isRecordNotFound = (e: unknown): boolean => prismaCode(e) === 'P2025';
 
@@ -35,8 +41,9 @@ export const isRecordNotFound = (e: unknown): boolean => prismaCode(e) === 'P202
 // start in time: every pool connection busy under a burst of writes), by the driver adapters (kinds
 // below), by PostgreSQL (SQLSTATE class 08 connection exception, class 57 operator
 // intervention: statement timeout 57014, shutdown 57P01-57P03; 53300 too many connections;
-// 55P03 lock timeout), or by node-postgres itself, whose own errors carry only a message.
-const UNAVAILABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028']);
+// 55P03 lock timeout), or by node-postgres itself, whose own errors carry only a message. A
+// write conflict that a write path did not retry (P2034, 40P01, 40001) is one too.
+const UNAVAILABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'P2034']);
 const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
 const UNAVAILABLE_MESSAGES =
@@ -49,7 +56,7 @@ export function isDatabaseUnavailable(e: unknown): boolean {
     const kind = stringProp(causeOf(err), 'kind');
     if (kind && UNAVAILABLE_KINDS.has(kind)) return true;
     const state = sqlState(err) ?? (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined);
-    if (state && (state.startsWith('08') || state.startsWith('57') || state === '53300' || state === '55P03')) return true;
+    if (state && (state.startsWith('08') || state.startsWith('57') || ['53300', '55P03', '40P01', '40001'].includes(state))) return true;
     const message = stringProp(err, 'message');
     if (message && UNAVAILABLE_MESSAGES.test(message)) return true;
   }

@@ -153,3 +153,49 @@ it('two change sets in parallel units of work: the loser is rolled back whole, i
   // The loser's account, written before its tax code in the same unit, is not kept either.
   expect(await t.db.prisma.account.count({ where: { code: { in: [one, two] } } })).toBe(1);
 });
+
+it('a write that PostgreSQL ends to break a deadlock is run again, not answered with a 500', async () => {
+  const liability = async (code: string) =>
+    (await post('/accounts', { code, name: 'Race', type: 'Liability' }).expect(201)).body.id as string;
+  const [first, second] = [await liability(`RL${unique()}`), await liability(`RM${unique()}`)];
+  const taxCode = await post('/tax-codes', {
+    code: `RD${unique()}`,
+    name: 'Race',
+    rate: 7,
+    taxType: 'VAT',
+    taxAccountId: first,
+    revenueAccountId: fixture.accounts.find((a) => a.type === 'Revenue' && a.isActive)!.id,
+    validFrom: '2099-05-01T00:00:00Z',
+  }).expect(201);
+  const c = new Client({ connectionString: t.db.url });
+  await c.connect();
+  try {
+    // This connection holds the new account; the write locks its tax code, then waits for the
+    // account (the foreign key's check). Once it waits, this connection asks for the tax code:
+    // a deadlock, which PostgreSQL breaks by ending the write's transaction, whose wait began first.
+    await c.query('BEGIN');
+    await c.query('SELECT 1 FROM "Account" WHERE "id" = $1 FOR UPDATE', [second]);
+    const answer = request(t.http)
+      .patch(`${API}/tax-codes/${taxCode.body.id}`)
+      .set(bearer(tok))
+      .send({ taxAccountId: second })
+      .then((r) => r);
+    await until('the write waiting for the account', async () => {
+      await c.query('SELECT pg_stat_clear_snapshot()');
+      const { rows } = await c.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+      );
+      return (rows[0]?.n ?? 0) >= 1;
+    });
+    await c.query('SELECT 1 FROM "TaxCode" WHERE "id" = $1 FOR UPDATE', [taxCode.body.id]);
+    await c.query('COMMIT');
+    const r = await answer;
+    expect(r.status).toBe(200);
+    expect(r.body.taxAccountId).toBe(second);
+  } finally {
+    await c.end();
+  }
+  const entries = await t.db.prisma.changeLog.findMany({ where: { recordId: taxCode.body.id }, orderBy: { seq: 'asc' } });
+  expect(entries.map((e) => e.operation)).toEqual(['created', 'updated']);
+});

@@ -1,6 +1,13 @@
 import type { z } from 'zod';
 import type { Prisma, PrismaClient } from '../../db/__generated__/prisma/client';
-import { isCheckViolation, isExclusionViolation, isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../../db/errors';
+import {
+  isCheckViolation,
+  isExclusionViolation,
+  isForeignKeyViolation,
+  isRecordNotFound,
+  isUniqueViolation,
+  isWriteConflict,
+} from '../../db/errors';
 import { clientOf, inTransaction } from '../../db/unit-of-work';
 import { AppError, notFound, validationFailed } from '../../errors/catalogue';
 import { isDecimal } from '../../query/values';
@@ -312,8 +319,16 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
     work: (db: Db, now: Date) => Promise<T>,
     recheck?: (db: Db, now: Date) => Promise<void> | undefined,
   ): Promise<T> {
+    const run = () => inTransaction(this.prisma, (db) => work(db, this.now()));
     try {
-      return await inTransaction(this.prisma, (db) => work(db, this.now()));
+      // PostgreSQL ends one transaction of a deadlock after deadlock_timeout (1 s). Two writes
+      // whose rows clash through an exclusion constraint (overlapping periods) run into one
+      // when each finds the other's row before either commits. Run once more, the loser waits
+      // for the winner's end and is refused by the constraint (or goes through).
+      return await run().catch((e: unknown) => {
+        if (isWriteConflict(e)) return run();
+        throw e;
+      });
     } catch (e) {
       if (recheck && !(e instanceof AppError) && (isExclusionViolation(e) || isUniqueViolation(e))) {
         const rule = await inTransaction(this.prisma, async (db) => recheck(db, this.now())).then(
