@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The service for npm run bench:writes, composed from the build (dist/) like src/main.ts, with
 // one difference the benchmark needs: `node test/bench/write-server.mjs off` leaves the change
-// log out of every write: its Prisma Client skips the one statement that appends entries
-// (APPEND, through a Prisma Client query extension on $executeRawUnsafe), so the service itself
-// has no switch for it. Configuration comes from the environment as for the
+// log out of every write: the one call that appends a write's entries (appendChanges, one
+// statement) does nothing, replaced on the compiled module that every service calls it
+// through, so the service itself has no switch for it (npm run bench:writes checks that an
+// `off` round appended nothing). Configuration comes from the environment as for the
 // service (DATABASE_URL, EVENTS_NATS_URL, ...). Prints {"port":N} once it listens; SIGTERM stops it.
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -14,7 +15,7 @@ const { loadConfig } = dist('config/config');
 const { openDatabase } = dist('db/database');
 const { databaseFailure } = dist('db/errors');
 const { createServices } = dist('domain/services');
-const { APPEND } = dist('domain/change-log/append');
+const append = dist('domain/change-log/append');
 const { startEvents } = dist('events/events');
 const { createLogger } = dist('http/logger');
 const { loadDemoDataIfEmpty } = dist('import/demo-data');
@@ -27,9 +28,8 @@ const logger = createLogger(config.logLevel);
 const d = config.database;
 const db = await openDatabase({ url: d.url, dataDir: d.dataDir, poolMax: d.poolMax, statementTimeoutMs: d.statementTimeoutMs });
 await loadDemoDataIfEmpty(db);
-const withoutLog = (prisma) =>
-  prisma.$extends({ query: { $executeRawUnsafe: ({ args, query }) => (args[0] === APPEND ? Promise.resolve(0) : query(args)) } });
-const services = createServices({ prisma: changeLog ? db.prisma : withoutLog(db.prisma), rows: db.rows });
+if (!changeLog) append.appendChanges = () => Promise.resolve();
+const services = createServices({ prisma: db.prisma, rows: db.rows });
 const events = await startEvents({ config: config.events, db, services, logger });
 const app = await createApp({
   config,

@@ -334,6 +334,17 @@ async function syncCost(server, auth) {
     );
 }
 
+/** The number of entries in the change log. */
+async function logSize() {
+  const c = new pg.Client({ connectionString: dbUrl });
+  await c.connect();
+  try {
+    return Number((await c.query('SELECT count(*) AS n FROM "ChangeLog"')).rows[0].n);
+  } finally {
+    await c.end();
+  }
+}
+
 /** 1: payment-source updates with the change log and without, alternating. */
 async function throughputWithAndWithout(natsUrl, auth) {
   const results = { off: [], on: [] };
@@ -342,7 +353,9 @@ async function throughputWithAndWithout(natsUrl, auth) {
       const server = await startServer(mode, natsUrl);
       try {
         const ids = await paymentSourceIds(server.base, auth);
+        const entries = await logSize();
         const r = await throughput(server.base, auth, ids);
+        if (mode === 'off' && (await logSize()) !== entries) throw new Error('a round without the change log appended entries');
         results[mode].push(r);
         console.log(`  change log ${mode.padEnd(3)}: ${r.perSecond.toFixed(0)} updates/s, p99 ${r.p99} ms`);
       } finally {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { appendChanges } from '../../src/domain/change-log/append';
+import { inTransaction } from '../../src/db/unit-of-work';
 import type { ChangeEntry } from '../../src/domain/change-log/service';
 import { usingPostgres, useTestServices } from '../support/database';
 import { until } from '../support/until';
@@ -39,10 +40,11 @@ it('a reader following the cursor sees every committed entry once, in seq order,
   })();
 
   const writer = (i: number) =>
-    t.db.prisma.$transaction(
-      async (tx) => {
+    inTransaction(
+      t.db.prisma,
+      async () => {
         const changes = { name: { old: `w${i}`, new: `w${i}'` } };
-        await appendChanges(tx, [{ resource: 'payment-source', recordId: recordIds[i]!, operation: 'updated', changes }], {
+        await appendChanges([{ resource: 'payment-source', recordId: recordIds[i]!, operation: 'updated', changes }], {
           userId: randomUUID(),
           occurredAt: new Date(),
         });
@@ -52,15 +54,13 @@ it('a reader following the cursor sees every committed entry once, in seq order,
       { timeout: 60_000, maxWait: 60_000 },
     );
   // One rolls back after taking its seq: its entry must never appear.
-  const rolledBack = t.db.prisma
-    .$transaction(async (tx) => {
-      await appendChanges(tx, [{ resource: 'payment-source', recordId: randomUUID(), operation: 'created', changes: {} }], {
-        userId: randomUUID(),
-        occurredAt: new Date(),
-      });
-      throw new Error('rolled back on purpose');
-    })
-    .catch((e: Error) => e.message);
+  const rolledBack = inTransaction(t.db.prisma, async () => {
+    await appendChanges([{ resource: 'payment-source', recordId: randomUUID(), operation: 'created', changes: {} }], {
+      userId: randomUUID(),
+      occurredAt: new Date(),
+    });
+    throw new Error('rolled back on purpose');
+  }).catch((e: Error) => e.message);
 
   const writers: Promise<void>[] = [];
   for (let i = 0; i < WRITERS; i++) writers.push(writer(i));

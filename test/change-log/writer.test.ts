@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { appendChanges } from '../../src/domain/change-log/append';
+import { inTransaction } from '../../src/db/unit-of-work';
 import type { Services } from '../../src/domain/services';
 import { createTestDatabase, type TestDatabase, servicesOf } from '../support/database';
 
@@ -50,8 +51,8 @@ it('an entry takes its seq at commit, above every committed one; a client cannot
     );
   const kept = randomUUID();
   // Inside its transaction the entry holds a placeholder (below zero); the commit gives it its seq.
-  const inside = await db.prisma.$transaction(async (tx) => {
-    await appendChanges(tx, draft(kept), { userId: alice.userId, occurredAt: new Date() });
+  const inside = await inTransaction(db.prisma, async (tx) => {
+    await appendChanges(draft(kept), { userId: alice.userId, occurredAt: new Date() });
     return seqOf(tx, kept);
   });
   expect(inside).toHaveLength(1);
@@ -61,8 +62,8 @@ it('an entry takes its seq at commit, above every committed one; a client cannot
   // A client giving its entry a seq is an UPDATE of the log: refused, and the transaction with it.
   const forged = randomUUID();
   await expect(
-    db.prisma.$transaction(async (tx) => {
-      await appendChanges(tx, draft(forged), { userId: alice.userId, occurredAt: new Date() });
+    inTransaction(db.prisma, async (tx) => {
+      await appendChanges(draft(forged), { userId: alice.userId, occurredAt: new Date() });
       await tx.$executeRawUnsafe(`UPDATE "ChangeLog" SET "seq" = $1 WHERE "recordId" = $2::uuid`, committed! + 1000n, forged);
     }),
   ).rejects.toThrow();

@@ -1,4 +1,5 @@
 import type { Prisma } from '../../db/__generated__/prisma/client';
+import { executeInUnit } from '../../db/unit-of-work';
 import type { FieldCatalog } from '../../query/fields';
 import { isDecimal } from '../../query/values';
 import type { RESOURCES, ResourceModel } from '../resources';
@@ -65,7 +66,7 @@ export function fieldChanges(fields: FieldCatalog, before: object | undefined, a
   return out;
 }
 
-/** The transaction's connection, as both Prisma's transaction client and the import's Sql see it. */
+/** The import's transaction, as its Sql sees it. */
 type Tx = Pick<Prisma.TransactionClient, '$executeRawUnsafe'>;
 
 // One statement for all of a transaction's entries, in the order given (seq follows it).
@@ -74,17 +75,19 @@ export const APPEND = `INSERT INTO "ChangeLog" ("resource", "recordId", "operati
 SELECT e->>'resource', (e->>'recordId')::uuid, (e->>'operation')::"ChangeOperation", e->'changes', $2::uuid, $3::timestamptz, $4::text, $5::uuid
 FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n`;
 
-/** Appends the entries in the caller's transaction. */
-export async function appendChanges(tx: Tx, drafts: readonly ChangeDraft[], origin: ChangeOrigin): Promise<void> {
+/**
+ * Appends the entries in the transaction of the write that made them (inTransaction's unit,
+ * src/db/unit-of-work.ts), through the driver adapter: one statement per write.
+ */
+export async function appendChanges(drafts: readonly ChangeDraft[], origin: ChangeOrigin): Promise<void> {
   if (drafts.length === 0) return;
-  await tx.$executeRawUnsafe(
-    APPEND,
+  await executeInUnit(APPEND, [
     JSON.stringify(drafts),
     origin.userId,
     origin.occurredAt.toISOString(),
     origin.requestId ?? null,
     origin.importRunId ?? null,
-  );
+  ]);
 }
 
 // The import (src/import/write.ts) stages its entries in a temporary table while it writes,

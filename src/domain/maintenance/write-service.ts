@@ -135,7 +135,7 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
   private async createIn(db: Db, now: Date, input: I, actor: Actor): Promise<R> {
     await this.rules(db, input, undefined, now);
     const created = await this.spec.store(db, now).create(input, { at: now, by: actor.userId });
-    await this.log(db, 'created', undefined, created, actor, now);
+    await this.log('created', undefined, created, actor, now);
     return created;
   }
 
@@ -163,7 +163,7 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
       const current = await this.locked(db, id, o);
       await this.spec.checkDelete?.(db, current, now);
       await this.spec.store(db, now).remove(id);
-      await this.log(db, 'deleted', current, undefined, actor, now);
+      await this.log('deleted', current, undefined, actor, now);
     });
   }
 
@@ -184,7 +184,7 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
     if (this.unchanged(current, input)) return current;
     await this.rules(db, input, current, now);
     const updated = await this.spec.store(db, now).update(current.id, input, { at: now, by: actor.userId });
-    await this.log(db, 'updated', current, updated, actor, now);
+    await this.log('updated', current, updated, actor, now);
     return updated;
   }
 
@@ -292,7 +292,6 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
 
   /** The entries of one write, last in its transaction; an update that changed nothing appends none. */
   private async log(
-    db: Db,
     operation: 'created' | 'updated' | 'deleted',
     before: R | undefined,
     after: R | undefined,
@@ -305,7 +304,7 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
     if (operation !== 'updated' || Object.keys(changes).length > 0)
       drafts.push({ resource: this.spec.resource.name, recordId, operation, changes });
     drafts.push(...(this.spec.alsoLogged?.(before, after) ?? []));
-    await appendChanges(db, drafts, { ...actor, occurredAt: now });
+    await appendChanges(drafts, { ...actor, occurredAt: now });
   }
 
   /**

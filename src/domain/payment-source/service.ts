@@ -47,7 +47,7 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
         const created = await tx.paymentSource.create({
           data: { ...input, createdAt: now, createdById: actor.userId, updatedAt: null, updatedById: null },
         });
-        await this.log(tx, created.id, 'created', undefined, created, actor, now);
+        await this.log(created.id, 'created', undefined, created, actor, now);
         return created;
       });
     } catch (e) {
@@ -88,7 +88,7 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
       await inTransaction(this.prisma, async (tx) => {
         const before = await lockedVersion(tx, current.id);
         const deleted = await tx.paymentSource.delete({ where: { id: current.id, ...versionOf(current, o) } });
-        await this.log(tx, current.id, 'deleted', before ?? deleted, undefined, actor, this.now());
+        await this.log(current.id, 'deleted', before ?? deleted, undefined, actor, this.now());
       });
     } catch (e) {
       if (isForeignKeyViolation(e)) throw hasPayments(current);
@@ -117,7 +117,7 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
           where: { id: current.id, ...versionOf(current, o) },
           data: { ...input, updatedAt: now, updatedById: actor.userId },
         });
-        await this.log(tx, updated.id, 'updated', before ?? current, updated, actor, now);
+        await this.log(updated.id, 'updated', before ?? current, updated, actor, now);
         return updated;
       });
     } catch (e) {
@@ -128,7 +128,6 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
 
   /** The write's change-log entry, last in its transaction (src/domain/change-log/append.ts). */
   private log(
-    tx: Prisma.TransactionClient,
     recordId: string,
     operation: 'created' | 'updated' | 'deleted',
     before: PaymentSource | undefined,
@@ -137,7 +136,7 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
     occurredAt: Date,
   ): Promise<void> {
     const changes = fieldChanges(paymentSourceFields, before, after);
-    return appendChanges(tx, [{ resource: 'payment-source', recordId, operation, changes }], { ...actor, occurredAt });
+    return appendChanges([{ resource: 'payment-source', recordId, operation, changes }], { ...actor, occurredAt });
   }
 
   private async checkRules(input: PaymentSourceInput, current: PaymentSource | undefined): Promise<void> {

@@ -57,7 +57,7 @@ export class PaymentService extends ReadService<typeof paymentFields> {
           },
         });
         const changes = fieldChanges(paymentFields, undefined, payment);
-        await appendChanges(tx, [{ resource: 'payment', recordId: payment.id, operation: 'created', changes }], {
+        await appendChanges([{ resource: 'payment', recordId: payment.id, operation: 'created', changes }], {
           ...actor,
           occurredAt: now,
         });
