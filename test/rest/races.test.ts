@@ -24,6 +24,17 @@ afterAll(() => t.close());
 const unique = () => Math.random().toString(36).slice(2, 8).toUpperCase();
 const post = (path: string, body: object) => request(t.http).post(`${API}${path}`).set(bearer(tok)).send(body);
 
+/** How many other sessions of the test database wait on a lock now. */
+async function waitingOnLocks(c: Client): Promise<number> {
+  // Inside a transaction the statistics views keep their first answer unless cleared.
+  await c.query('SELECT pg_stat_clear_snapshot()');
+  const { rows } = await c.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+  );
+  return rows[0]?.n ?? 0;
+}
+
 /**
  * Sends the requests while `table` is locked against writes, lets them go once `waiting` of
  * them wait on a lock inside their transactions, and gives their answers.
@@ -36,15 +47,7 @@ async function race(table: string, waiting: number, send: () => request.Test[]):
     // The table's name is one of this file's constants.
     await c.query(`LOCK TABLE "${table}" IN EXCLUSIVE MODE`);
     const answers = Promise.all(send().map((r) => r.then((res) => res)));
-    await until(`${waiting} writers waiting on ${table}`, async () => {
-      // Inside a transaction the statistics views keep their first answer unless cleared.
-      await c.query('SELECT pg_stat_clear_snapshot()');
-      const { rows } = await c.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
-      );
-      return (rows[0]?.n ?? 0) >= waiting;
-    });
+    await until(`${waiting} writers waiting on ${table}`, async () => (await waitingOnLocks(c)) >= waiting);
     await c.query('COMMIT');
     return await answers;
   } finally {
@@ -180,14 +183,7 @@ it('a write that PostgreSQL ends to break a deadlock is run again, not answered 
       .set(bearer(tok))
       .send({ taxAccountId: second })
       .then((r) => r);
-    await until('the write waiting for the account', async () => {
-      await c.query('SELECT pg_stat_clear_snapshot()');
-      const { rows } = await c.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
-      );
-      return (rows[0]?.n ?? 0) >= 1;
-    });
+    await until('the write waiting for the account', async () => (await waitingOnLocks(c)) >= 1);
     await c.query('SELECT 1 FROM "TaxCode" WHERE "id" = $1 FOR UPDATE', [taxCode.body.id]);
     await c.query('COMMIT');
     const r = await answer;
