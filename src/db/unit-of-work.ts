@@ -107,10 +107,10 @@ export async function inTransaction<T>(
 }
 
 /**
- * Runs a statement that returns no rows in the open unit's transaction, through the driver
- * adapter as the read path's statements go. Prisma Client's `$executeRawUnsafe` costs 0.50 ms
- * of CPU a statement, this 0.15 (a transaction's statement, PostgreSQL, Node 24): the change
- * log's append, one per write, and a write's savepoints inside a unit are sent this way. Values are text or null, cast in
+ * Runs a statement whose rows are not wanted in the open unit's transaction, through the
+ * driver adapter as the read path's statements go: a write's savepoints, the lock on the
+ * record it changes, its change-log append. Prisma Client's `$executeRawUnsafe` costs 0.50 ms
+ * of CPU a statement, this 0.15 (PostgreSQL, Node 24). Values are text or null, cast in
  * `sql`. Outside an open unit it refuses: such a statement belongs to a write's transaction.
  */
 export function executeInUnit(sql: string, values: readonly (string | null)[]): Promise<number> {

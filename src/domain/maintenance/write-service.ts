@@ -8,7 +8,7 @@ import {
   isUniqueViolation,
   isWriteConflict,
 } from '../../db/errors';
-import { clientOf, inTransaction } from '../../db/unit-of-work';
+import { clientOf, executeInUnit, inTransaction } from '../../db/unit-of-work';
 import { AppError, notFound, validationFailed } from '../../errors/catalogue';
 import { isDecimal } from '../../query/values';
 import type { FieldCatalog } from '../../query/fields';
@@ -276,7 +276,7 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
   /** The current record, its row locked to the end of the transaction (a concurrent write waits), its ETag checked. */
   private async locked(db: Db, id: string, o: WriteOptions): Promise<R> {
     // The table's name is the declaration's model, never input.
-    await db.$executeRawUnsafe(`SELECT 1 FROM "${this.spec.resource.model}" WHERE "id" = $1::uuid FOR UPDATE`, id);
+    await executeInUnit(`SELECT 1 FROM "${this.spec.resource.model}" WHERE "id" = $1::uuid FOR UPDATE`, [id]);
     const current = await this.spec.store(db, this.now()).find(id);
     if (!current) throw notFound(this.spec.resource.label, id);
     checkIfMatch(o.ifMatch, current);

@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient } from '../../db/__generated__/prisma/client';
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../../db/errors';
-import { clientOf, inTransaction } from '../../db/unit-of-work';
+import { clientOf, executeInUnit, inTransaction } from '../../db/unit-of-work';
 import { AppError, notFound } from '../../errors/catalogue';
 import { appendChanges, fieldChanges } from '../change-log/append';
 import { checkIfMatch } from '../common/etag';
@@ -205,7 +205,7 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
  * concurrent write waits), or undefined when it is gone. Parameterised.
  */
 async function lockedVersion(tx: Prisma.TransactionClient, id: string): Promise<PaymentSource | undefined> {
-  await tx.$queryRaw`SELECT 1 FROM "PaymentSource" WHERE "id" = ${id}::uuid FOR UPDATE`;
+  await executeInUnit('SELECT 1 FROM "PaymentSource" WHERE "id" = $1::uuid FOR UPDATE', [id]);
   return (await tx.paymentSource.findUnique({ where: { id } })) ?? undefined;
 }
 
