@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient } from '../../db/__generated__/prisma/client';
+import type { PrismaClient } from '../../db/__generated__/prisma/client';
 import { isForeignKeyViolation, isRecordNotFound, isUniqueViolation } from '../../db/errors';
 import { clientOf, executeInUnit, inTransaction } from '../../db/unit-of-work';
 import { AppError, notFound } from '../../errors/catalogue';
@@ -86,7 +86,7 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
     if (await this.db().payment.findFirst({ where: { paymentSourceId: current.id }, select: { id: true } })) throw hasPayments(current);
     try {
       await inTransaction(this.prisma, async (tx) => {
-        const before = await lockedVersion(tx, current.id);
+        const before = await this.lockedVersion(current.id);
         const deleted = await tx.paymentSource.delete({ where: { id: current.id, ...versionOf(current, o) } });
         await this.log(current.id, 'deleted', before ?? deleted, undefined, actor, this.now());
       });
@@ -110,7 +110,7 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
     try {
       return await inTransaction(this.prisma, async (tx) => {
         // The version the update replaces, locked, so the entry's old values are exactly it.
-        const before = await lockedVersion(tx, current.id);
+        const before = await this.lockedVersion(current.id);
         const now = this.now();
         // The version condition makes the update conditional on what was checked above.
         const updated = await tx.paymentSource.update({
@@ -124,6 +124,17 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
       if (isRecordNotFound(e)) throw await this.changedOrGone(id);
       throw await this.explain(e, input, id);
     }
+  }
+
+  /**
+   * The current version of a payment source, its row locked until the transaction ends (a
+   * concurrent write waits), or undefined when it is gone. Both statements go through the
+   * write's transaction (the read path joins its unit). Parameterised.
+   */
+  private async lockedVersion(id: string): Promise<PaymentSource | undefined> {
+    await executeInUnit('SELECT 1 FROM "PaymentSource" WHERE "id" = $1::uuid FOR UPDATE', [id]);
+    const [found] = await this.getMany([id]);
+    return found;
   }
 
   /** The write's change-log entry, last in its transaction (src/domain/change-log/append.ts). */
@@ -198,15 +209,6 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
       ? new AppError('PRECONDITION_FAILED', 'The payment source was changed by another request; read it again')
       : notFound('payment source', id);
   }
-}
-
-/**
- * The current version of a payment source, its row locked until the transaction ends (a
- * concurrent write waits), or undefined when it is gone. Parameterised.
- */
-async function lockedVersion(tx: Prisma.TransactionClient, id: string): Promise<PaymentSource | undefined> {
-  await executeInUnit('SELECT 1 FROM "PaymentSource" WHERE "id" = $1::uuid FOR UPDATE', [id]);
-  return (await tx.paymentSource.findUnique({ where: { id } })) ?? undefined;
 }
 
 /**
