@@ -3,6 +3,7 @@
 // (on the embedded database, whose one connection the unit holds, without waiting for it), and
 // a write the rules refuse inside a unit leaves the unit usable.
 
+import { executeInUnit, inTransaction } from '../../src/db/unit-of-work';
 import { WRITER_ID } from '../support/app';
 import { useTestServices } from '../support/database';
 
@@ -52,4 +53,16 @@ it('a refused write inside a unit is its own savepoint: the unit goes on and kee
   });
   expect(refused).toBe('DUPLICATE_CODE');
   expect(await count([a, b])).toBe(2);
+});
+
+it("a statement sent through the adapter (executeInUnit) is the unit's: kept and rolled back with it, refused outside one", async () => {
+  await expect(executeInUnit('SELECT 1', [])).rejects.toThrow(/no open unit of work/);
+  // A transaction-local setting is seen by the unit's own statements, and gone after it.
+  const setting = "SELECT current_setting('billing.unit_test', true) AS v";
+  const inside = await inTransaction(t.db.prisma, async (db) => {
+    await executeInUnit("SELECT set_config('billing.unit_test', $1, true)", ['in the unit']);
+    return db.$queryRawUnsafe<Array<{ v: string | null }>>(setting);
+  });
+  expect(inside[0]!.v).toBe('in the unit');
+  expect((await t.db.prisma.$queryRawUnsafe<Array<{ v: string | null }>>(setting))[0]!.v ?? '').toBe('');
 });
