@@ -31,7 +31,8 @@ export const isExclusionViolation = (e: unknown): boolean => sqlState(e) === '23
  * (40001); Prisma reports both as P2034 ("a write conflict or a deadlock. Please retry").
  * Retrying the transaction is the remedy.
  */
-export const isWriteConflict = (e: unknown): boolean => prismaCode(e) === 'P2034' || sqlState(e) === '40P01' || sqlState(e) === '40001';
+const WRITE_CONFLICT_STATES = new Set(['40P01', '40001']);
+export const isWriteConflict = (e: unknown): boolean => prismaCode(e) === 'P2034' || WRITE_CONFLICT_STATES.has(sqlState(e) ?? '');
 /** The record to update or delete was not there (P2025). */
 export const isRecordNotFound = (e: unknown): boolean => prismaCode(e) === 'P2025';
 
@@ -56,7 +57,11 @@ export function isDatabaseUnavailable(e: unknown): boolean {
     const kind = stringProp(causeOf(err), 'kind');
     if (kind && UNAVAILABLE_KINDS.has(kind)) return true;
     const state = sqlState(err) ?? (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined);
-    if (state && (state.startsWith('08') || state.startsWith('57') || ['53300', '55P03', '40P01', '40001'].includes(state))) return true;
+    if (
+      state &&
+      (state.startsWith('08') || state.startsWith('57') || state === '53300' || state === '55P03' || WRITE_CONFLICT_STATES.has(state))
+    )
+      return true;
     const message = stringProp(err, 'message');
     if (message && UNAVAILABLE_MESSAGES.test(message)) return true;
   }

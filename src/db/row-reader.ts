@@ -39,7 +39,7 @@ export interface RowReader {
 }
 
 /** Parameter types as the adapters want them: numbers are integers here (limit, offset); values are text, booleans or lists of them. */
-function argType(value: unknown): ArgType {
+export function argType(value: unknown): ArgType {
   if (Array.isArray(value)) return { scalarType: 'string', arity: 'list' };
   return { scalarType: typeof value === 'number' ? 'int' : 'string', arity: 'scalar' };
 }

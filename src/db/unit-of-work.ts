@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Prisma, PrismaClient } from './__generated__/prisma/client';
 import type { AdapterTransaction } from './prisma-internals';
-import { adapterReader, type OnQuery, type RowReader } from './row-reader';
+import { adapterReader, argType, type OnQuery, type RowReader } from './row-reader';
 
 // A unit of work: several writes (and the reads between them) in one database transaction,
 // all kept or none. The open transaction lives in an AsyncLocalStorage store, so whatever
@@ -116,10 +116,8 @@ export async function inTransaction<T>(
 export function executeInUnit(sql: string, values: readonly (string | null)[]): Promise<number> {
   const unit = openUnit();
   if (!unit) return Promise.reject(new Error('executeInUnit: no open unit of work (a statement of a write must be in its transaction)'));
-  return unit.tx.executeRaw({ sql, args: [...values], argTypes: values.map(() => TEXT) });
+  return unit.tx.executeRaw({ sql, args: [...values], argTypes: values.map(argType) });
 }
-
-const TEXT = { scalarType: 'string', arity: 'scalar' } as const;
 
 /** The client a read of the rules uses: the unit's transaction inside one, else `prisma`. */
 export function clientOf(prisma: PrismaClient): PrismaClient | Prisma.TransactionClient {
