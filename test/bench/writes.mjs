@@ -30,6 +30,7 @@ import { connect } from '@nats-io/transport-node';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { SignJWT } from 'jose';
+import { cpuTicks, processTicks } from './cpu.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -83,6 +84,7 @@ async function startNats() {
   }
   return {
     url,
+    pid: child.pid,
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
@@ -165,7 +167,8 @@ async function caughtUp(base) {
 }
 
 let counter = 0;
-async function throughput(base, auth, ids) {
+async function throughput(server, nats, auth, ids) {
+  const base = server.base;
   await caughtUp(base);
   const options = (duration) => ({
     url: base,
@@ -183,9 +186,15 @@ async function throughput(base, auth, ids) {
     ],
   });
   await autocannon(options(2)); // warm-up
+  // Where a write's CPU goes (ticks of 10 ms from /proc): the service, PostgreSQL (all its
+  // processes), the benchmark's own NATS server.
+  const ticks = () => [cpuTicks(server.pid), processTicks('postgres'), cpuTicks(nats.pid)];
+  const t0 = ticks();
   const r = await autocannon(options(seconds));
+  const t1 = ticks();
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${r.non2xx} answers were not 2xx, ${r.errors} errors`);
-  return { perSecond: r['2xx'] / seconds, p99: r.latency.p99 };
+  const [service, postgres, broker] = t1.map((t, i) => ((t - t0[i]) * 10) / Math.max(1, r['2xx']));
+  return { perSecond: r['2xx'] / seconds, p99: r.latency.p99, cpu: { service, postgres, broker } };
 }
 
 const median = (xs) => {
@@ -236,8 +245,11 @@ async function relayLag(base, auth, ids, natsUrl) {
       ),
     );
   }
-  await Promise.all(sent);
+  // The rate the writes left at (the open loop keeps it unless its own event loop falls behind),
+  // and the rate they were answered at (lower when the service queues them).
   const achieved = total / ((Date.now() - started) / 1000);
+  await Promise.all(sent);
+  const answered = total / ((Date.now() - started) / 1000);
   const accepted = total - refused.length;
   const until = Date.now() + 60_000;
   while (arrivals.size < accepted && Date.now() < until) await sleep(50);
@@ -247,6 +259,7 @@ async function relayLag(base, auth, ids, natsUrl) {
     writes: total,
     accepted,
     achieved,
+    answered,
     arrived: lags.length,
     p50: quantile(lags, 0.5),
     p99: quantile(lags, 0.99),
@@ -254,11 +267,8 @@ async function relayLag(base, auth, ids, natsUrl) {
   };
 }
 
-/** The server's CPU time so far in ms (utime + stime from /proc, in clock ticks of 10 ms). */
-function cpuMs(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
+/** The server's CPU time so far in ms. */
+const cpuMs = (pid) => cpuTicks(pid) * 10;
 
 const SYNC_SIZE = 100;
 let syncRun = 0;
@@ -346,18 +356,21 @@ async function logSize() {
 }
 
 /** 1: payment-source updates with the change log and without, alternating. */
-async function throughputWithAndWithout(natsUrl, auth) {
+async function throughputWithAndWithout(nats, auth) {
   const results = { off: [], on: [] };
   for (let i = 0; i < rounds; i++) {
     for (const mode of ['off', 'on']) {
-      const server = await startServer(mode, natsUrl);
+      const server = await startServer(mode, nats.url);
       try {
         const ids = await paymentSourceIds(server.base, auth);
         const entries = await logSize();
-        const r = await throughput(server.base, auth, ids);
+        const r = await throughput(server, nats, auth, ids);
         if (mode === 'off' && (await logSize()) !== entries) throw new Error('a round without the change log appended entries');
         results[mode].push(r);
-        console.log(`  change log ${mode.padEnd(3)}: ${r.perSecond.toFixed(0)} updates/s, p99 ${r.p99} ms`);
+        const cpu = Object.entries(r.cpu).map(([k, v]) => `${k} ${v.toFixed(2)}`);
+        console.log(
+          `  change log ${mode.padEnd(3)}: ${r.perSecond.toFixed(0)} updates/s, p99 ${r.p99} ms, CPU ms per update: ${cpu.join(', ')}`,
+        );
       } finally {
         await server.stop();
       }
@@ -369,6 +382,9 @@ async function throughputWithAndWithout(natsUrl, auth) {
     `payment-source updates/s (median): ${on.toFixed(0)} with the change log, ${off.toFixed(0)} without; ratio ${(on / off).toFixed(2)}`,
   );
   console.log(`p99 latency (median): ${median(results.on.map((r) => r.p99))} ms with, ${median(results.off.map((r) => r.p99))} ms without`);
+  const cpu = (mode) =>
+    ['service', 'postgres', 'broker'].map((k) => `${k} ${median(results[mode].map((r) => r.cpu[k])).toFixed(2)}`).join(', ');
+  console.log(`CPU ms per update (median): with ${cpu('on')}; without ${cpu('off')}`);
   if (on / off < 0.8) process.exitCode = 1;
 }
 
@@ -378,7 +394,7 @@ async function lagAt(server, auth, natsUrl) {
   await caughtUp(server.base);
   const lag = await relayLag(server.base, auth, ids, natsUrl);
   console.log(
-    `relay lag at ${rate} writes/s (sent at ${lag.achieved.toFixed(0)}/s; ${lag.accepted} of ${lag.writes} accepted, the rest 503; ${lag.arrived} events arrived): p50 ${lag.p50} ms, p99 ${lag.p99} ms, max ${lag.max} ms (write's transaction time to arrival at a NATS subscriber)`,
+    `relay lag at ${rate} writes/s (sent at ${lag.achieved.toFixed(0)}/s, answered at ${lag.answered.toFixed(0)}/s; ${lag.accepted} of ${lag.writes} accepted, the rest 503; ${lag.arrived} events arrived): p50 ${lag.p50} ms, p99 ${lag.p99} ms, max ${lag.max} ms (write's transaction time to arrival at a NATS subscriber)`,
   );
   if (lag.arrived < lag.accepted) process.exitCode = 1;
 }
@@ -399,7 +415,7 @@ async function main() {
         .map((l) => l.toFixed(1))
         .join(' ')} on ${os.availableParallelism()} cores`,
     );
-    if (parts.has('throughput')) await throughputWithAndWithout(nats.url, auth);
+    if (parts.has('throughput')) await throughputWithAndWithout(nats, auth);
     if (parts.has('lag') || parts.has('sync')) {
       const server = await startServer('on', nats.url);
       try {
