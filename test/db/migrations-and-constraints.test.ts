@@ -63,6 +63,21 @@ describe('migrations', () => {
     );
   });
 
+  it("hold every column of an address in the index of a customer's addresses (its to-many reads need no heap)", async () => {
+    const columns = async (sql: string) => (await db.session.query<{ name: string }>(sql)).map((r) => r.name).sort();
+    const inIndex = await columns(`SELECT a.attname AS name FROM pg_index i
+      JOIN pg_class x ON x.oid = i.indexrelid AND x.relname = 'Address_customerId_idx'
+      JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey::int2[])`);
+    const ofTable = await columns(
+      "SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'Address'",
+    );
+    expect(inIndex).toEqual(ofTable);
+    const [key] = await db.session.query<{ keys: number }>(
+      `SELECT i.indnkeyatts AS keys FROM pg_index i JOIN pg_class x ON x.oid = i.indexrelid AND x.relname = 'Address_customerId_idx'`,
+    );
+    expect(Number(key?.keys)).toBe(1);
+  });
+
   it('applying again changes nothing', async () => {
     expect(await applyMigrations(db.session)).toEqual([]);
   });
