@@ -19,7 +19,7 @@ import { ChangeSignal } from './signal';
 // stops it after the HTTP server.
 
 /** The channel the change log's insert trigger notifies (migration 20261126100000_change_events). */
-const CHANNEL = 'billing_change_log';
+export const CHANNEL = 'billing_change_log';
 /** The relay's advisory lock key: 0x62696C72, "bilr" in ASCII (the log's own lock is "bill"). */
 const RELAY_LOCK_KEY = 1651076210n;
 

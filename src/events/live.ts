@@ -35,13 +35,14 @@ export function follow<E extends Sequenced>(src: LiveSource<E>, o: FollowOptions
   const run = async function* (): AsyncGenerator<E> {
     let cursor = o.after ?? (await src.head());
     while (!stop.signal.aborted) {
+      const heard = src.signal.heard;
       const batch = await src.read(cursor, BATCH);
       for (const e of batch) {
         cursor = BigInt(e.seq);
         if (o.resource === undefined || e.resource === o.resource) yield e;
         if (stop.signal.aborted) return;
       }
-      if (batch.length < BATCH) await src.signal.next(src.pollMs, stop.signal);
+      if (batch.length < BATCH) await src.signal.next(heard, src.pollMs, stop.signal);
     }
   };
   const entries = run();

@@ -101,10 +101,6 @@ export class ChangeRelay {
     };
   }
 
-  private sleep(ms: number, signal: AbortSignal = this.stopping.signal): Promise<void> {
-    return this.d.signal.next(ms, signal).then(() => undefined);
-  }
-
   private async loop(): Promise<void> {
     const stop = this.stopping.signal;
     let failures = 0;
@@ -162,10 +158,11 @@ export class ChangeRelay {
       const gap = shortReadAt + READ_GAP_MS - performance.now();
       if (gap > 0) await wait(gap, signal);
       const readAt = performance.now();
+      const heard = this.d.signal.heard;
       const batch = await this.d.read(last, BATCH);
       shortReadAt = batch.length < BATCH ? readAt : -Infinity;
       if (batch.length === 0) {
-        await this.sleep(this.d.pollMs ?? 1_000, signal);
+        await this.d.signal.next(heard, this.d.pollMs ?? 1_000, signal);
         continue;
       }
       for (let from = 0; from < batch.length && !signal.aborted; from += WINDOW) {
