@@ -60,7 +60,7 @@ export async function startEvents(o: { config: Config['events']; db: Database; s
       toMessage: (e) => toMessage(e, { source: c.source, subjectPrefix: c.subjectPrefix, data: e, stringify: stringifyJson }),
       publish: (m, after) => b.publish(m, after),
       brokerUp: () => b.connected,
-      progress: relayProgress(bg.prisma, c.stream),
+      progress: relayProgress(bg, c.stream),
       backlog: (after) => backlog(bg.prisma, after),
       lock: () => o.db.tryLock(RELAY_LOCK_KEY),
       signal,
