@@ -61,3 +61,12 @@ export function backendTicksSince(name, before) {
   for (const [pid, ticks] of databaseBackends(name)) total += ticks - (before.get(pid) ?? 0);
   return total;
 }
+
+/**
+ * The machine's ticks (all cores) and those stolen by the host (/proc/stat's steal): on a
+ * virtual machine the same work costs more CPU while its host runs other guests.
+ */
+export function machineTicks() {
+  const f = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+  return { total: f.reduce((a, b) => a + b, 0), steal: f[7] ?? 0 };
+}

@@ -5,7 +5,8 @@
 //    data's payment sources) per second and their p99 latency, with the change log and with
 //    it switched off in the same build (test/bench/write-server.mjs off: a switch of this
 //    benchmark only). The rounds alternate, off and on, BENCH_ROUNDS times each; the ratio
-//    compares the medians. The relay to NATS runs in both (it has nothing to do without the log).
+//    compares the medians, and each on-round with the off-round before it (their median is
+//    steadier on a machine whose speed drifts; the host's stolen CPU is printed). The relay to NATS runs in both (it has nothing to do without the log).
 // 2. Relay lag at BENCH_RATE writes/s (default 200) for BENCH_SECONDS: from each write's
 //    transaction time (the entry's occurredAt, taken just before the commit) to the event's
 //    arrival at a NATS subscriber of the stream's subjects (it arrives as JetStream stores
@@ -30,7 +31,7 @@ import { connect } from '@nats-io/transport-node';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { SignJWT } from 'jose';
-import { cpuTicks, processTicks } from './cpu.mjs';
+import { cpuTicks, machineTicks, processTicks } from './cpu.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -358,6 +359,7 @@ async function logSize() {
 /** 1: payment-source updates with the change log and without, alternating. */
 async function throughputWithAndWithout(nats, auth) {
   const results = { off: [], on: [] };
+  const machine0 = machineTicks();
   for (let i = 0; i < rounds; i++) {
     for (const mode of ['off', 'on']) {
       const server = await startServer(mode, nats.url);
@@ -376,10 +378,17 @@ async function throughputWithAndWithout(nats, auth) {
       }
     }
   }
+  const machine1 = machineTicks();
   const off = median(results.off.map((r) => r.perSecond));
   const on = median(results.on.map((r) => r.perSecond));
   console.log(
     `payment-source updates/s (median): ${on.toFixed(0)} with the change log, ${off.toFixed(0)} without; ratio ${(on / off).toFixed(2)}`,
+  );
+  // Each round with the log beside the round without it just before: the machine's speed
+  // drifts over minutes (the host's other guests), and a pair shares most of that drift.
+  const paired = results.on.map((r, i) => r.perSecond / results.off[i].perSecond);
+  console.log(
+    `ratio per pair of rounds: median ${median(paired).toFixed(2)} (${paired.map((x) => x.toFixed(2)).join(', ')}); CPU stolen by the host during the rounds: ${((100 * (machine1.steal - machine0.steal)) / Math.max(1, machine1.total - machine0.total)).toFixed(1)} %`,
   );
   console.log(`p99 latency (median): ${median(results.on.map((r) => r.p99))} ms with, ${median(results.off.map((r) => r.p99))} ms without`);
   const cpu = (mode) =>
