@@ -4,10 +4,10 @@ import type { RowReader } from '../db/row-reader';
 // The relay's saved position (table ChangeRelayState) and the backlog behind it.
 
 /**
- * Saves the position unless a successor saved a later one. Sent
- * through the driver adapter (a RowReader: the statement returns its row), as the relay's
- * reads are: through Prisma Client's raw path a save cost the service's thread 0.26 ms of
- * CPU, through the adapter 0.13, and the relay saves after every batch it publishes.
+ * Saves the position unless a successor saved a later one. Sent through the driver adapter
+ * (a RowReader: the statement returns its row), as the relay's reads are: through Prisma
+ * Client's raw path a save cost the service's thread 0.26 ms of CPU, through the adapter
+ * 0.13, and the relay saves after every batch it publishes.
  */
 const SAVE = `INSERT INTO "ChangeRelayState" ("relay", "lastSeq", "updatedAt") VALUES ($1, $2::bigint, now())
 ON CONFLICT ("relay") DO UPDATE SET "lastSeq" = GREATEST("ChangeRelayState"."lastSeq", EXCLUDED."lastSeq"), "updatedAt" = now()
