@@ -6,7 +6,8 @@
 //    it switched off in the same build (test/bench/write-server.mjs off: a switch of this
 //    benchmark only). The rounds alternate, off and on, BENCH_ROUNDS times each; the ratio
 //    compares the medians, and each on-round with the off-round before it (their median is
-//    steadier on a machine whose speed drifts; the host's stolen CPU is printed). The relay to NATS runs in both (it has nothing to do without the log).
+//    steadier on a machine whose speed drifts; the host's stolen CPU is printed). The relay
+//    to NATS runs in both (it has nothing to do without the log).
 // 2. Relay lag at BENCH_RATE writes/s (default 200) for BENCH_SECONDS: from each write's
 //    transaction time (the entry's occurredAt, taken just before the commit) to the event's
 //    arrival at a NATS subscriber of the stream's subjects (it arrives as JetStream stores

@@ -8,8 +8,7 @@ import { DEMO_DATA_FILE } from '../../src/config/paths';
 import { importReferenceData } from '../../src/import/import-service';
 import type { Events } from '../../src/events/events';
 import { READ_GAP_MS } from '../../src/events/relay';
-import { APPEND } from '../../src/domain/change-log/append';
-import { WRITER_ID } from '../support/app';
+import { appendDescriptionChange } from '../support/change-log';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { fixture } from '../support/fixture';
 import { privateNats, readStream, type PrivateNats } from '../support/nats';
@@ -45,17 +44,7 @@ it('entries committed one after another are read together, at most one read per 
   const ENTRIES = 60;
   const start = performance.now();
   // Each its own transaction, as a write's entries are, and so each its own notification.
-  for (let i = 0; i < ENTRIES; i++) {
-    const changes = { description: { old: null, new: `trickle ${i}` } };
-    await db.prisma.$executeRawUnsafe(
-      APPEND,
-      JSON.stringify([{ resource: 'payment-source', recordId, operation: 'updated', changes }]),
-      WRITER_ID,
-      new Date().toISOString(),
-      requestId,
-      null,
-    );
-  }
+  for (let i = 0; i < ENTRIES; i++) await appendDescriptionChange(db, `trickle ${i}`, requestId, recordId);
   const appended = performance.now() - start;
   const written = await db.prisma.changeLog.findMany({ where: { requestId }, orderBy: { seq: 'asc' } });
   expect(written).toHaveLength(ENTRIES);

@@ -6,7 +6,6 @@
 
 import { randomUUID } from 'node:crypto';
 import { DEMO_DATA_FILE } from '../../src/config/paths';
-import { APPEND } from '../../src/domain/change-log/append';
 import { CHANNEL } from '../../src/events/events';
 import { follow } from '../../src/events/live';
 import { logHead } from '../../src/events/progress';
@@ -14,9 +13,8 @@ import { ChangeRelay, type RelayEntry } from '../../src/events/relay';
 import { ChangeSignal } from '../../src/events/signal';
 import { createLogger } from '../../src/http/logger';
 import { importReferenceData } from '../../src/import/import-service';
-import { WRITER_ID } from '../support/app';
+import { appendDescriptionChange } from '../support/change-log';
 import { createTestDatabase, servicesOf, type TestDatabase } from '../support/database';
-import { fixture } from '../support/fixture';
 import { until } from '../support/until';
 
 const HOUR = 3_600_000;
@@ -42,15 +40,7 @@ afterAll(async () => {
 /** Appends one entry in its own transaction and waits until its notification has arrived. */
 async function commitAndNotify(description: string): Promise<void> {
   const before = notified;
-  const changes = { description: { old: null, new: description } };
-  await db.prisma.$executeRawUnsafe(
-    APPEND,
-    JSON.stringify([{ resource: 'payment-source', recordId: fixture.paymentSources[0]!.id, operation: 'updated', changes }]),
-    WRITER_ID,
-    new Date().toISOString(),
-    randomUUID(),
-    null,
-  );
+  await appendDescriptionChange(db, description, randomUUID());
   await until('the notification of the append', () => notified > before, { everyMs: 5, timeoutMs: 10_000 });
 }
 
