@@ -30,6 +30,7 @@ const NOT_RESOURCES: Readonly<Record<string, string>> = {
   CustomerSurname: 'the lexicon of surnames a contains() filter narrows by, kept by a trigger',
   ChangeLog: 'the change history, read through its own service and feed',
   ChangeRelayState: "the relay's position in the change log",
+  ChangeLogWaiter: 'the service instances waiting for a notification of the change log, until when',
 };
 const UNKNOWN_ID = '00000000-0000-4000-8000-00000000abcd';
 

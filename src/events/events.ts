@@ -12,13 +12,14 @@ import { backlog, logHead, relayProgress } from './progress';
 import type { EventsState } from '../http/health';
 import { ChangeRelay } from './relay';
 import { ChangeSignal } from './signal';
+import { waiterRegistration } from './waiters';
 
 // Change events of one instance: the database's notification of new change-log entries
 // (one LISTEN session), the followers GraphQL subscriptions read from, and, with
 // EVENTS_NATS_URL, the relay to NATS JetStream. main.ts starts it after the database and
 // stops it after the HTTP server.
 
-/** The channel the change log's insert trigger notifies (migration 20261126100000_change_events). */
+/** The channel a commit that appended to the change log notifies while a reader waits (./waiters.ts). */
 export const CHANNEL = 'billing_change_log';
 /** The relay's advisory lock key: 0x62696C72, "bilr" in ASCII (the log's own lock is "bill"). */
 const RELAY_LOCK_KEY = 1651076210n;
@@ -32,10 +33,10 @@ export interface Events {
 }
 
 export async function startEvents(o: { config: Config['events']; db: Database; services: Services; logger: Logger }): Promise<Events> {
-  const signal = new ChangeSignal();
+  const signal = new ChangeSignal({ registration: waiterRegistration(o.db.background), pollMs: o.config.pollMs });
   const unlisten = await o.db.listen(CHANNEL, () => signal.notify());
   const read = (after: bigint, limit: number) => o.services.changeLog.changesAfter(after, limit);
-  const source = { read, head: () => logHead(o.db.prisma), signal, pollMs: o.config.pollMs };
+  const source = { read, head: () => logHead(o.db.prisma), signal };
 
   const c = o.config;
   let relay: ChangeRelay | undefined;
@@ -65,7 +66,6 @@ export async function startEvents(o: { config: Config['events']; db: Database; s
       lock: () => o.db.tryLock(RELAY_LOCK_KEY),
       signal,
       logger: o.logger,
-      pollMs: c.pollMs,
     });
     broker.start();
     relay.start();

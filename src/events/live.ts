@@ -23,8 +23,6 @@ export interface LiveSource<E extends Sequenced> {
   /** The newest seq now (0 when the log is empty). */
   readonly head: () => Promise<bigint>;
   readonly signal: ChangeSignal;
-  /** Longest wait for a notification before reading anyway (a lost notification costs this much). */
-  readonly pollMs: number;
 }
 
 const BATCH = 100;
@@ -35,14 +33,15 @@ export function follow<E extends Sequenced>(src: LiveSource<E>, o: FollowOptions
   const run = async function* (): AsyncGenerator<E> {
     let cursor = o.after ?? (await src.head());
     while (!stop.signal.aborted) {
-      const heard = src.signal.heard;
+      const mark = src.signal.mark();
       const batch = await src.read(cursor, BATCH);
+      if (batch.length > 0) src.signal.found();
       for (const e of batch) {
         cursor = BigInt(e.seq);
         if (o.resource === undefined || e.resource === o.resource) yield e;
         if (stop.signal.aborted) return;
       }
-      if (batch.length < BATCH) await src.signal.next(heard, src.pollMs, stop.signal);
+      if (batch.length < BATCH) await src.signal.waitAfter(mark, stop.signal);
     }
   };
   const entries = run();

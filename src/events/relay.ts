@@ -43,8 +43,6 @@ export interface RelayDeps {
   readonly logger: Logger;
   /** Told each entry once JetStream stored it (for the commit-to-broker delay metric). */
   readonly onPublished?: (e: RelayEntry) => void;
-  /** Longest wait for a notification before reading the log anyway. */
-  readonly pollMs?: number;
   /** How often a standby instance tries the lock. */
   readonly takeoverMs?: number;
 }
@@ -57,8 +55,8 @@ const BATCH = 200;
  */
 const WINDOW = 64;
 /**
- * Least time between two reads of the log that follow a short batch. Every commit notifies:
- * without a gap, entries committed a few milliseconds apart were read and published one or
+ * Least time between two reads of the log that follow a short batch. Without a gap (and when
+ * every commit notified), entries committed a few milliseconds apart were read and published one or
  * two at a time, each read followed by a save of the position (60 entries appended one after
  * another: 31 reads on PostgreSQL, test/events/relay-reads.test.ts). Read this much later,
  * one read and one save take whatever committed meanwhile; a full batch (a backlog) is
@@ -158,13 +156,14 @@ export class ChangeRelay {
       const gap = shortReadAt + READ_GAP_MS - performance.now();
       if (gap > 0) await wait(gap, signal);
       const readAt = performance.now();
-      const heard = this.d.signal.heard;
+      const mark = this.d.signal.mark();
       const batch = await this.d.read(last, BATCH);
       shortReadAt = batch.length < BATCH ? readAt : -Infinity;
       if (batch.length === 0) {
-        await this.d.signal.next(heard, this.d.pollMs ?? 1_000, signal);
+        await this.d.signal.waitAfter(mark, signal);
         continue;
       }
+      this.d.signal.found();
       for (let from = 0; from < batch.length && !signal.aborted; from += WINDOW) {
         const window = batch.slice(from, from + WINDOW);
         const outcomes = await Promise.allSettled(
