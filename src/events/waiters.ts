@@ -9,8 +9,8 @@ import type { RowReader } from '../db/row-reader';
 // each commit either checked before it (and is visible to the reader's next read) or sees it.
 // The reader therefore reads the log once more after registering, and only then waits.
 
-/** The feed's advisory lock key, the change log's own (0x62696C6C, "bill" in ASCII). */
-const FEED_LOCK_KEY = 1651076204;
+/** The feed's advisory lock key, the change log's own (0x62696C6C, "bill" in ASCII; prisma/functions/change_log_seq_at_commit.sql). */
+export const FEED_LOCK_KEY = 1651076204;
 
 /** Registers (or extends) the waiter until the database's clock plus $2 ms; removes registrations expired an hour ago. */
 const REGISTER = `WITH gone AS (DELETE FROM "ChangeLogWaiter" WHERE "until" < clock_timestamp() - interval '1 hour' AND "waiter" <> $1::uuid)

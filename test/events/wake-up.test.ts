@@ -16,7 +16,7 @@ import { follow } from '../../src/events/live';
 import { logHead } from '../../src/events/progress';
 import { ChangeRelay, type RelayEntry } from '../../src/events/relay';
 import { ChangeSignal } from '../../src/events/signal';
-import { waiterRegistration } from '../../src/events/waiters';
+import { FEED_LOCK_KEY, waiterRegistration } from '../../src/events/waiters';
 import { createLogger } from '../../src/http/logger';
 import { importReferenceData } from '../../src/import/import-service';
 import { WRITER_ID } from '../support/app';
@@ -120,6 +120,13 @@ async function firstFollowed(signal: ChangeSignal, read: ReturnType<typeof reade
 }
 
 it('a commit notifies only while a registration holds, checked at commit (the import: at its statement)', async () => {
+  // The registration takes the lock under which commits take their seq and check for waiters.
+  const functions = await db.prisma.$queryRawUnsafe<Array<{ name: string; body: string }>>(
+    `SELECT proname AS name, prosrc AS body FROM pg_proc WHERE proname IN ('change_log_seq_at_commit', 'change_log_assign_seq') ORDER BY 1`,
+  );
+  expect(functions.map((f) => f.name)).toEqual(['change_log_assign_seq', 'change_log_seq_at_commit']);
+  for (const f of functions) expect(f.body).toContain(`pg_advisory_xact_lock(${FEED_LOCK_KEY})`);
+
   const registration = waiterRegistration(db.background);
   const before = notified;
   await appendDescriptionChange(db, `nobody waits ${randomUUID()}`, randomUUID());
