@@ -56,9 +56,9 @@ const BATCH = 200;
 const WINDOW = 64;
 /**
  * Least time between two reads of the log that follow a short batch. Without a gap (and when
- * every commit notified), entries committed a few milliseconds apart were read and published one or
- * two at a time, each read followed by a save of the position (60 entries appended one after
- * another: 31 reads on PostgreSQL, test/events/relay-reads.test.ts). Read this much later,
+ * every commit notified), entries committed a few milliseconds apart were read and published
+ * one or two at a time, each read followed by a save of the position (60 entries appended
+ * one after another: 31 reads on PostgreSQL, test/events/relay-reads.test.ts). Read this much later,
  * one read and one save take whatever committed meanwhile; a full batch (a backlog) is
  * followed by the next read at once. Under a heavy load the relay's own round trips merge
  * reads already (npm run bench:writes at 171 writes/s: a read per 3.4 writes, 3.8 with the gap).

@@ -13,6 +13,8 @@
 // arrived while it read (its entry perhaps committed after the read's snapshot) makes next()
 // return at once instead of being lost to a waiter that was not yet registered.
 
+import type { WaiterRegistration } from './waiters';
+
 /** Slack between a registration's end and a wait's: the round trip that made it, timers firing late. */
 const MARGIN_MS = 500;
 /**
@@ -43,12 +45,7 @@ export class ChangeSignal {
   private busyReads = 0;
 
   /** `pollMs` is the longest a reader waits for a notification (its safety poll). */
-  constructor(
-    private readonly o: {
-      readonly registration: { register(validMs: number): Promise<void>; cancel(): Promise<void> };
-      readonly pollMs: number;
-    },
-  ) {}
+  constructor(private readonly o: { readonly registration: WaiterRegistration; readonly pollMs: number }) {}
 
   /** Take before reading the log. */
   mark(): ReadMark {
