@@ -9,7 +9,6 @@
 // commit's notification has arrived, an earlier one's would have arrived before it.
 
 import { randomUUID } from 'node:crypto';
-import { APPEND } from '../../src/domain/change-log/append';
 import { DEMO_DATA_FILE } from '../../src/config/paths';
 import { CHANNEL } from '../../src/events/events';
 import { follow } from '../../src/events/live';
@@ -19,10 +18,8 @@ import { ChangeSignal } from '../../src/events/signal';
 import { FEED_LOCK_KEY, waiterRegistration } from '../../src/events/waiters';
 import { createLogger } from '../../src/http/logger';
 import { importReferenceData } from '../../src/import/import-service';
-import { WRITER_ID } from '../support/app';
 import { appendDescriptionChange } from '../support/change-log';
 import { createTestDatabase, servicesOf, type TestDatabase } from '../support/database';
-import { fixture } from '../support/fixture';
 import { until } from '../support/until';
 
 const HOUR = 3_600_000;
@@ -136,17 +133,7 @@ it('a commit notifies only while a registration holds, checked at commit (the im
   expect(notified).toBe(before + 1);
 
   // The import's entries take their seq at their statement, under the feed's lock (change_log_notify).
-  await db.prisma.$transaction(async (tx) => {
-    await tx.$executeRawUnsafe(`SET LOCAL billing.change_log_seq = 'now'`);
-    await tx.$executeRawUnsafe(
-      APPEND,
-      JSON.stringify([{ resource: 'payment-source', recordId: fixture.paymentSources[0]!.id, operation: 'updated', changes: {} }]),
-      WRITER_ID,
-      new Date().toISOString(),
-      randomUUID(),
-      null,
-    );
-  });
+  await appendDescriptionChange(db, `as the import appends ${randomUUID()}`, randomUUID(), undefined, { seqAtInsert: true });
   await until('the notification of the import-like append', () => notified > before + 1, { everyMs: 5, timeoutMs: 10_000 });
 
   // A registration past its time is ignored.
