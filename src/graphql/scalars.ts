@@ -5,8 +5,9 @@
 
 import Decimal from 'decimal.js';
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
-import { exactNumber, type ExactNumber } from '../http/json';
-import { GUID_PATTERN, parseInstant as parseInstantText, plainDecimal, isDecimal } from '../query/values';
+import { exactDecimal, exactNumber, type ExactNumber } from '../http/json';
+import { GUID_PATTERN, parseInstant as parseInstantText, plainDecimal } from '../query/values';
+import { memoized } from '../lib/memo';
 
 /**
  * A scalar input that does not parse: VALIDATION_FAILED (src/graphql/errors.ts). A plain
@@ -58,17 +59,7 @@ function parseInstant(value: unknown): Date {
 // Billing data repeats its instants (prices and terms start on a few dates; a page of 50
 // articles with their prices has a handful), and toISOString costs about as much as the rest
 // of a value's way out: the last ones written are remembered.
-const ISO_MEMO_SIZE = 1024;
-const isoTexts = new Map<number, string>();
-
-function isoText(time: number, date: Date): string {
-  let text = isoTexts.get(time);
-  if (text === undefined) {
-    if (isoTexts.size >= ISO_MEMO_SIZE) isoTexts.clear();
-    isoTexts.set(time, (text = date.toISOString()));
-  }
-  return text;
-}
+const isoText = memoized((time: number) => new Date(time).toISOString(), 1024);
 
 export const DateTimeScalar = new GraphQLScalarType<Date, string>({
   name: 'DateTime',
@@ -76,7 +67,7 @@ export const DateTimeScalar = new GraphQLScalarType<Date, string>({
   serialize: (value) => {
     if (value instanceof Date) {
       const time = value.getTime();
-      if (!Number.isNaN(time)) return isoText(time, value);
+      if (!Number.isNaN(time)) return isoText(time);
     }
     throw new GraphQLError(`DateTime cannot represent ${describe(value)}`);
   },
@@ -137,7 +128,8 @@ export const DecimalScalar = new GraphQLScalarType<string, ExactNumber>({
   description: 'An exact decimal number: a JSON number written from its exact decimal value; input also as a numeric string.',
   // exactNumber: src/http/json.ts writes it as a JSON number with exactly this text.
   serialize: (value) => {
-    if (isDecimal(value)) return exactNumber(value.toFixed());
+    const exact = exactDecimal(value);
+    if (exact !== undefined) return exact;
     if (typeof value === 'string' || typeof value === 'number') return exactNumber(parseDecimal(value));
     throw new GraphQLError(`Decimal cannot represent ${describe(value)}`);
   },
@@ -173,7 +165,8 @@ export const FieldValueScalar = new GraphQLScalarType<never, string | boolean | 
   description: "A field's value in a change-log entry, as the API writes that field. Output only.",
   serialize: (value) => {
     if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-    if (isDecimal(value)) return exactNumber(value.toFixed());
+    const exact = exactDecimal(value);
+    if (exact !== undefined) return exact;
     throw new GraphQLError(`FieldValue cannot represent ${describe(value)}`);
   },
   parseValue: () => {

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { stringify as losslessStringify } from 'lossless-json';
-import { DecimalText } from '../query/values';
+import { DecimalText, isDecimal } from '../query/values';
 
 // The one JSON writer of both doors, for exact decimals. Money and rates leave the service
 // as JSON numbers written from their decimal text ("1234.5000" → 1234.5), never through a
@@ -25,21 +25,18 @@ const rawJSON = (JSON as { rawJSON?: (text: string) => unknown }).rawJSON;
  */
 export const NATIVE_EXACT_JSON = rawJSON !== undefined;
 
-function withRawJson(raw: (text: string) => unknown): (value: unknown) => string {
+const withRawJson = (value: unknown): string =>
   // The replacer sees the value before toJSON() has turned a decimal into a string.
-  return (value) =>
-    JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
-      const original = this[key];
-      return isExact(original) ? raw(numberText(original)) : v;
-    });
-}
+  JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
+    return exactDecimal(this[key]) ?? v;
+  });
 
 const NUMBER_STRINGIFIERS = [{ test: isExact, stringify: (v: unknown) => (isExact(v) ? numberText(v) : String(v)) }];
 
 const withLosslessJson = (value: unknown): string => losslessStringify(value, undefined, undefined, NUMBER_STRINGIFIERS) ?? 'null';
 
 /** JSON text of a response body (REST), decimals (Prisma's, decimal.js's) as exact numbers. */
-export const stringifyJson: (value: unknown) => string = rawJSON ? withRawJson(rawJSON) : withLosslessJson;
+export const stringifyJson: (value: unknown) => string = rawJSON ? withRawJson : withLosslessJson;
 
 /** A JSON number of exactly this text, on its way out (GraphQL's Decimal scalar). */
 export type ExactNumber = DecimalText | { readonly rawJSON: string };
@@ -48,6 +45,18 @@ export type ExactNumber = DecimalText | { readonly rawJSON: string };
 export const exactNumber: (text: string) => ExactNumber = rawJSON
   ? (text) => rawJSON(text) as { readonly rawJSON: string }
   : (text) => new DecimalText(text);
+
+// The read path hands out one Decimal per distinct text it has read lately (src/db/read/row.ts),
+// so a page read again writes the same objects again: their numbers are remembered with them.
+const exactNumbers = new WeakMap<object, ExactNumber>();
+
+/** A decimal's exact number (exactNumber of its text), or undefined when the value is no decimal (isDecimal). */
+export function exactDecimal(value: unknown): ExactNumber | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  let exact = exactNumbers.get(value);
+  if (exact === undefined && isDecimal(value)) exactNumbers.set(value, (exact = exactNumber(value.toFixed())));
+  return exact;
+}
 
 /**
  * JSON text of a value whose decimals are all exactNumber values (a GraphQL result: every

@@ -16,3 +16,9 @@ describe('stringifyJson', () => {
     expect(stringifyJson({ t: new Date('2026-01-01T00:00:00Z') })).toBe('{"t":"2026-01-01T00:00:00.000Z"}');
   });
 });
+
+describe('stringifyJson and look-alikes', () => {
+  it('writes an object whose toFixed gives no plain decimal as the object it is', () => {
+    expect(stringifyJson({ v: { toFixed: () => '1e5', n: 1 } })).toBe('{"v":{"n":1}}');
+  });
+});

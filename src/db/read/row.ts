@@ -4,6 +4,7 @@
 
 import { Prisma } from '../__generated__/prisma/client';
 import type { FieldSpec } from '../../query/fields';
+import { memoized } from '../../lib/memo';
 
 /** Exact decimals as the domain computes with them. */
 export type Decimal = Prisma.Decimal;
@@ -56,13 +57,19 @@ export type Row<F extends ColumnCatalog> = { -readonly [K in keyof F]: ValueOf<F
 /** How a column's value comes back from the database (see compile.ts `own`): as is, or as text to revive. */
 export type Revive = ((text: string) => unknown) | null;
 
+/**
+ * Decimals are immutable, and billing data reads the same amounts again and again (a price
+ * list, a term's fees): the last ones made are handed out again rather than parsed anew.
+ */
+const decimalOf = memoized((text: string): Decimal => new Prisma.Decimal(text), 4096);
+
 /** Values read as text (decimals, instants, enums, stored columns, everything inside a relation's JSON) turned into the row's values. */
 export const REVIVE: Readonly<Record<ColumnSpec['type'], Revive>> = {
   uuid: null,
   string: null,
   enum: null,
   boolean: null,
-  decimal: (v) => new Prisma.Decimal(v),
+  decimal: (v) => decimalOf(v),
   datetime: (v) => new Date(Number(v)),
   // Text, as a 64-bit integer may exceed a JavaScript number.
   bigint: (v) => BigInt(v),
