@@ -1,5 +1,5 @@
 import { memoized } from '../../src/lib/memo';
-import { REVIVE } from '../../src/db/read/row';
+import { decimalOf, REVIVE } from '../../src/db/read/row';
 import { exactDecimal, stringifyExact } from '../../src/http/json';
 
 describe('memoized', () => {
@@ -22,7 +22,11 @@ describe('memoized', () => {
 });
 
 describe('decimals on the read path', () => {
-  const decimal = REVIVE.decimal!;
+  const decimal = decimalOf;
+
+  it('is how decimals read as text are revived', () => {
+    expect(REVIVE.decimal!('12.50')).toBe(decimalOf('12.50'));
+  });
 
   it('hands out one Decimal per text, exact and unchanged by arithmetic on it', () => {
     const a = decimal('19.99');

@@ -61,7 +61,7 @@ export type Revive = ((text: string) => unknown) | null;
  * Decimals are immutable, and billing data reads the same amounts again and again (a price
  * list, a term's fees): the last ones made are handed out again rather than parsed anew.
  */
-const decimalOf = memoized((text: string): Decimal => new Prisma.Decimal(text), 4096);
+export const decimalOf = memoized((text: string): Decimal => new Prisma.Decimal(text), 4096);
 
 /** Values read as text (decimals, instants, enums, stored columns, everything inside a relation's JSON) turned into the row's values. */
 export const REVIVE: Readonly<Record<ColumnSpec['type'], Revive>> = {
