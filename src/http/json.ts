@@ -1,4 +1,3 @@
-import Decimal from 'decimal.js';
 import { stringify as losslessStringify } from 'lossless-json';
 import { DecimalText, isDecimal } from '../query/values';
 
@@ -6,15 +5,6 @@ import { DecimalText, isDecimal } from '../query/values';
 // as JSON numbers written from their decimal text ("1234.5000" → 1234.5), never through a
 // JavaScript float. JSON.stringify can emit raw number text only through JSON.rawJSON
 // (Node 22 and later); where the runtime lacks it, lossless-json writes the document.
-
-type Exact = DecimalText | Decimal;
-
-/** Prisma's decimals are decimal.js objects, as are the quotes' amounts; DecimalText is a decimal read as text. */
-const isExact = (value: unknown): value is Exact =>
-  value instanceof DecimalText || (value !== null && typeof value === 'object' && Decimal.isDecimal(value));
-
-// toFixed() without digits is the exact value in plain notation (no exponent).
-const numberText = (value: Exact): string => value.toFixed();
 
 const rawJSON = (JSON as { rawJSON?: (text: string) => unknown }).rawJSON;
 
@@ -31,7 +21,9 @@ const withRawJson = (value: unknown): string =>
     return exactDecimal(this[key]) ?? v;
   });
 
-const NUMBER_STRINGIFIERS = [{ test: isExact, stringify: (v: unknown) => (isExact(v) ? numberText(v) : String(v)) }];
+// One test of what a decimal is for both writers (isDecimal: Prisma's, decimal.js's, DecimalText).
+// toFixed() without digits is the exact value in plain notation (no exponent).
+const NUMBER_STRINGIFIERS = [{ test: isDecimal, stringify: (v: unknown) => (isDecimal(v) ? v.toFixed() : String(v)) }];
 
 const withLosslessJson = (value: unknown): string => losslessStringify(value, undefined, undefined, NUMBER_STRINGIFIERS) ?? 'null';
 

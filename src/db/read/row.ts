@@ -69,7 +69,7 @@ export const REVIVE: Readonly<Record<ColumnSpec['type'], Revive>> = {
   string: null,
   enum: null,
   boolean: null,
-  decimal: (v) => decimalOf(v),
+  decimal: decimalOf,
   datetime: (v) => new Date(Number(v)),
   // Text, as a 64-bit integer may exceed a JavaScript number.
   bigint: (v) => BigInt(v),
