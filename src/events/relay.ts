@@ -60,10 +60,12 @@ const WINDOW = 64;
  * one or two at a time, each read followed by a save of the position (60 entries appended
  * one after another: 31 reads on PostgreSQL, test/events/relay-reads.test.ts). Read this much later,
  * one read and one save take whatever committed meanwhile; a full batch (a backlog) is
- * followed by the next read at once. Under a heavy load the relay's own round trips merge
- * reads already (npm run bench:writes at 171 writes/s: a read per 3.4 writes, 3.8 with the gap).
+ * followed by the next read at once. A read and its save cost the service's thread as much as
+ * publishing a few dozen entries, so under a steady stream of writes the gap sets most of what
+ * the relay costs (`BENCH_RATE=300 BENCH_PARTS=relay npm run bench:writes`: the relay's own CPU
+ * 0.29 ms per entry with 20 ms, 0.14 with 50), and adds at most itself to an event's delay.
  */
-export const READ_GAP_MS = 20;
+export const READ_GAP_MS = 50;
 const MAX_BACKOFF_MS = 5_000;
 const backoff = (failures: number): number => Math.min(100 * 2 ** Math.min(failures, 10), MAX_BACKOFF_MS);
 

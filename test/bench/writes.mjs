@@ -17,6 +17,10 @@
 //    $batch whose 100 requests are one atomicity group (one transaction); both create and then
 //    replace (every customer's e-mail changed), BENCH_ROUNDS times; per-record wall time and
 //    server CPU (from /proc), medians.
+// 4. The relay's own CPU (BENCH_PARTS=relay, not in the default): the service gets no requests
+//    while a client of the database commits entries at BENCH_RATE/s for BENCH_SECONDS, each
+//    in a transaction of its own as writes do; the service's CPU per entry with its relay
+//    publishing, against the same service without a broker (idle), BENCH_ROUNDS times each.
 // A nats-server of its own runs on a free port (nats-server on PATH, or NATS_SERVER).
 // BENCH_DATABASE_URL names the database (default postgresql://postgres@127.0.0.1:5432/bench_writes;
 // created when missing, the demo data loaded when empty). Other options: BENCH_SECONDS
@@ -39,7 +43,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const rate = Number(process.env.BENCH_RATE ?? 200);
-// BENCH_PARTS: which of the three to run (default all), e.g. `sync` or `throughput,lag`.
+// BENCH_PARTS: which to run (default the first three), e.g. `sync`, `throughput,lag` or `relay`.
 const parts = new Set((process.env.BENCH_PARTS ?? 'throughput,lag,sync').split(','));
 const dbUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/bench_writes';
 const natsServer = process.env.NATS_SERVER ?? (fs.existsSync('/usr/sbin/nats-server') ? '/usr/sbin/nats-server' : 'nats-server');
@@ -105,7 +109,8 @@ async function startServer(mode, natsUrl) {
       JWT_SECRET: secret,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '0',
-      EVENTS_NATS_URL: natsUrl,
+      // Without a broker the service has no relay (part 4's idle service).
+      ...(natsUrl === undefined ? {} : { EVENTS_NATS_URL: natsUrl }),
       EVENTS_NATS_STREAM: stream,
       EVENTS_NATS_SUBJECT_PREFIX: prefix,
     },
@@ -409,6 +414,59 @@ async function lagAt(server, auth, natsUrl) {
   if (lag.arrived < lag.accepted) process.exitCode = 1;
 }
 
+/** An entry as a write appends it, committed on its own (part 4). */
+const ENTRY = `INSERT INTO "ChangeLog" ("resource", "recordId", "operation", "changes", "userId", "occurredAt", "requestId")
+VALUES ('payment-source', gen_random_uuid(), 'updated', $1::jsonb, '33333333-3333-4333-8333-333333333333', now(), 'bench-relay')`;
+const ENTRY_CHANGES = JSON.stringify({
+  description: { old: 'before', new: 'after' },
+  updatedAt: { old: '2026-11-26T09:15:02.311Z', new: '2026-11-26T09:15:03.311Z' },
+  updatedById: { old: null, new: '33333333-3333-4333-8333-333333333333' },
+});
+
+/** Commits BENCH_RATE entries a second for BENCH_SECONDS (an open loop over 4 connections); the server's CPU ms per entry meanwhile. */
+async function serverCpuPerEntry(server) {
+  const pool = new pg.Pool({ connectionString: dbUrl, max: 4 });
+  try {
+    const total = Math.round(rate * seconds);
+    const c0 = cpuMs(server.pid);
+    const started = performance.now();
+    const sent = [];
+    for (let i = 0; i < total; i++) {
+      const due = started + (i * 1000) / rate - performance.now();
+      if (due > 0) await sleep(due);
+      sent.push(pool.query(ENTRY, [ENTRY_CHANGES]));
+    }
+    await Promise.all(sent);
+    // What the last entries cost the relay, too.
+    await sleep(200);
+    return (cpuMs(server.pid) - c0) / total;
+  } finally {
+    await pool.end();
+  }
+}
+
+/** 4: the relay's CPU per entry, the service otherwise idle. */
+async function relayCost(natsUrl) {
+  const runs = { relay: [], idle: [] };
+  for (let r = 0; r < rounds; r++) {
+    for (const mode of ['idle', 'relay']) {
+      const server = await startServer('on', mode === 'relay' ? natsUrl : undefined);
+      try {
+        if (mode === 'relay') await caughtUp(server.base);
+        const ms = await serverCpuPerEntry(server);
+        runs[mode].push(ms);
+        console.log(`  ${mode === 'relay' ? 'relay publishing' : 'no broker      '}: service CPU ${ms.toFixed(3)} ms per entry committed`);
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  const [relay, idle] = [median(runs.relay), median(runs.idle)];
+  console.log(
+    `the relay's CPU at ${rate} entries/s (medians): ${relay.toFixed(3)} ms per entry with the relay publishing, ${idle.toFixed(3)} without a broker; the relay's own ${(relay - idle).toFixed(3)} ms per entry`,
+  );
+}
+
 async function main() {
   await ensureDatabase();
   const nats = await startNats();
@@ -426,6 +484,7 @@ async function main() {
         .join(' ')} on ${os.availableParallelism()} cores`,
     );
     if (parts.has('throughput')) await throughputWithAndWithout(nats, auth);
+    if (parts.has('relay')) await relayCost(nats.url);
     if (parts.has('lag') || parts.has('sync')) {
       const server = await startServer('on', nats.url);
       try {
