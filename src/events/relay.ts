@@ -60,10 +60,12 @@ const WINDOW = 64;
  * one or two at a time, each read followed by a save of the position (60 entries appended
  * one after another: 31 reads on PostgreSQL, test/events/relay-reads.test.ts). Read this much later,
  * one read and one save take whatever committed meanwhile; a full batch (a backlog) is
- * followed by the next read at once. A read and its save cost the service's thread as much as
- * publishing a few dozen entries, so under a steady stream of writes the gap sets most of what
- * the relay costs (`BENCH_RATE=300 BENCH_PARTS=relay npm run bench:writes`: the relay's own CPU
- * 0.29 ms per entry with 20 ms, 0.14 with 50), and adds at most itself to an event's delay.
+ * followed by the next read at once. Most of what the relay costs the service's thread comes
+ * per read, not per entry (the read, the save, a batch's publishes and acknowledgements going
+ * out and coming back together: at 100 entries/s three times as much CPU per entry as at 300),
+ * so under a steady stream of writes the gap sets it (`BENCH_RATE=300 BENCH_PARTS=relay npm run
+ * bench:writes`: the relay's own CPU 0.29 ms per entry with 20 ms, 0.14 with 50). It adds at
+ * most itself to an event's delay.
  */
 export const READ_GAP_MS = 50;
 const MAX_BACKOFF_MS = 5_000;
