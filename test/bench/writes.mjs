@@ -27,7 +27,9 @@
 // (default 10), BENCH_CONNECTIONS (default 8), BENCH_ROUNDS (default 3), BENCH_SOURCES (default 100).
 // It prints the machine's load average: on a shared machine other work moves every figure.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -414,14 +416,22 @@ async function lagAt(server, auth, natsUrl) {
   if (lag.arrived < lag.accepted) process.exitCode = 1;
 }
 
-/** An entry as a write appends it, committed on its own (part 4). */
-const ENTRY = `INSERT INTO "ChangeLog" ("resource", "recordId", "operation", "changes", "userId", "occurredAt", "requestId")
-VALUES ('payment-source', gen_random_uuid(), 'updated', $1::jsonb, '33333333-3333-4333-8333-333333333333', now(), 'bench-relay')`;
-const ENTRY_CHANGES = JSON.stringify({
+// Part 4's entries go in with the service's own append statement (from the build).
+const { APPEND } = createRequire(import.meta.url)('../../dist/src/domain/change-log/append.js');
+const ENTRY_CHANGES = {
   description: { old: 'before', new: 'after' },
   updatedAt: { old: '2026-11-26T09:15:02.311Z', new: '2026-11-26T09:15:03.311Z' },
   updatedById: { old: null, new: '33333333-3333-4333-8333-333333333333' },
-});
+};
+/** One payment-source update's entry, as a write appends it (in a transaction of its own). */
+const appendEntry = (pool) =>
+  pool.query(APPEND, [
+    JSON.stringify([{ resource: 'payment-source', recordId: randomUUID(), operation: 'updated', changes: ENTRY_CHANGES }]),
+    '33333333-3333-4333-8333-333333333333',
+    new Date().toISOString(),
+    'bench-relay',
+    null,
+  ]);
 
 /** Commits BENCH_RATE entries a second for BENCH_SECONDS (an open loop over 4 connections); the server's CPU ms per entry meanwhile. */
 async function serverCpuPerEntry(server) {
@@ -434,7 +444,7 @@ async function serverCpuPerEntry(server) {
     for (let i = 0; i < total; i++) {
       const due = started + (i * 1000) / rate - performance.now();
       if (due > 0) await sleep(due);
-      sent.push(pool.query(ENTRY, [ENTRY_CHANGES]));
+      sent.push(appendEntry(pool));
     }
     await Promise.all(sent);
     // What the last entries cost the relay, too.
