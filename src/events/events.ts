@@ -59,8 +59,7 @@ export async function startEvents(o: { config: Config['events']; db: Database; s
       read: c.redactPersonalData ? async (after, limit) => (await relayRead(after, limit)).map(withoutPersonalData) : relayRead,
       // `data` is the entry as both doors give it out (exact decimals, ISO times).
       toMessage: (e) => toMessage(e, { source: c.source, subjectPrefix: c.subjectPrefix, data: e, stringify: stringifyJson }),
-      publish: (m) => b.publish(m),
-      publishInOrder: (ms, after) => b.publishInOrder(ms, after),
+      publish: (m, after) => b.publish(m, after),
       brokerUp: () => b.connected,
       progress: relayProgress(bg, c.stream),
       backlog: (after) => backlog(bg.prisma, after),

@@ -1,13 +1,5 @@
-import {
-  jetstream,
-  jetstreamManager,
-  JetStreamApiCodes,
-  JetStreamApiError,
-  type JetStreamClient,
-  PubHeaders,
-  StorageType,
-} from '@nats-io/jetstream';
-import { connect, headers, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager, JetStreamApiCodes, JetStreamApiError, type JetStreamClient, StorageType } from '@nats-io/jetstream';
+import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 
 // The broker side of the relay: one NATS connection, the stream created when it is missing,
 // and a publish that resolves only when JetStream has stored the message (its PubAck).
@@ -94,14 +86,14 @@ export class JetStreamBroker {
     return this.connection;
   }
 
-  private async ready(): Promise<{ nc: NatsConnection; js: JetStreamClient }> {
+  private async ready(): Promise<JetStreamClient> {
     if (this.closed) throw new BrokerError('the broker connection is closed');
-    const c = await this.connect();
+    const { nc, js } = await this.connect();
     if (!this.streamChecked) {
-      await this.ensureStream(c.nc);
+      await this.ensureStream(nc);
       this.streamChecked = true;
     }
-    return c;
+    return js;
   }
 
   private async watch(nc: NatsConnection): Promise<void> {
@@ -136,41 +128,20 @@ export class JetStreamBroker {
     }
   }
 
-  /** Resolves once JetStream stored the message (or dropped it as a repeat of its Nats-Msg-Id). */
-  async publish(m: OutgoingMessage): Promise<void> {
-    await this.stored(m, undefined);
-  }
-
   /**
-   * Stores the messages in their order; resolves once JetStream has stored the last one (or
-   * dropped it as a repeat of its Nats-Msg-Id). Each names its predecessor (the first names
-   * `after`, when given) in Nats-Expected-Last-Msg-Id, and JetStream stores a message only
-   * while the stream's last message is that predecessor, and refuses it otherwise. So the
-   * last message's acknowledgement shows that every one before it is in the stream, in
-   * order; all but the last go without asking for one (a request each cost the relay more
-   * than the rest of a publish: its reply subscription, timer, Error and acknowledgement).
-   * Rejects (BrokerError) when the last was not stored: how many before it were is not known.
+   * Resolves once JetStream stored the message (or dropped it as a repeat of its Nats-Msg-Id).
+   * With `after`, JetStream stores it only if the stream's last message is the one of that
+   * Nats-Msg-Id, and refuses it otherwise (Nats-Expected-Last-Msg-Id).
    */
-  async publishInOrder(ms: readonly OutgoingMessage[], after: string | undefined): Promise<void> {
-    const last = ms.at(-1);
-    if (!last) return;
-    const { nc } = await this.ready();
-    try {
-      ms.slice(0, -1).forEach((m, i) => nc.publish(m.subject, m.body, { headers: messageHeaders(m, i === 0 ? after : ms[i - 1]!.msgId) }));
-    } catch (e) {
-      this.streamChecked = false;
-      throw new BrokerError(`cannot publish to NATS: ${messageOf(e)}`);
-    }
-    await this.stored(last, ms.length > 1 ? ms.at(-2)!.msgId : after);
-  }
-
-  /** Publishes one message and waits for JetStream's acknowledgement; with `after`, only if the stream's last message has that Nats-Msg-Id. */
-  private async stored(m: OutgoingMessage, after: string | undefined): Promise<void> {
-    const { js } = await this.ready();
+  async publish(m: OutgoingMessage, after?: string): Promise<void> {
+    const js = await this.ready();
+    const h = headers();
+    // CloudEvents' NATS binding, structured mode: the whole event is the JSON body.
+    h.set('Content-Type', 'application/cloudevents+json; charset=utf-8');
     try {
       await js.publish(m.subject, m.body, {
         msgID: m.msgId,
-        headers: contentType(),
+        headers: h,
         timeout: PUBLISH_TIMEOUT_MS,
         ...(after === undefined ? {} : { expect: { lastMsgID: after } }),
       });
@@ -188,18 +159,3 @@ export class JetStreamBroker {
 }
 
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
-
-/** CloudEvents' NATS binding, structured mode: the whole event is the JSON body. */
-function contentType(): MsgHdrs {
-  const h = headers();
-  h.set('Content-Type', 'application/cloudevents+json; charset=utf-8');
-  return h;
-}
-
-/** The headers of a message sent without a reply: what js.publish sets from msgID and expect. */
-function messageHeaders(m: OutgoingMessage, after: string | undefined): MsgHdrs {
-  const h = contentType();
-  h.set(PubHeaders.MsgIdHdr, m.msgId);
-  if (after !== undefined) h.set(PubHeaders.ExpectedLastMsgIdHdr, after);
-  return h;
-}

@@ -5,12 +5,11 @@ import type { OutgoingMessage } from './jetstream';
 import { BrokerError } from './jetstream';
 import type { ChangeSignal } from './signal';
 
-// The relay: reads the change log by seq and publishes every entry to JetStream in seq order;
-// the last published seq is saved in the database after every batch. Up to WINDOW entries go
-// out at once, each naming its predecessor (Nats-Expected-Last-Msg-Id), so that JetStream
-// stores them in order or refuses every one after a lost one, and the window is done when
-// JetStream acknowledges its last entry; if it does not, the window's entries go again one at
-// a time, each awaited (JetStream drops the ones it had stored by their Nats-Msg-Id).
+// The relay: reads the change log by seq and publishes every entry to JetStream in seq order,
+// each publish awaited until JetStream has stored it; the last published seq is saved in the
+// database after every batch. Up to WINDOW publishes are in flight at once, each naming its
+// predecessor (Nats-Expected-Last-Msg-Id), so that JetStream stores them in order or refuses
+// every one after a lost one; from a failed publish on, the window's entries go one at a time.
 //
 //  - At least once: progress is saved after the publish, so a crash between the two
 //    publishes a batch again; JetStream drops the repeats by Nats-Msg-Id (the entry id)
@@ -31,14 +30,8 @@ export interface RelayDeps {
   /** The change log after a seq, in seq order (the service layer's reader). */
   readonly read: (afterSeq: bigint, limit: number) => Promise<readonly RelayEntry[]>;
   readonly toMessage: (e: RelayEntry) => OutgoingMessage;
-  /** Stores the message. */
-  readonly publish: (m: OutgoingMessage) => Promise<void>;
-  /**
-   * Stores the messages in order, each only right after the one before it (the first only
-   * after the message of Nats-Msg-Id `after`, when given); resolves once the last is stored,
-   * which shows that all are. Rejects when it was not: how many were is not known.
-   */
-  readonly publishInOrder: (ms: readonly OutgoingMessage[], after: string | undefined) => Promise<void>;
+  /** Stores the message; with `after`, only if the stream's last message has that Nats-Msg-Id. */
+  readonly publish: (m: OutgoingMessage, after?: string) => Promise<void>;
   readonly brokerUp: () => boolean;
   /** The saved position (0 before the first publish). */
   readonly progress: { load(): Promise<bigint>; save(seq: bigint): Promise<void> };
@@ -177,19 +170,15 @@ export class ChangeRelay {
       this.d.signal.found();
       for (let from = 0; from < batch.length && !signal.aborted; from += WINDOW) {
         const window = batch.slice(from, from + WINDOW);
+        const outcomes = await Promise.allSettled(
+          window.map((e, i) => this.d.publish(this.d.toMessage(e), i === 0 ? previous : window[i - 1]!.id)),
+        );
         let i = 0;
-        try {
-          await this.d.publishInOrder(
-            window.map((e) => this.d.toMessage(e)),
-            previous,
-          );
-          for (; i < window.length; i++) published(window[i]!);
-        } catch (e) {
-          if (!(e instanceof BrokerError)) throw e;
-        }
-        // The window failed: one at a time from its first entry, without naming predecessors
-        // (a message that seemed to fail may yet have been stored; JetStream drops a repeat
-        // by its Nats-Msg-Id).
+        for (; i < window.length && outcomes[i]!.status === 'fulfilled'; i++) published(window[i]!);
+        const failed = outcomes[i];
+        if (failed?.status === 'rejected' && !(failed.reason instanceof BrokerError)) throw failed.reason;
+        // From the first failure on: one at a time, without naming predecessors (a publish that
+        // failed may yet have been stored; JetStream drops a repeat by its Nats-Msg-Id).
         for (; i < window.length; i++) {
           if (!(await this.publishOne(window[i]!, signal))) break;
           published(window[i]!);

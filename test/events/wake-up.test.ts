@@ -85,7 +85,6 @@ async function startRelay(signal: ChangeSignal, read: ReturnType<typeof readerWi
     read,
     toMessage: (e) => ({ subject: 'wake-up', msgId: e.id, body: '' }),
     publish: () => Promise.resolve(),
-    publishInOrder: () => Promise.resolve(),
     brokerUp: () => true,
     progress: {
       load: () => Promise.resolve(start),
