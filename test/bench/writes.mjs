@@ -418,16 +418,18 @@ async function lagAt(server, auth, natsUrl) {
 
 // Part 4's entries go in with the service's own append statement (from the build).
 const { APPEND } = createRequire(import.meta.url)('../../dist/src/domain/change-log/append.js');
+/** The benchmark's user: its token's subject, and the writer part 4's entries name. */
+const BENCH_USER = '33333333-3333-4333-8333-333333333333';
 const ENTRY_CHANGES = {
   description: { old: 'before', new: 'after' },
   updatedAt: { old: '2026-11-26T09:15:02.311Z', new: '2026-11-26T09:15:03.311Z' },
-  updatedById: { old: null, new: '33333333-3333-4333-8333-333333333333' },
+  updatedById: { old: null, new: BENCH_USER },
 };
 /** One payment-source update's entry, as a write appends it (in a transaction of its own). */
 const appendEntry = (pool) =>
   pool.query(APPEND, [
     JSON.stringify([{ resource: 'payment-source', recordId: randomUUID(), operation: 'updated', changes: ENTRY_CHANGES }]),
-    '33333333-3333-4333-8333-333333333333',
+    BENCH_USER,
     new Date().toISOString(),
     'bench-relay',
     null,
@@ -482,7 +484,7 @@ async function main() {
   const nats = await startNats();
   const auth = `Bearer ${await new SignJWT({ scope: 'billing.read billing.write billing.maintain billing.pii' })
     .setProtectedHeader({ alg: 'HS256' })
-    .setSubject('33333333-3333-4333-8333-333333333333')
+    .setSubject(BENCH_USER)
     .setIssuedAt()
     .setExpirationTime('1h')
     .sign(new TextEncoder().encode(secret))}`;
