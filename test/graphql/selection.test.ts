@@ -41,7 +41,7 @@ it('a list reads the selected columns and, of a to-one relation, the selected on
   expect(narrow.sql).toHaveLength(1);
   const [statement] = narrow.sql;
   expect(statement).toMatch(
-    /^SELECT t\."id", t\."code", t\."taxAccountId", r0\."id", r0\."code" FROM "TaxCode" t LEFT JOIN "Account" r0 ON r0\."id" = t\."taxAccountId" ORDER BY t\."id" ASC LIMIT \$1 OFFSET \$2$/,
+    /^SELECT t\."id", t\."code", t\."taxAccountId", r0\."id", r0\."code" FROM "TaxCode" t LEFT JOIN "Account" r0 ON r0\."id" = t\."taxAccountId" ORDER BY t\."id" ASC LIMIT \$1$/,
   );
   const wide = await run(`{ taxCodes(first: 100) { nodes { ${every('TaxCode')} taxAccount { ${every('Account')} } } } }`);
   expect(narrow.data.taxCodes.nodes).toHaveLength(fixture.taxCodes.length);
@@ -69,7 +69,7 @@ it('fields a nested relation needs are read (foreign keys), through fragments an
     fragment A on Address { street }`;
   const narrow = await run(query);
   expect(narrow.sql[0]).toMatch(
-    /^SELECT t\."id", t\."customerId", t\."street", t\."city", r0\."id", r0\."lastName", r0\."receivableAccountId" FROM "Address" t LEFT JOIN "Customer" r0 .* ORDER BY t\."city" ASC, t\."id" ASC LIMIT \$1 OFFSET \$2$/,
+    /^SELECT t\."id", t\."customerId", t\."street", t\."city", r0\."id", r0\."lastName", r0\."receivableAccountId" FROM "Address" t LEFT JOIN "Customer" r0 .* ORDER BY t\."city" ASC, t\."id" ASC LIMIT \$1$/,
   );
   const wide = await run(
     `{ addresses(first: 20, orderBy: [{ city: ASC }]) { nodes { ${every('Address')} town: city customer { ${every('Customer')} receivableAccount { ${every('Account')} } } } } }`,
@@ -83,12 +83,12 @@ it("a page joins its to-one relations in one flat statement where an index gives
   // Address (city, postalCode, id): PostgreSQL walks it and joins each row as it comes.
   const indexed = await run(page('city'));
   expect(indexed.sql[0]).toMatch(
-    / FROM "Address" t LEFT JOIN "Customer" r0 ON r0\."id" = t\."customerId" ORDER BY t\."city" ASC, t\."id" ASC LIMIT \$1 OFFSET \$2$/,
+    / FROM "Address" t LEFT JOIN "Customer" r0 ON r0\."id" = t\."customerId" ORDER BY t\."city" ASC, t\."id" ASC LIMIT \$1$/,
   );
   // No index on street: it would join every address before sorting them, so the page comes first.
   const sorted = await run(page('street'));
   expect(sorted.sql[0]).toMatch(
-    / FROM \(SELECT t\.\* FROM "Address" t ORDER BY t\."street" ASC, t\."id" ASC LIMIT \$1 OFFSET \$2\) t LEFT JOIN "Customer" r0 ON r0\."id" = t\."customerId" ORDER BY t\."street" ASC, t\."id" ASC$/,
+    / FROM \(SELECT t\.\* FROM "Address" t ORDER BY t\."street" ASC, t\."id" ASC LIMIT \$1\) t LEFT JOIN "Customer" r0 ON r0\."id" = t\."customerId" ORDER BY t\."street" ASC, t\."id" ASC$/,
   );
   for (const [read, order] of [
     [indexed, 'city'],

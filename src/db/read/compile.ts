@@ -11,7 +11,7 @@
 //          array_to_json(array(SELECT array[r.a::text, ...] FROM "R" r
 //                        WHERE r."fk" = t."id" ORDER BY ... LIMIT n))::text,  -- a to-many with $top
 //   FROM "T" t LEFT JOIN "R0" r0 ON r0."id" = t."fk"
-//   WHERE <filter> ORDER BY <keys>, t."id" LIMIT $ OFFSET $
+//   WHERE <filter> ORDER BY <keys>, t."id" LIMIT $ [OFFSET $, past the first page]
 // where an index gives the order; where none does, the page is a subquery with the LIMIT and
 // the joins are on its rows (./indexes.ts says why). A page's to-many relation without a
 // per-record limit is read right after the page, by the page's ids, in one statement
@@ -270,7 +270,11 @@ function statement(q: ReadQuery, indexes: SortIndexes, counted?: Counted): State
   if (where === false) return undefined;
   const filter = where === true ? '' : ` WHERE ${where}`;
   if (q.window === 'all') return sql.statement(`SELECT ${columns.join(', ')} FROM ${from}${filter} ORDER BY ${order}`);
-  const window = ` LIMIT ${sql.param(q.window.take)} OFFSET ${sql.param(q.window.skip)}`;
+  // No OFFSET on a first page: with an OFFSET parameter the plan PostgreSQL would keep for the
+  // prepared statement (generic, OFFSET unknown) expects a tenth of the rows skipped, costs more
+  // than the custom plans, and so every execution was planned again (the counted customer page
+  // by a surname prefix: 0.21 ms of planning each time, 0.01 with the generic plan).
+  const window = ` LIMIT ${sql.param(q.window.take)}${q.window.skip === 0 ? '' : ` OFFSET ${sql.param(q.window.skip)}`}`;
   // Flat where an index gives the order, else the page first and the joins on its rows only:
   // then no related record is looked up for a row the LIMIT drops (./indexes.ts).
   if (!related.joins || indexGivesOrder(indexes, q.table, q.fields, q.filter, q.orderBy))

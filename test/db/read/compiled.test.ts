@@ -287,8 +287,19 @@ it('a page is one statement and one per to-many relation by its ids; a substring
     // The surnames containing the text (src/db/read/lexicon.ts), the page over the ranges of
     // those surnames, then the addresses of the page's customers.
     expect(statements[0]).toMatch(/^SELECT "name" FROM "CustomerSurname" WHERE "name" LIKE \$1 LIMIT \$2$/);
-    expect(statements[1]).toMatch(/ FROM "Customer" t WHERE .*LIKE \$1.* = ANY\(\$2::text\[\]\).* LIMIT \$3 OFFSET \$4$/s);
+    // A first page has no OFFSET: PostgreSQL then keeps one plan for the prepared statement.
+    expect(statements[1]).toMatch(/ FROM "Customer" t WHERE .*LIKE \$1.* = ANY\(\$2::text\[\]\).* LIMIT \$3$/s);
     expect(statements[2]).toMatch(/ FROM "Address" r WHERE r\."customerId" = ANY\(\$1::uuid\[\]\) ORDER BY /);
+    // A later page skips its records with one.
+    statements.length = 0;
+    const second = await s.customers.withAddresses.list({
+      orderBy: [{ field: 'lastName', direction: 'asc' }],
+      limit: 100,
+      offset: 1,
+      filter: { kind: 'text', field: 'lastName', op: 'contains', value: 'mann' },
+    });
+    expect(second.items.map((c) => c.lastName)).toEqual(['Neumann']);
+    expect(statements[1]).toMatch(/ LIMIT \$3 OFFSET \$4$/);
     // One record's relations stay inside its statement.
     statements.length = 0;
     await s.customers.withAddresses.get(page.items[0]!.id);
