@@ -113,3 +113,21 @@ it('a relation shown by two fields (addresses and defaultAddress) is read whole:
   );
   expect(list.data).toEqual(project(wide.data, list.data));
 });
+
+it("a page's to-many relation is read by the parents' ids and grouped by its foreign key, selected or not, which it reads once", async () => {
+  const page = (fields: string) =>
+    `{ customers(first: 50, orderBy: [{ lastName: ASC }, { id: ASC }]) { nodes { id addresses { ${fields} } } } }`;
+  /** How often the addresses' statement (the second) reads the foreign key. */
+  const keys = (sql: string[]) =>
+    sql[1]!.slice(0, sql[1]!.indexOf(' FROM "Address" r WHERE r."customerId" = ANY(')).split('r."customerId"').length - 1;
+  const narrow = await run(page('street city'));
+  expect(narrow.sql[1]).toMatch(/^SELECT r\."customerId", r\."id", r\."street", r\."city" FROM "Address" r WHERE /);
+  const withKey = await run(page('customerId street city'));
+  const wide = await run(page(every('Address')));
+  expect([keys(narrow.sql), keys(withKey.sql), keys(wide.sql)]).toEqual([1, 1, 1]);
+  const nodes = wide.data.customers.nodes as Array<{ id: string; addresses: Array<{ customerId: string }> }>;
+  expect(nodes.some((c) => c.addresses.length > 1)).toBe(true);
+  for (const c of nodes) for (const a of c.addresses) expect(a.customerId).toBe(c.id);
+  expect(narrow.data).toEqual(project(wide.data, narrow.data));
+  expect(withKey.data).toEqual(project(wide.data, withKey.data));
+});

@@ -440,14 +440,19 @@ export async function readRelated<C extends ColumnCatalog, S extends keyof C & s
   const fk = column('r', r.relation.foreignKey);
   const cols = names.map((f) => own('r', f, spec(r.fields, f)));
   const nested = relationParts(r.relations ?? [], sql, 'r');
+  // The records are grouped by their foreign key: its own column when it is selected (a uuid,
+  // read as it is), else one more in front.
+  const selected = names.indexOf(r.relation.foreignKey);
+  const lead = selected === -1 ? [fk] : [];
   const result = await rows.read(
     sql.statement(
-      `SELECT ${[fk, ...cols, ...nested.columns].join(', ')} FROM ${ident(r.relation.target)} r${nested.joins} WHERE ${fk} = ANY(${ids}::uuid[]) ORDER BY ${orderList('r', r.orderBy ?? r.relation.order, r.fields)}`,
+      `SELECT ${[...lead, ...cols, ...nested.columns].join(', ')} FROM ${ident(r.relation.target)} r${nested.joins} WHERE ${fk} = ANY(${ids}::uuid[]) ORDER BY ${orderList('r', r.orderBy ?? r.relation.order, r.fields)}`,
     ),
   );
-  const read = reader(r.fields, names, ownRevivals(r.fields, names), 1);
-  const { readers } = insideReaders(r.relations ?? [], 1 + names.length);
-  const groups = groupBy(result.rows, (values) => String(values[0]));
+  const read = reader(r.fields, names, ownRevivals(r.fields, names), lead.length);
+  const { readers } = insideReaders(r.relations ?? [], lead.length + names.length);
+  const parentAt = selected === -1 ? 0 : selected;
+  const groups = groupBy(result.rows, (values) => String(values[parentAt]));
   return new Map(
     [...groups].map(([parent, rows]) => [
       parent,
