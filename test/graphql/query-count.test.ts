@@ -98,11 +98,12 @@ async function count(query: string): Promise<string[]> {
 /**
  * A page of 100, or the page of the one record that has every relation. Both filtered, so
  * both are read the same way (an unfiltered page is read as one statement with its
- * relations inside: see 'a plain page ...' below).
+ * relations inside: see 'a plain page ...' below). A list of one id, not an equality: a page
+ * whose filter holds the id to one value is read as one record is (below).
  */
 const page = (list: string, n: 1 | 100): string =>
   n === 1
-    ? `first: 1, where: { id: { eq: "${full[list]}" } }`
+    ? `first: 1, where: { id: { in: ["${full[list]}"] } }`
     : 'first: 100, where: { id: { ne: "00000000-0000-4000-8000-000000000000" } }';
 const CUSTOMERS = (n: 1 | 100) =>
   `{ customers(${page('customers', n)}) { nodes { id lastName addresses { id city isDefault } defaultAddress { id street } } } }`;
@@ -165,6 +166,44 @@ it("a page is one statement, and the to-many relation the list reads with it one
   // One record with its relations: one statement (PostGraphile's shape).
   const article = await count(`{ article(id: "${full.articles}") { id prices { id } defaultTaxCode { id taxAccount { id } } } }`);
   expect(article).toHaveLength(2); // the article with its prices and tax code, then the tax code's account through the loader
+});
+
+it('a page whose filter holds the id or a unique field to one value reads its to-many relations inside its one statement, as one record by id', async () => {
+  const customer = await t.db.prisma.customer.findUniqueOrThrow({ where: { debtorNumber: 'QC-2' }, include: { addresses: true } });
+  expect(customer.addresses.length).toBe(3);
+  const fields = 'id debtorNumber addresses { id city isDefault } defaultAddress { id } receivableAccount { code }';
+  const byId = (await gqlOk(t, `{ customer(id: "${customer.id}") { ${fields} } }`)).customer;
+  for (const where of [
+    `{ debtorNumber: { eq: "QC-2" } }`,
+    `{ id: { eq: "${customer.id}" } }`,
+    // Another condition beside the equality (an AND) still matches one record at most.
+    `{ debtorNumber: { eq: "QC-2" }, lastName: { startsWith: "Count" } }`,
+  ]) {
+    const sql = await count(`{ customers(where: ${where}) { nodes { ${fields} } } }`);
+    expect(sql).toHaveLength(1);
+    expect(sql[0]).toMatch(/array\(SELECT array\[.*\] FROM "Address" r\d WHERE r\d\."customerId" = t\."id" ORDER BY /);
+    expect((await gqlOk(t, `{ customers(where: ${where}) { nodes { ${fields} } } }`)).customers.nodes).toEqual([byId]);
+  }
+  // The same record by a list of ids: its addresses after it, by the page's ids, the same values.
+  const listed = await count(`{ customers(where: { id: { in: ["${customer.id}"] } }) { nodes { ${fields} } } }`);
+  expect(listed).toHaveLength(2);
+  expect(listed[1]).toMatch(/FROM "Address" r WHERE r\."customerId" = ANY\(/);
+  expect((await gqlOk(t, `{ customers(where: { id: { in: ["${customer.id}"] } }) { nodes { ${fields} } } }`)).customers.nodes).toEqual([
+    byId,
+  ]);
+  // An equality on a field many records share is a page like any other; one that matches nothing reads nothing more.
+  expect(await count(`{ customers(where: { lastName: { eq: "Count2" } }) { nodes { ${fields} } } }`)).toHaveLength(2);
+  const none = await count(`{ customers(where: { debtorNumber: { eq: "QC-none" } }) { nodes { ${fields} } } }`);
+  expect(none).toHaveLength(1);
+  // REST: the customer found by its debtor number holds its addresses, read in the one statement.
+  statements = [];
+  const rest = await request(t.http)
+    .get(`/api/v1/customers?$filter=${encodeURIComponent("debtorNumber eq 'QC-2'")}`)
+    .set(bearer(t.tokens.writer))
+    .expect(200);
+  expect(statements).toHaveLength(1);
+  expect(rest.body.value).toHaveLength(1);
+  expect(rest.body.value[0].addresses.map((a: { id: string }) => a.id).sort()).toEqual(customer.addresses.map((a) => a.id).sort());
 });
 
 describe("a relation of a page's to-many relation is read with it, by the parents' ids", () => {

@@ -77,7 +77,7 @@ export async function loadSortIndexes(session: Pick<SqlSession, 'query'>): Promi
 }
 
 /** Fields the filter holds to one value in every matching record: `field eq value` at its top level (inside ANDs). */
-function pinned(filter: FilterNode | undefined, into = new Set<string>()): Set<string> {
+export function pinned(filter: FilterNode | undefined, into = new Set<string>()): Set<string> {
   if (filter?.kind === 'and') for (const n of filter.nodes) pinned(n, into);
   if (filter?.kind === 'compare' && filter.op === 'eq' && filter.value !== null && !filter.ignoreCase) into.add(filter.field);
   return into;
