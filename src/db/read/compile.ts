@@ -321,13 +321,14 @@ const oneAtMost = (q: ReadQuery): boolean =>
   });
 
 /**
- * Whether a relation is read after the page by its ids rather than inside each record (see the
- * header). One record's stays inside: for one parent the second statement costs PostgreSQL more
- * than the relation's subquery (one customer by debtor number with its addresses: 0.07 ms of
- * PostgreSQL's CPU a request in two statements, 0.03 in one, as PostGraphile's).
+ * The relations read after the page by its ids rather than inside each record (see the
+ * header): a page's to-many relations without a per-record limit. One record's stay inside:
+ * for one parent the second statement costs PostgreSQL more than the relation's subquery (one
+ * customer by debtor number with its addresses: 0.07 ms of PostgreSQL's CPU a request in two
+ * statements, 0.03 in one, as PostGraphile's).
  */
-const batched = (q: ReadQuery, r: RelationRead): boolean =>
-  q.window !== 'all' && r.relation.kind === 'many' && r.top === undefined && !oneAtMost(q);
+const readAfter = (q: ReadQuery, relations: readonly RelationRead[]): RelationRead[] =>
+  q.window === 'all' || oneAtMost(q) ? [] : relations.filter((r) => r.relation.kind === 'many' && r.top === undefined);
 
 /** A count asked for with a page: of the records `filter` matches (the page's filter without its cursor, say). */
 interface Counted {
@@ -407,8 +408,8 @@ async function readWithCount<C extends ColumnCatalog, S extends keyof C & string
   counted?: Counted,
 ): Promise<{ records: Array<ReadRecord<C, S, Rs>>; count: number | undefined }> {
   const all = [...new Map([...(q.relations ?? []), ...(q.requested ?? [])].map((r) => [r.name, r])).values()];
-  const inside = all.filter((r) => !batched(q, r));
-  const after = all.filter((r) => batched(q, r));
+  const after = readAfter(q, all);
+  const inside = all.filter((r) => !after.includes(r));
   if (after.length > 0 && !q.select.some((f) => f === 'id')) throw new Error('read: a page with relations reads its ids');
   const s = statement({ ...q, relations: inside, requested: undefined }, rows.sortIndexes, counted);
   if (!s) return { records: [], count: undefined };
@@ -460,7 +461,7 @@ export async function readRelated<C extends ColumnCatalog, S extends keyof C & s
   // The records are grouped by their foreign key: its own column when it is selected (a uuid,
   // read as it is), else one more in front.
   const selected = names.indexOf(r.relation.foreignKey);
-  const lead = selected === -1 ? [fk] : [];
+  const [lead, parentAt] = selected === -1 ? [[fk], 0] : [[], selected];
   const result = await rows.read(
     sql.statement(
       `SELECT ${[...lead, ...cols, ...nested.columns].join(', ')} FROM ${ident(r.relation.target)} r${nested.joins} WHERE ${fk} = ANY(${ids}::uuid[]) ORDER BY ${orderList('r', r.orderBy ?? r.relation.order, r.fields)}`,
@@ -468,7 +469,6 @@ export async function readRelated<C extends ColumnCatalog, S extends keyof C & s
   );
   const read = reader(r.fields, names, ownRevivals(r.fields, names), lead.length);
   const { readers } = insideReaders(r.relations ?? [], lead.length + names.length);
-  const parentAt = selected === -1 ? 0 : selected;
   const groups = groupBy(result.rows, (values) => String(values[parentAt]));
   return new Map(
     [...groups].map(([parent, rows]) => [
