@@ -2,27 +2,42 @@ import type { Account } from '../../db/__generated__/prisma/client';
 import { AppError } from '../../errors/catalogue';
 import { parseInput } from '../common/validate';
 import { NAMED_REFERRERS, refuseIfReferenced, type Db, type WriteSpec } from '../maintenance/write-service';
-import { accountFaults, SOURCE_ACCOUNT_TYPE } from '../payment-source/rules';
 import { accountResource } from './resource';
 import { accountInput, type AccountInput } from './schema';
-
-const take = NAMED_REFERRERS;
+import { ACCOUNT_USES, fitsUse, type AccountUse } from './uses';
 
 /**
- * An account another record names in `field`: it exists, is active and, when `type` is
- * given, of that type (an article's revenue account is a Revenue account); ACCOUNT_NOT_USABLE otherwise.
+ * An account another record names for `use`: it exists, is active and of the use's type (an
+ * article's revenue account is an active Revenue account); ACCOUNT_NOT_USABLE otherwise.
  */
-export async function requireUsableAccount(db: Db, id: string, field: string, type?: string): Promise<void> {
+export async function requireUsableAccount(db: Db, id: string, use: AccountUse): Promise<void> {
   const account = await db.account.findUnique({ where: { id } });
+  const field = use.field;
   if (!account) throw new AppError('ACCOUNT_NOT_USABLE', `No account with id ${id}`, [{ field, message: 'unknown account' }]);
-  const faults = [
-    ...(account.isActive ? [] : ['inactive']),
-    ...(type === undefined || account.type === type ? [] : [`of type ${account.type}, not ${type}`]),
-  ];
-  if (faults.length > 0)
-    throw new AppError('ACCOUNT_NOT_USABLE', `Account ${account.code} is ${faults.join(' and ')}`, [
-      { field, message: type === undefined ? 'the account must be active' : `the account must be active and of type ${type}` },
-    ]);
+  if (fitsUse(account, use)) return;
+  const faults = [...(account.isActive ? [] : ['inactive']), ...(account.type === use.type ? [] : [`of type ${account.type}, not ${use.type}`])];
+  throw new AppError('ACCOUNT_NOT_USABLE', `Account ${account.code} is ${faults.join(' and ')}`, [
+    { field, message: `the account must be active and of type ${use.type}` },
+  ]);
+}
+
+/** The keys of at most NAMED_REFERRERS records naming the account for `use` (table and columns are the table's, never input). */
+async function referrers(db: Db, use: AccountUse, accountId: string): Promise<string[]> {
+  const rows = await db.$queryRawUnsafe<{ key: string }[]>(
+    `SELECT "${use.key}" AS key FROM "${use.model}" WHERE "${use.field}" = $1::uuid ORDER BY "${use.key}" LIMIT ${NAMED_REFERRERS}`,
+    accountId,
+  );
+  return rows.map((r) => r.key);
+}
+
+/** The uses' referrers, one entry per kind of record (a tax code naming it twice is named once). */
+async function referrersOf(db: Db, uses: readonly AccountUse[], accountId: string): Promise<Array<[string, string[]]>> {
+  const byWhat = new Map<string, Set<string>>();
+  for (const use of uses) {
+    const keys = await referrers(db, use, accountId);
+    if (keys.length > 0) byWhat.set(use.what, new Set([...(byWhat.get(use.what) ?? []), ...keys]));
+  }
+  return [...byWhat].map(([what, keys]) => [what, [...keys].slice(0, NAMED_REFERRERS)]);
 }
 
 export const accountWrites: WriteSpec<Account, AccountInput> = {
@@ -38,66 +53,20 @@ export const accountWrites: WriteSpec<Account, AccountInput> = {
     },
   }),
   async check(db, next, current) {
-    if (!current) return;
-    // An account a payment source books to stays an active Asset account (the import's rule).
-    if (accountFaults(next).length > 0) {
-      const sources = await db.paymentSource.findMany({
-        where: { accountId: current.id },
-        select: { code: true },
-        orderBy: { code: 'asc' },
-        take,
-      });
-      if (sources.length > 0)
-        throw new AppError(
-          'ACCOUNT_NOT_USABLE',
-          `Account ${current.code} is used by payment sources ${sources.map((s) => s.code).join(', ')} and must stay an active ${SOURCE_ACCOUNT_TYPE} account`,
-          [
-            {
-              field: next.isActive ? 'type' : 'isActive',
-              message: `payment sources book to it: it must stay active and of type ${SOURCE_ACCOUNT_TYPE}`,
-            },
-          ],
-        );
+    if (!current || (next.type === current.type && next.isActive === current.isActive)) return;
+    // Its type and isActive stay while records that need them name it (a payment source its active Asset, …).
+    const broken = ACCOUNT_USES.filter((use) => fitsUse(current, use) && !fitsUse(next, use));
+    const named = await referrersOf(db, broken, current.id);
+    if (named.length > 0) {
+      const field = next.type === current.type ? 'isActive' : 'type';
+      throw new AppError(
+        'IN_USE',
+        `Account ${current.code} is used by ${named.map(([what, keys]) => `${what} ${keys.join(', ')}`).join(' and ')}, which need it active and of type ${current.type}`,
+        [{ field, message: 'records that name the account need its current value' }],
+      );
     }
   },
   async checkDelete(db, current) {
-    const id = current.id;
-    const codes = (rows: ReadonlyArray<{ code: string }>) => rows.map((r) => r.code);
-    refuseIfReferenced(
-      `Account ${current.code}`,
-      [
-        [
-          'payment sources',
-          codes(await db.paymentSource.findMany({ where: { accountId: id }, select: { code: true }, orderBy: { code: 'asc' }, take })),
-        ],
-        [
-          'tax codes',
-          codes(
-            await db.taxCode.findMany({
-              where: { OR: [{ taxAccountId: id }, { revenueAccountId: id }] },
-              select: { code: true },
-              orderBy: { code: 'asc' },
-              take,
-            }),
-          ),
-        ],
-        [
-          'articles',
-          codes(await db.article.findMany({ where: { revenueAccountId: id }, select: { code: true }, orderBy: { code: 'asc' }, take })),
-        ],
-        [
-          'customers',
-          (
-            await db.customer.findMany({
-              where: { OR: [{ receivableAccountId: id }, { prepaymentAccountId: id }] },
-              select: { debtorNumber: true },
-              orderBy: { debtorNumber: 'asc' },
-              take,
-            })
-          ).map((c) => c.debtorNumber),
-        ],
-      ],
-      '; deactivate it instead (isActive: false)',
-    );
+    refuseIfReferenced(`Account ${current.code}`, await referrersOf(db, ACCOUNT_USES, current.id), '; deactivate it instead (isActive: false)');
   },
 };

@@ -1,13 +1,11 @@
 import type { Article } from '../../db/__generated__/prisma/client';
 import { validationFailed } from '../../errors/catalogue';
 import { requireUsableAccount } from '../account/writes';
+import { accountUse } from '../account/uses';
 import { parseInput } from '../common/validate';
 import { NAMED_REFERRERS, refuseIfReferenced, type WriteSpec } from '../maintenance/write-service';
 import { articleResource } from './resource';
 import { articleInput, type ArticleInput } from './schema';
-
-/** The type of account an article's revenue is booked to. */
-export const REVENUE_ACCOUNT_TYPE = 'Revenue';
 
 export const articleWrites: WriteSpec<Article, ArticleInput> = {
   resource: articleResource,
@@ -23,7 +21,7 @@ export const articleWrites: WriteSpec<Article, ArticleInput> = {
   }),
   async check(db, next, current) {
     if (next.revenueAccountId !== null && next.revenueAccountId !== current?.revenueAccountId)
-      await requireUsableAccount(db, next.revenueAccountId, 'revenueAccountId', REVENUE_ACCOUNT_TYPE);
+      await requireUsableAccount(db, next.revenueAccountId, accountUse('Article', 'revenueAccountId'));
     if (next.defaultTaxCodeId !== null && !(await db.taxCode.findUnique({ where: { id: next.defaultTaxCodeId }, select: { id: true } })))
       throw validationFailed([{ field: 'defaultTaxCodeId', message: 'unknown tax code' }]);
   },

@@ -1,6 +1,7 @@
 import type { Address, Customer } from '../../db/__generated__/prisma/client';
 import { AppError, validationFailed } from '../../errors/catalogue';
 import { requireUsableAccount } from '../account/writes';
+import { accountUse } from '../account/uses';
 import { addressFields } from '../address/fields';
 import { clashingDefaultAddress } from '../address/rules';
 import { fieldChanges, type ChangeDraft } from '../change-log/append';
@@ -60,9 +61,9 @@ export const customerWrites: WriteSpec<CustomerWithAddresses, CustomerInput> = {
   }),
   async check(db, next, current) {
     if (next.receivableAccountId !== null && next.receivableAccountId !== current?.receivableAccountId)
-      await requireUsableAccount(db, next.receivableAccountId, 'receivableAccountId');
+      await requireUsableAccount(db, next.receivableAccountId, accountUse('Customer', 'receivableAccountId'));
     if (next.prepaymentAccountId !== null && next.prepaymentAccountId !== current?.prepaymentAccountId)
-      await requireUsableAccount(db, next.prepaymentAccountId, 'prepaymentAccountId');
+      await requireUsableAccount(db, next.prepaymentAccountId, accountUse('Customer', 'prepaymentAccountId'));
     const ids = next.addresses.flatMap((a) => (a.id === undefined ? [] : [a.id]));
     if (ids.length > 0) {
       const elsewhere = await db.address.findMany({

@@ -1,10 +1,12 @@
+import { accountUse } from '../account/uses';
+
 // The rules of payment sources as pure functions. The service decides one write with them
 // (against rows it reads), the import decides a whole file with them (against the file's
 // records and rows of the database). The database keeps the same rules with its own
 // indexes (unique lower(code), one row with isDefault), for writes that race.
 
 /** The account type a payment source books to. */
-export const SOURCE_ACCOUNT_TYPE = 'Asset';
+export const SOURCE_ACCOUNT_TYPE = accountUse('PaymentSource', 'accountId').type;
 
 export interface AccountLike {
   readonly type: string;

@@ -1,7 +1,9 @@
 import type { TaxCode } from '../../db/__generated__/prisma/client';
 import { AppError } from '../../errors/catalogue';
 import { requireUsableAccount } from '../account/writes';
+import { accountUse } from '../account/uses';
 import { hasTakenEffect } from '../article-price/rules';
+import { startOfUtcDay } from '../common/days';
 import { parseInput } from '../common/validate';
 import { NAMED_REFERRERS, refuseIfReferenced, type WriteSpec } from '../maintenance/write-service';
 import { taxCodeResource } from './resource';
@@ -25,6 +27,19 @@ export const taxCodeWrites: WriteSpec<TaxCode, TaxCodeInput> = {
     },
   }),
   async check(db, next, current, now) {
+    const today = startOfUtcDay(now);
+    // A period that has ended is history: nothing of it changes, its end included (re-opening it too).
+    if (current?.validTo && current.validTo < today)
+      throw new AppError(
+        'ALREADY_EFFECTIVE',
+        `Tax code ${current.code} ended on ${current.validTo.toISOString()}: an ended period is kept as invoices saw it`,
+        [{ field: 'validTo', message: 'the period has ended' }],
+      );
+    // An end is set or moved only to today or later: invoices already made under the period stay right.
+    if (next.validTo !== null && next.validTo.getTime() !== current?.validTo?.getTime() && next.validTo < today)
+      throw new AppError('ALREADY_EFFECTIVE', `A tax code's end (validTo) can be set only to today or a later day`, [
+        { field: 'validTo', message: 'must not be before today' },
+      ]);
     if (current && hasTakenEffect(current.validFrom, now)) {
       const kept = [
         ...(current.rate.equals(next.rate) ? [] : ['rate']),
@@ -42,10 +57,11 @@ export const taxCodeWrites: WriteSpec<TaxCode, TaxCodeInput> = {
         { field: 'validFrom', message: 'must be in the future' },
       ]);
     }
-    if (next.taxAccountId !== current?.taxAccountId) await requireUsableAccount(db, next.taxAccountId, 'taxAccountId');
-    if (next.revenueAccountId !== current?.revenueAccountId) await requireUsableAccount(db, next.revenueAccountId, 'revenueAccountId');
+    if (next.taxAccountId !== current?.taxAccountId) await requireUsableAccount(db, next.taxAccountId, accountUse('TaxCode', 'taxAccountId'));
+    if (next.revenueAccountId !== current?.revenueAccountId) await requireUsableAccount(db, next.revenueAccountId, accountUse('TaxCode', 'revenueAccountId'));
     const sameCode = await db.taxCode.findMany({
-      where: { code: next.code, ...(current ? { NOT: { id: current.id } } : {}) },
+      // Codes equal ignoring case are one tax code, as for every other code (and the database's exclusion).
+      where: { code: { equals: next.code, mode: 'insensitive' }, ...(current ? { NOT: { id: current.id } } : {}) },
       select: { id: true, validFrom: true, validTo: true },
     });
     const other = sameCode.find((o) => periodsOverlap(o, next));

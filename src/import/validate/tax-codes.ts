@@ -1,3 +1,4 @@
+import { codeKey } from '../../domain/common/natural-key';
 import { periodsOverlap, type PeriodLike } from '../../domain/tax-code/rules';
 import type { RecordOf } from '../registry';
 import { arrayLiteral, arrayParam } from '../sql-arrays';
@@ -28,7 +29,8 @@ export class TaxCodePeriods {
   ) {}
 
   accept(at: Loc, r: RecordOf<'taxCodes'>): void {
-    const periods = this.byCode.get(r.code) ?? [];
+    // Codes equal ignoring case are one tax code's periods (the database's exclusion on lower(code)).
+    const periods = this.byCode.get(codeKey(r.code)) ?? [];
     const other = periods.find((p) => periodsOverlap(p, r));
     if (other)
       this.problems.add(
@@ -37,18 +39,18 @@ export class TaxCodePeriods {
         `the period of ${r.code} overlaps its period ${periodText(other)} at ${locText(loc('taxCodes', other.index))}`,
       );
     periods.push({ index: at.index, validFrom: r.validFrom, validTo: r.validTo ?? null });
-    this.byCode.set(r.code, periods);
+    this.byCode.set(codeKey(r.code), periods);
   }
 
   async checkDatabase(sql: Sql): Promise<void> {
     await inChunks(this.byCode.keys(), async (codes) => {
       const rows = await sql.$queryRawUnsafe<{ id: string; code: string; validFrom: Date; validTo: Date | null }[]>(
-        `SELECT "id"::text AS id, "code", "validFrom", "validTo" FROM "TaxCode" WHERE "code" = ANY(${arrayParam(1, 'text')})`,
+        `SELECT "id"::text AS id, "code", "validFrom", "validTo" FROM "TaxCode" WHERE lower("code") = ANY(${arrayParam(1, 'text')})`,
         arrayLiteral(codes),
       );
       for (const row of rows) {
         if (this.keys.ids.taxCodes.index.has(row.id)) continue; // the file gives it its period
-        const clash = this.byCode.get(row.code)?.find((p) => periodsOverlap(p, row));
+        const clash = this.byCode.get(codeKey(row.code))?.find((p) => periodsOverlap(p, row));
         if (clash)
           this.problems.add(
             loc('taxCodes', clash.index),
