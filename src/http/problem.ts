@@ -36,6 +36,10 @@ export function toAppError(e: unknown, log?: Logger, classify?: ErrorClassifier)
 
 export type ErrorStyle = 'problem' | 'odata';
 
+/** Whether a request carries OData-Version or OData-MaxVersion: an OData client (@odata/client, SAPUI5) says so. */
+export const saysOData = (header: (name: string) => string | undefined): boolean =>
+  header('odata-version') !== undefined || header('odata-maxversion') !== undefined;
+
 /**
  * Which error body a request gets: RFC 9457 problem+json when its Accept names that type
  * (or names nothing in particular); the OData JSON error (the same problem fields plus an
@@ -45,7 +49,7 @@ export type ErrorStyle = 'problem' | 'odata';
 export function errorStyle(header: (name: string) => string | undefined): ErrorStyle {
   const accept = (header('accept') ?? '').toLowerCase();
   if (accept.includes('application/problem+json')) return 'problem';
-  if (header('odata-version') !== undefined || header('odata-maxversion') !== undefined) return 'odata';
+  if (saysOData(header)) return 'odata';
   return /application\/json/.test(accept) ? 'odata' : 'problem';
 }
 

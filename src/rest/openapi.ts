@@ -325,10 +325,14 @@ const odataPaths = {
 
 /**
  * A record's schema with `@odata.etag` first (src/rest/respond.ts withEtag): in every record a
- * list or a record's own path answers, not in records expanded inside another.
+ * list or a record's own path answers to an OData client, not in records expanded inside another.
  */
 function withEtagProperty(schema: JsonSchema): JsonSchema {
-  const etag = { type: 'string', description: "The record's ETag, as its GET's ETag header gives it: send it back in If-Match" };
+  const etag = {
+    type: 'string',
+    description:
+      "The record's ETag, as its GET's ETag header gives it: send it back in If-Match. Only for OData clients (a request with OData-Version or OData-MaxVersion, or odata.metadata in Accept)",
+  };
   return { ...schema, properties: { '@odata.etag': etag, ...(isObject(schema.properties) ? schema.properties : {}) } };
 }
 

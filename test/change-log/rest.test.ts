@@ -146,8 +146,8 @@ describe('GET /changes', () => {
     const byRecord = await audit(
       `${ROOT}/changes?$filter=recordId eq ${one} and occurredAt lt 2999-01-01&$select=resource,operation`,
     ).expect(200);
-    expect(byRecord.body.value).toEqual([{ '@odata.etag': expect.any(String), resource: 'customer', operation: 'created' }]);
-    const newest = await audit(`${ROOT}/changes?$orderby=occurredAt desc&$top=1&$skip=0`).expect(200);
+    expect(byRecord.body.value).toEqual([{ resource: 'customer', operation: 'created' }]);
+    const newest = await audit(`${ROOT}/changes?$orderby=occurredAt desc&$top=1&$skip=0`).set('OData-Version', '4.0').expect(200);
     expect(newest.body.value).toHaveLength(1);
     expect(newest.body['@odata.deltaLink']).toBeUndefined();
     expect((await audit(`${ROOT}/changes?$filter=nope eq 1`).expect(400)).body.code).toBe('INVALID_QUERY');
@@ -155,7 +155,7 @@ describe('GET /changes', () => {
     expect((await audit(`${ROOT}/changes?$orderby=occurredAt&$skiptoken=1`).expect(400)).body.code).toBe('INVALID_QUERY');
     // One entry by id (OData key syntax too), and the count.
     const entry = newest.body.value[0] as { id: string; seq: string; '@odata.etag': string };
-    const byKey = await audit(`${ROOT}/changes(${entry.id})?$select=id`).expect(200);
+    const byKey = await audit(`${ROOT}/changes(${entry.id})?$select=id`).set('OData-Version', '4.0').expect(200);
     expect(byKey.body).toEqual({ '@odata.etag': entry['@odata.etag'], id: entry.id });
     // A listed entry's @odata.etag is the ETag of its own GET.
     expect(byKey.headers.etag).toBe(entry['@odata.etag']);

@@ -179,7 +179,7 @@ describe('JSON batch (OData 4.01)', () => {
     // The same answer, its links on the batch's host (supertest listens on a new port per request).
     const samePort = (v: unknown) => JSON.parse(JSON.stringify(v).replace(/127\.0\.0\.1:\d+/g, 'host'));
     expect(samePort(body.responses[2]!.body)).toEqual(samePort(direct.body));
-    expect(direct.body.value).toEqual([{ '@odata.etag': expect.any(String), name: 'Named by b' }]);
+    expect(direct.body.value).toEqual([{ name: 'Named by b' }]);
   });
 
   it('a failing group keeps nothing: the failure as it is, the writes before it ROLLED_BACK, those after not run; dependants FAILED_DEPENDENCY', async () => {

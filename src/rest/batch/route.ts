@@ -94,6 +94,11 @@ function dispatcher(app: express.Express, outer: Request, res: Response): Dispat
       const value = outer.get(name);
       if (value) own[name] = value;
     }
+    // An OData client's batch: its requests are an OData client's too (control information in records), unless they say otherwise.
+    for (const name of ['odata-version', 'odata-maxversion']) {
+      const value = outer.get(name);
+      if (value && own[name] === undefined) own[name] = value;
+    }
     own['x-request-id'] = `${outerId}.${++n}`;
     const answer = await inject(handler, {
       method,

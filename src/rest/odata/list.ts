@@ -78,7 +78,7 @@ export async function sendODataList<T extends { id: string }>(
   // $select projects in the door; expanded relations come with the record whatever it names (OData).
   const expanded = (o.expand ?? []).map((e) => e.relation);
   const etags = await listedEtags(service, page.items, expanded, personalDataOf(res));
-  body.value = page.items.map((item) => withEtag(etags.get(item.id)!, o.select ? pick(item, [...o.select, ...expanded]) : item));
+  body.value = page.items.map((item) => withEtag(req, etags.get(item.id)!, o.select ? pick(item, [...o.select, ...expanded]) : item));
   if (cut && page.hasMore) body['@odata.nextLink'] = nextLink(req, o.skip + limit);
   sendJson(res, 200, body);
 }
@@ -129,7 +129,7 @@ export async function sendODataRecord<T extends { id: string }>(
   // Express's res.send answers 304 by itself when If-None-Match names the response's ETag.
   if (expanded.length > 0) delete req.headers['if-none-match'];
   const shown = o.select ? pick(record, [...o.select, ...expanded]) : record;
-  sendJson(res, 200, withEtag(etag, shown));
+  sendJson(res, 200, withEtag(req, etag, shown));
 }
 
 /**

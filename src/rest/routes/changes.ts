@@ -60,7 +60,7 @@ async function sendChanges(req: Request, res: Response, s: Services, fixed: Filt
   const personalData = seesPersonalData(res.locals.principal);
   const body: Record<string, unknown> = { '@odata.context': context(req, res, set, o.select) };
   // Each entry with its ETag first (`@odata.etag`), as GET /changes/{id} gives it.
-  const shown = (items: ChangeEntry[]) => items.map((e) => withEtag(etagOf(e), o.select ? pick(e, o.select) : e));
+  const shown = (items: ChangeEntry[]) => items.map((e) => withEtag(req, etagOf(e), o.select ? pick(e, o.select) : e));
   if (o.orderBy && o.orderBy.length > 0) {
     if (after !== undefined) throw invalidQuery('$skiptoken', 'a cursor follows the feed order: leave out $orderby', 0);
     const page = await s.changeLog.list({ filter, orderBy: o.orderBy, limit, offset: o.skip, count: o.count, personalData });

@@ -14,7 +14,8 @@ import { activeAssetAccount, fixture } from '../../support/fixture';
 const ROOT = '/api/v1';
 const BASE = `${ROOT}/payment-sources`;
 let t: TestApp;
-const get = (path: string) => request(t.http).get(path).set(bearer(t.tokens.writer));
+// As an OData client asks (OData-Version): records carry their control information (@odata.etag).
+const get = (path: string) => request(t.http).get(path).set(bearer(t.tokens.writer)).set('OData-Version', '4.0');
 const enc = encodeURIComponent;
 
 beforeAll(async () => {
@@ -167,7 +168,7 @@ describe('PATCH /payment-sources/{id}', () => {
 
   test('changes only the named fields and writes the audit fields, as PUT does', async () => {
     const before = await create();
-    const res = await request(t.http).patch(`${BASE}(${before.id})`).set(bearer(t.tokens.writer)).send({ name: 'Patched' }).expect(200);
+    const res = await request(t.http).patch(`${BASE}(${before.id})`).set(bearer(t.tokens.writer)).set('OData-Version', '4.0').send({ name: 'Patched' }).expect(200);
     expect(res.body).toMatchObject({
       ...before,
       '@odata.etag': res.headers.etag,
@@ -283,6 +284,7 @@ describe('@odata.etag', () => {
     const patched = await request(t.http)
       .patch(`${BASE}(${id})`)
       .set(bearer(t.tokens.writer))
+      .set('OData-Version', '4.0')
       .set('If-Match', listed['@odata.etag'])
       .send({ name: 'Changed with the listed ETag' })
       .expect(200);
@@ -292,6 +294,7 @@ describe('@odata.etag', () => {
     const stale = await request(t.http)
       .patch(`${BASE}(${id})`)
       .set(bearer(t.tokens.writer))
+      .set('OData-Version', '4.0')
       .set('If-Match', listed['@odata.etag'])
       .send({ name: 'Lost update' })
       .expect(412);
@@ -299,6 +302,7 @@ describe('@odata.etag', () => {
     const created = await request(t.http)
       .post(BASE)
       .set(bearer(t.tokens.writer))
+      .set('OData-Version', '4.0')
       .send({ code: 'ETAG-1', name: 'New', accountId: activeAssetAccount().id, sourceType: 'Cash' })
       .expect(201);
     expect(created.body['@odata.etag']).toBe(created.headers.etag);
