@@ -287,25 +287,24 @@ describe('REST: records without billing.pii have no personal keys', () => {
       `${ROOT}/customers?$select=id,debtorNumber&$orderby=debtorNumber&$filter=${enc(`debtorNumber eq '${customer.debtorNumber}'`)}`,
       plain,
     ).expect(200);
-    expect(res.body.value).toEqual([{ '@odata.etag': expect.any(String), id: customer.id, debtorNumber: customer.debtorNumber }]);
+    expect(res.body.value).toEqual([{ id: customer.id, debtorNumber: customer.debtorNumber }]);
   });
 });
 
 describe('writes', () => {
-  it('a body setting a personal field is 403 without billing.pii before any handler: customers, their addresses inside', async () => {
+  it('a body setting a personal field is 403 without billing.pii before the database is asked: customers, their addresses inside', async () => {
     const writerPlain = await token('billing.read billing.write');
     const body = { debtorNumber: 'D-NEW', lastName: 'Guessed', addresses: [{ country: 'DE', street: 'Hauptstr. 1' }] };
+    // The scope first: customers are maintained with billing.maintain.
+    const refused = await request(t.http).post(`${ROOT}/customers`).set(bearer(writerPlain)).send(body).expect(403);
+    expect(refused.body.detail).toMatch(/billing\.maintain/);
+    // A maintainer without billing.pii is refused for the fields, before any statement.
+    const maintainerPlain = await token('billing.read billing.maintain');
     statements = 0;
-    const denied = await request(t.http).post(`${ROOT}/customers`).set(bearer(writerPlain)).send(body).expect(403);
+    const denied = await request(t.http).post(`${ROOT}/customers`).set(bearer(maintainerPlain)).send(body).expect(403);
     expect(statements).toBe(0);
     expect(denied.body.errors.map((e: Json) => e.field)).toEqual(['addresses/street', 'lastName']);
     expect(JSON.stringify(denied.body)).not.toContain('Guessed');
-    // With billing.pii the body passes the check and meets the route, which wants billing.maintain.
-    const refused = await request(t.http).post(`${ROOT}/customers`).set(bearer(t.tokens.writer)).send(body).expect(403);
-    expect(refused.body.detail).toMatch(/billing\.maintain/);
-    // A maintainer without billing.pii is refused the same way as the writer above; with it, the customer is written.
-    const maintainerPlain = await token('billing.read billing.maintain');
-    await request(t.http).post(`${ROOT}/customers`).set(bearer(maintainerPlain)).send(body).expect(403);
     const maintainer = await token('billing.read billing.maintain billing.pii');
     const written = await request(t.http)
       .post(`${ROOT}/customers`)
@@ -318,7 +317,7 @@ describe('writes', () => {
         ],
       });
     expect({ status: written.status, lastName: written.body.lastName }).toEqual({ status: 201, lastName: 'Guessed' });
-    await request(t.http).patch(`${ROOT}/customers/${customer.id}`).set(bearer(writerPlain)).send({ email: 'x@example.org' }).expect(403);
+    await request(t.http).patch(`${ROOT}/customers/${customer.id}`).set(bearer(maintainerPlain)).send({ email: 'x@example.org' }).expect(403);
   });
 
   it('a write naming no personal field goes through, and its answer holds only what the caller may read', async () => {

@@ -10,9 +10,11 @@ export interface ServiceDeps {
   readonly now?: () => Date;
 }
 
-/** The authenticated caller, as far as the rules care: who writes. */
+/** The authenticated caller, as far as the rules care: who writes, and whether it may see and write personal data. */
 export interface Actor {
   readonly userId: string;
+  /** The personal-data scope: without it, a write may not set personal fields, and its answer leaves them out. */
+  readonly personalData: boolean;
   /** The request that writes (recorded in the change log). */
   readonly requestId?: string | undefined;
 }

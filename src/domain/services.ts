@@ -44,7 +44,12 @@ export function createServices(deps: ServiceDeps) {
 
 export type Services = ReturnType<typeof createServices>;
 
-/** The ETag of a record as its single-record read gives it (a customer with its addresses, as REST returns it), for a door holding only part of it. */
-export async function currentEtag(s: Services, model: ResourceModel, id: string): Promise<string> {
-  return etagOf(model === 'Customer' ? await s.customers.withAddresses.get(id) : await s.readers[model].get(id));
+/**
+ * The ETag of a record as its single-record read gives it to this caller (a customer with its
+ * addresses, as REST returns it; without personal fields unless `personalData`), for a door
+ * holding only part of it.
+ */
+export async function currentEtag(s: Services, model: ResourceModel, id: string, personalData: boolean): Promise<string> {
+  const access = { personalData };
+  return etagOf(model === 'Customer' ? await s.customers.withAddresses.get(id, undefined, access) : await s.readers[model].get(id, undefined, access));
 }

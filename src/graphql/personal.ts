@@ -157,6 +157,13 @@ function plain(node: ValueNode, variables: Readonly<Record<string, unknown>>): u
   }
 }
 
+/** The default values of an operation's variables, as plain values. */
+function defaultValues(operation: OperationDefinitionNode): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const v of operation.variableDefinitions ?? []) if (v.defaultValue) out[v.variable.name.value] = plain(v.defaultValue, {});
+  return out;
+}
+
 /**
  * FORBIDDEN (HTTP 403) naming the path of each personal field the operation selects or
  * names in an argument, when the caller lacks the personal-data scope; nothing otherwise.
@@ -171,7 +178,9 @@ export function checkPersonalFields(
   if (!analysis) analysed.set(operation, (analysis = analyse(schema, document, operation)));
   if (analysis.selected.length === 0 && analysis.argumentsToCheck.length === 0) return;
   const named = [...analysis.selected];
-  for (const a of analysis.argumentsToCheck) namedInValue(a.type, plain(a.value, variables ?? {}), a.path, named);
+  // A variable the request leaves out has its default value (`$i: CustomerInput = { email: … }`): what the field gets.
+  const values = { ...defaultValues(operation), ...variables };
+  for (const a of analysis.argumentsToCheck) namedInValue(a.type, plain(a.value, values), a.path, named);
   if (named.length === 0) return;
   const error = httpGraphQLError(personalDataForbidden(named));
   throw new GraphQLError(error.message, { path: named[0]!.split('.'), originalError: error.originalError, extensions: error.extensions });

@@ -7,7 +7,7 @@
 // in, and the caller reports it with its own position (OData) or path (GraphQL).
 
 import type { FieldCatalog, FieldSpec } from './fields';
-import type { ComparisonOperator, FilterNode, FilterValue, TextOperator } from './filter-tree';
+import { decided, type ComparisonOperator, type FilterNode, type FilterValue, type TextOperator } from './filter-tree';
 import { bindValue, isInCase, textProblem, type RawValue } from './values';
 
 /**
@@ -28,8 +28,6 @@ export type Built =
 const built = (node: FilterNode): Built => ({ ok: true, node });
 const fault = (site: FaultSite, message: string, item?: number): Built =>
   item === undefined ? { ok: false, site, message } : { ok: false, site, message, item };
-const never: FilterNode = { kind: 'const', value: false };
-const always: FilterNode = { kind: 'const', value: true };
 
 export const unknownFieldMessage = (name: string, fields: FieldCatalog): string =>
   `unknown field '${name}' (known: ${Object.keys(fields).join(', ')})`;
@@ -62,7 +60,7 @@ export function compareCondition(
   if (raw === null) {
     if (op !== 'eq' && op !== 'ne') return fault('value', `null can only be compared with eq or ne, not ${op}`);
     // A field that cannot be null is never null: no need to ask the database.
-    if (!spec.nullable) return built(op === 'eq' ? never : always);
+    if (!spec.nullable) return built(decided(op !== 'eq', name));
     // tolower(null) is null, so the case function changes nothing here.
     return built({ kind: 'compare', field: name, op, value: null });
   }
@@ -77,7 +75,7 @@ export function compareCondition(
   if (mode === undefined) return built({ kind: 'compare', field: name, op, value: bound.value });
   if (mode !== 'ignore' && !isInCase(textOf(bound.value), mode)) {
     // tolower(x) never equals 'ABC': eq can never hold, ne always does (null ne 'ABC' too).
-    return built(op === 'eq' ? never : always);
+    return built(decided(op !== 'eq', name));
   }
   return built({ kind: 'compare', field: name, op, value: bound.value, ignoreCase: true });
 }
@@ -115,6 +113,6 @@ export function textCondition(name: string, spec: FieldSpec, op: TextOperator, r
   const problem = textProblem(raw.value);
   if (problem) return fault('value', `a value for field '${name}' ${problem}`);
   if (mode === undefined) return built({ kind: 'text', field: name, op, value: raw.value });
-  if (mode !== 'ignore' && !isInCase(raw.value, mode)) return built(never);
+  if (mode !== 'ignore' && !isInCase(raw.value, mode)) return built(decided(false, name));
   return built({ kind: 'text', field: name, op, value: raw.value, ignoreCase: true });
 }

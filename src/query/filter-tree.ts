@@ -45,8 +45,11 @@ export type FilterNode =
       readonly value: string;
       readonly ignoreCase?: boolean;
     }
-  /** A constant: what a condition that can never (or always) hold folds to. */
-  | { readonly kind: 'const'; readonly value: boolean };
+  /**
+   * A constant: what a condition that can never (or always) hold folds to. `field`: the field
+   * the folded condition named, which still counts as named (a personal field needs its scope).
+   */
+  | { readonly kind: 'const'; readonly value: boolean; readonly field?: string };
 
 // Conditions the service layer states itself (an id, a record's history, a quote's prices);
 // the doors build theirs from their query languages.
@@ -59,6 +62,9 @@ export const isIn = (field: string, values: readonly FilterValue[]): FilterNode 
 export const uuid = (value: string): FilterValue => ({ type: 'uuid', value });
 /** An instant as a filter value. */
 export const instant = (value: Date): FilterValue => ({ type: 'datetime', value });
+
+/** A condition on `field` decided without the database: it can never (false) or always (true) hold. */
+export const decided = (value: boolean, field: string): FilterNode => ({ kind: 'const', value, field });
 
 /** Every condition given holds; an absent one is no condition (none at all: undefined). */
 export function allOf(...nodes: FilterNode[]): FilterNode;

@@ -24,6 +24,8 @@ function filterNames(node: FilterNode, personalNames: ReadonlySet<string>, found
       filterNames(node.node, personalNames, found);
       return;
     case 'const':
+      // A condition folded away still named its field (`email eq email`).
+      if (node.field !== undefined && personalNames.has(node.field)) found.add(node.field);
       return;
     default:
       if (personalNames.has(node.field)) found.add(node.field);
@@ -75,11 +77,34 @@ export function personalFieldsWritten(
   for (const [key, value] of Object.entries(body)) {
     if (own.has(key)) found.add(key);
     const theirs = Object.hasOwn(fields, key) ? undefined : relationFields(key);
-    if (!theirs) continue;
+    if (!theirs || personalFieldsOf(theirs).size === 0) continue;
+    const before = found.size;
     for (const record of Array.isArray(value) ? value : [value])
       for (const f of personalFieldsWritten(theirs, record, () => undefined)) found.add(`${key}/${f}`);
+    // Records holding personal data, named at all (`addresses: []` deletes every address): the set is personal.
+    if (found.size === before) found.add(key);
   }
   return [...found].sort();
+}
+
+/**
+ * A record as a caller without the scope sees it: without its personal fields, and the records
+ * of its relations (`relationFields` gives their catalogues) without theirs. The keys keep their
+ * order, so the view is the record a read without personal fields gives, ETag included.
+ */
+export function withoutPersonal(
+  fields: FieldCatalog,
+  record: object,
+  relationFields: (relation: string) => FieldCatalog | undefined,
+): Record<string, unknown> {
+  const own = personalFieldsOf(fields);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (own.has(key)) continue;
+    const theirs = Object.hasOwn(fields, key) ? undefined : relationFields(key);
+    out[key] = theirs && Array.isArray(value) ? value.map((r: object) => withoutPersonal(theirs, r, () => undefined)) : value;
+  }
+  return out;
 }
 
 /** FORBIDDEN naming each personal field (never a value): what a caller without the scope gets for naming one. */

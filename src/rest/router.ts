@@ -1,8 +1,6 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { requireScope, SCOPES, seesPersonalData } from '../auth/principal';
-import type { Resource } from '../domain/common/declaration';
-import { RESOURCES, resourceOf, type ResourceModel } from '../domain/resources';
-import { personalDataForbidden, personalFieldsWritten } from '../query/personal';
+import { requireScope, SCOPES } from '../auth/principal';
+import { RESOURCES, type ResourceModel } from '../domain/resources';
 import type { Services } from '../domain/services';
 import { AppError, invalidQuery, validationFailed } from '../errors/catalogue';
 import { rawQuery, serviceRoot } from './odata/list';
@@ -56,7 +54,6 @@ export function restRouter(s: Services): Router {
   r.use(`/${CHANGES_SET.path}`, changeRoutes(s));
   for (const set of RESOURCE_SETS) {
     const routes = readOnlyRoutes(READS[set.type]?.(s) ?? s[RESOURCES[set.type].plural], set);
-    routes.use(personalWrites(RESOURCES[set.type]));
     // Reference data whose folder has a writes.ts is written through the common write path.
     const own = WRITES[set.type];
     const maintained = s.writers[set.type];
@@ -71,23 +68,6 @@ export function restRouter(s: Services): Router {
     throw new AppError('NOT_FOUND', 'No such resource path');
   });
   return r;
-}
-
-/**
- * A write that sets a personal field (the resource's, or a related record's inside it) needs
- * billing.pii as well: 403 before the write's handler runs, so nothing is written or logged.
- */
-function personalWrites(resource: Resource) {
-  const relationFields = (name: string) => {
-    const relation = Object.hasOwn(resource.relations, name) ? resource.relations[name] : undefined;
-    return relation && resourceOf(relation.target)?.fields;
-  };
-  return (req: Request, res: Response, next: NextFunction): void => {
-    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'DELETE' || seesPersonalData(res.locals.principal)) return next();
-    const named = personalFieldsWritten(resource.fields, req.body, relationFields);
-    if (named.length > 0) throw personalDataForbidden(named);
-    next();
-  };
 }
 
 const KEYED = /^\/([^/()]+)(?:\(([^)]*)\))?(\/.*)?$/;
@@ -110,7 +90,6 @@ function odataPaths(s: Services) {
     let rest = m[3] ?? '';
     if (m[2] !== undefined) {
       const key = keyOf(m[2]);
-      if (key === undefined) return next();
       let id = key.value;
       if (key.name !== undefined && key.name !== 'id') {
         const writer = set.type === 'Change' ? undefined : s.writers[set.type];
@@ -131,14 +110,26 @@ function odataPaths(s: Services) {
   };
 }
 
-/** The key inside `(…)`: `<id>`, `'<id>'` (a doubled quote inside) or `<name>=<value>`; undefined when empty or malformed. */
-function keyOf(raw: string): { name?: string; value: string } | undefined {
-  const text = decodeComponent(raw);
-  if (text === undefined) return undefined;
+/**
+ * The key inside `(…)`, an OData key literal: `<id>` (a GUID), `'<text>'` (a quote inside
+ * doubled), or `<name>=` one of those. Anything else (an empty key, an unclosed or missing
+ * quote, a lone quote inside) is 400: nothing is read or written under a key the client did
+ * not mean.
+ */
+function keyOf(raw: string): { name?: string; value: string } {
+  const text = decodeComponent(raw) ?? '';
   const named = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(text);
-  let value = named ? (named[2] ?? '') : text;
-  if (/^'.*'$/s.test(value)) value = value.slice(1, -1).replaceAll("''", "'");
-  return value.length > 0 ? { name: named?.[1], value } : undefined;
+  const name = named?.[1];
+  const literal = named ? (named[2] ?? '') : text;
+  const quoted = /^'((?:[^']|'')*)'$/s.exec(literal);
+  const value = quoted ? (quoted[1] ?? '').replaceAll("''", "'") : literal;
+  // Unquoted, only a GUID (the id's literal); quoted, any text but the empty one.
+  const ok = value.length > 0 && (quoted !== null || ((name === undefined || name === 'id') && /^[0-9A-Fa-f-]+$/.test(value)));
+  if (!ok)
+    throw validationFailed([
+      { field: name ?? 'id', message: `the key ${literal === '' ? 'is empty' : `(${literal}) is not an OData literal: write a GUID, or text in single quotes with a quote inside doubled`}` },
+    ]);
+  return { name, value };
 }
 
 /** `$format=json|xml` decides; otherwise JSON when Accept names JSON and not XML (XML is the default). */

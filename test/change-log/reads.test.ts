@@ -22,7 +22,7 @@ const sameType: Same<Row<typeof changeLogColumns>, Prisma.ChangeLogGetPayload<ob
 
 /** Beyond a JavaScript number's exact integers: a seq must come out as the database holds it. */
 const BIG_SEQ = 2n ** 53n + 1n;
-const alice = { userId: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', requestId: 'req-reads' };
+const alice = { userId: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', requestId: 'req-reads', personalData: true };
 
 let t: TestApp;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase, servicesOf } from '../support/da
 
 let db: TestDatabase;
 let s: Services;
-const alice = { userId: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', requestId: 'req-1' };
+const alice = { userId: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', requestId: 'req-1', personalData: true };
 
 beforeAll(async () => {
   db = await createTestDatabase();

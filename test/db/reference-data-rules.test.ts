@@ -12,7 +12,7 @@ import type { Services } from '../../src/domain/services';
 
 let db: TestDatabase;
 let s: Services;
-const actor = { userId: '22222222-2222-4222-8222-222222222222' };
+const actor = { userId: '22222222-2222-4222-8222-222222222222', personalData: true };
 
 beforeAll(async () => {
   db = await createTestDatabase();

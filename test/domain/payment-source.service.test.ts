@@ -5,8 +5,8 @@ import { createTestDatabase, type TestDatabase } from '../support/database';
 // The rules at the service layer, without HTTP: what both doors rely on.
 let db: TestDatabase;
 let s: Services;
-const alice = { userId: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa' };
-const bob = { userId: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb' };
+const alice = { userId: 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', personalData: true };
+const bob = { userId: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', personalData: true };
 let asset: string;
 let revenue: string;
 let closedAsset: string;

@@ -8,7 +8,7 @@ import { WRITER_ID } from '../support/app';
 import { useTestServices } from '../support/database';
 
 const t = useTestServices();
-const actor = { userId: WRITER_ID };
+const actor = { userId: WRITER_ID, personalData: true };
 const unique = () => Math.random().toString(36).slice(2, 8).toUpperCase();
 const account = (code: string) => ({ code, name: 'Unit', type: 'Expense' });
 const accounts = () => t.s.writers.Account!;

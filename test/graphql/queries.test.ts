@@ -13,7 +13,7 @@ let paymentIds: string[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
-  const actor = { userId: WRITER_ID };
+  const actor = { userId: WRITER_ID, personalData: true };
   paymentIds = [];
   for (const [i, amount] of ['10.5', '20.25', '0.0001'].entries()) {
     const p = await t.services.payments.create(

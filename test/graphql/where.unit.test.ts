@@ -147,7 +147,7 @@ describe('graphqlWhereToFilter', () => {
   });
 
   test('the same folding as OData', () => {
-    expect(gql({ code: { eq: null } })).toEqual({ kind: 'const', value: false });
+    expect(gql({ code: { eq: null } })).toEqual({ kind: 'const', value: false, field: 'code' });
   });
 });
 

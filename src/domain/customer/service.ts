@@ -2,6 +2,7 @@ import type { Lexicons } from '../../db/read/lexicon';
 import { ReadService, relationOf, type RelationOf } from '../common/read-service';
 import { randomUUID } from 'node:crypto';
 import { notFound } from '../../errors/catalogue';
+import { personalDataForbidden } from '../../query/personal';
 import { checkIfMatch } from '../common/etag';
 import { parseId, parseInput } from '../common/validate';
 import { WriteService, type WriteOptions } from '../maintenance/write-service';
@@ -36,12 +37,14 @@ export class CustomerService extends ReadService<typeof customerFields> {
 
   /** POST /customers/{id}/addresses: one more address, written through the customer (its rules, lock and log). */
   async addAddress(customerId: unknown, body: unknown, actor: Actor): Promise<Address> {
+    requireAddressWriter(actor);
     const address = { ...parseInput(newAddress, body), id: randomUUID() };
     return addressOf(await this.writer.change(customerId, (c) => customerWithAddress(c, address), actor), address.id);
   }
 
   /** PATCH /customers/{id}/addresses/{addressId}: the fields it names change; If-Match is the address's ETag. */
   async changeAddress(customerId: unknown, rawAddressId: unknown, body: unknown, actor: Actor, o: WriteOptions = {}): Promise<Address> {
+    requireAddressWriter(actor);
     const addressId = parseId(rawAddressId, 'addressId');
     // The body alone first (an unknown property or the id is refused), then over the current address: zod's partial would fill in defaults.
     parseInput(newAddress.partial(), body);
@@ -53,9 +56,15 @@ export class CustomerService extends ReadService<typeof customerFields> {
 
   /** DELETE /customers/{id}/addresses/{addressId}. */
   async removeAddress(customerId: unknown, rawAddressId: unknown, actor: Actor, o: WriteOptions = {}): Promise<void> {
+    requireAddressWriter(actor);
     const addressId = parseId(rawAddressId, 'addressId');
     await this.writer.change(customerId, (c) => (currentAddress(c, addressId, o), customerWithoutAddress(c, addressId)), actor);
   }
+}
+
+/** Addresses hold personal data: creating, changing or deleting one needs the personal-data scope, before anything is read. */
+function requireAddressWriter(actor: Actor): void {
+  if (!actor.personalData) throw personalDataForbidden(['addresses']);
 }
 
 /** The customer's address, its ETag checked against If-Match; NOT_FOUND when the customer has none with that id. */

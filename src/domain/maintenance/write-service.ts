@@ -11,10 +11,12 @@ import {
 import { clientOf, executeInUnit, inTransaction } from '../../db/unit-of-work';
 import { AppError, notFound, validationFailed } from '../../errors/catalogue';
 import { isDecimal } from '../../query/values';
-import type { FieldCatalog } from '../../query/fields';
+import { personalFieldsOf, type FieldCatalog } from '../../query/fields';
+import { personalDataForbidden, personalFieldsWritten, withoutPersonal } from '../../query/personal';
+import { resourceOf } from '../resources';
 import { appendChanges, fieldChanges, type ChangeDraft, type LoggedResource } from '../change-log/append';
 import type { Actor, ServiceDeps } from '../context';
-import type { ModelName } from '../common/declaration';
+import type { ModelName, Relation } from '../common/declaration';
 import { checkIfMatch } from '../common/etag';
 import { parseId } from '../common/validate';
 import { naturalKeyOf, type ImportSpec } from '../common/natural-key';
@@ -64,12 +66,14 @@ export interface Store<R, I> {
   remove(id: string): Promise<void>;
 }
 
-export interface WriteSpec<R extends { id: string }, I> {
+export interface WriteSpec<R extends { id: string }, I extends object> {
   readonly resource: {
     readonly model: ModelName;
     readonly name: LoggedResource;
     readonly label: string;
     readonly fields: FieldCatalog;
+    /** Its relations: those written inside a record (a customer's addresses) are personal when their records hold personal fields. */
+    readonly relations: Readonly<Record<string, Relation>>;
     /** Its natural key, when one column: the alternate key upserts go by. */
     readonly import?: ImportSpec;
   };
@@ -93,26 +97,31 @@ export interface WriteSpec<R extends { id: string }, I> {
   readonly alsoLogged?: (before: R | undefined, after: R | undefined) => ChangeDraft[];
 }
 
+/** A written record as its writer may read it (without personal fields unless the actor may see them): what a write answers. */
+export type WrittenView = { readonly id: string } & Readonly<Record<string, unknown>>;
+
 /** What the doors call: the type-free face of every resource's writer. */
 export interface RecordWriter {
   readonly label: string;
-  create(body: unknown, actor: Actor): Promise<{ id: string }>;
-  replace(id: unknown, body: unknown, actor: Actor, o?: WriteOptions): Promise<{ id: string }>;
-  patch(id: unknown, body: unknown, actor: Actor, o?: WriteOptions): Promise<{ id: string }>;
+  create(body: unknown, actor: Actor): Promise<WrittenView>;
+  replace(id: unknown, body: unknown, actor: Actor, o?: WriteOptions): Promise<WrittenView>;
+  patch(id: unknown, body: unknown, actor: Actor, o?: WriteOptions): Promise<WrittenView>;
   delete(id: unknown, actor: Actor, o?: WriteOptions): Promise<void>;
   /** The alternate key a record can be addressed by, if the resource has one. */
   readonly alternateKey: AlternateKey | undefined;
   /** The id of the record with this alternate key, if there is one. */
   idByKey(key: string): Promise<string | undefined>;
   /** PUT by alternate key: replaces the record with that key, or creates it. */
-  upsert(key: unknown, body: unknown, actor: Actor, o?: WriteOptions): Promise<{ record: { id: string }; created: boolean }>;
+  upsert(key: unknown, body: unknown, actor: Actor, o?: WriteOptions): Promise<{ record: WrittenView; created: boolean }>;
 }
 
-export class WriteService<R extends { id: string }, I> implements RecordWriter {
+export class WriteService<R extends { id: string }, I extends object> implements RecordWriter {
   readonly label: string;
   readonly alternateKey: AlternateKey | undefined;
   private readonly prisma: PrismaClient;
   private readonly now: () => Date;
+  /** The input keys a caller without the personal-data scope may not write: personal fields, and relations of records holding some. */
+  private readonly personalNames: readonly string[];
 
   constructor(
     deps: ServiceDeps,
@@ -120,16 +129,19 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
   ) {
     this.label = spec.resource.label;
     this.alternateKey = alternateKeyOf(spec.resource);
+    const own = personalFieldsOf(spec.resource.fields);
+    this.personalNames = Object.keys(spec.input.shape).filter((k) => own.has(k) || personalFieldsOf(this.relationFields(k) ?? {}).size > 0);
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
   }
 
-  async create(body: unknown, actor: Actor): Promise<R> {
-    const input = this.spec.parse(body);
-    return this.transaction(
+  async create(body: unknown, actor: Actor): Promise<WrittenView> {
+    const input = this.spec.parse(this.guard(body, actor));
+    const created = await this.transaction(
       (db, now) => this.createIn(db, now, input, actor),
       (db, now) => this.rules(db, input, undefined, now),
     );
+    return this.view(created, actor);
   }
 
   private async createIn(db: Db, now: Date, input: I, actor: Actor): Promise<R> {
@@ -139,17 +151,20 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
     return created;
   }
 
-  /** PUT: a full replacement of the editable fields (an omitted optional field becomes its default). */
-  replace(id: unknown, body: unknown, actor: Actor, o: WriteOptions = {}): Promise<R> {
-    const input = this.spec.parse(body);
-    return this.update(id, () => input, actor, o);
+  /**
+   * PUT: a full replacement of the editable fields the caller may see (an omitted optional
+   * field becomes its default; a caller without the personal-data scope keeps the personal ones).
+   */
+  async replace(id: unknown, body: unknown, actor: Actor, o: WriteOptions = {}): Promise<WrittenView> {
+    const given = this.guard(body, actor);
+    const input = actor.personalData ? this.spec.parse(given) : undefined;
+    return this.view(await this.update(id, (current) => input ?? this.spec.parse({ ...this.hidden(current), ...given }), actor, o), actor);
   }
 
   /** PATCH and GraphQL update: the fields the body names change, the others keep their value. */
-  patch(id: unknown, body: unknown, actor: Actor, o: WriteOptions = {}): Promise<R> {
-    if (typeof body !== 'object' || body === null || Array.isArray(body))
-      throw validationFailed([{ field: '', message: 'the body must be a JSON object' }]);
-    return this.update(id, (current) => this.spec.parse({ ...this.asInput(current), ...body }), actor, o);
+  async patch(id: unknown, body: unknown, actor: Actor, o: WriteOptions = {}): Promise<WrittenView> {
+    const given = this.guard(body, actor);
+    return this.view(await this.update(id, (current) => this.spec.parse({ ...this.asInput(current), ...given }), actor, o), actor);
   }
 
   /** A change computed from the current record (a customer's address added, changed or removed), with the same rules, lock and log. */
@@ -160,7 +175,7 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
   async delete(rawId: unknown, actor: Actor, o: WriteOptions = {}): Promise<void> {
     const id = parseId(rawId);
     await this.transaction(async (db, now) => {
-      const current = await this.locked(db, id, o);
+      const current = await this.locked(db, id, o, actor);
       await this.spec.checkDelete?.(db, current, now);
       await this.spec.store(db, now).remove(id);
       await this.log('deleted', current, undefined, actor, now);
@@ -171,7 +186,7 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
     const id = parseId(rawId);
     let checked: { current: R; input: I } | undefined;
     const write = async (db: Db, now: Date) => {
-      const current = await this.locked(db, id, o);
+      const current = await this.locked(db, id, o, actor);
       checked = { current, input: next(current) };
       return this.replaceIn(db, now, checked.current, checked.input, actor);
     };
@@ -182,10 +197,21 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
   private async replaceIn(db: Db, now: Date, current: R, next: I, actor: Actor): Promise<R> {
     const input = this.spec.settle?.(current, next) ?? next;
     if (this.unchanged(current, input)) return current;
+    // The input as it will be written, whatever path made it (a merge, a default, a sub-route).
+    if (!actor.personalData && !this.sameHidden(current, input)) throw personalDataForbidden(this.personalNames);
     await this.rules(db, input, current, now);
     const updated = await this.spec.store(db, now).update(current.id, input, { at: now, by: actor.userId });
     await this.log('updated', current, updated, actor, now);
     return updated;
+  }
+
+  /** Whether the input keeps the part of the current record a caller without the personal-data scope cannot see. */
+  private sameHidden(current: R, input: I): boolean {
+    try {
+      return sameInput(this.personalPart(this.spec.parse(this.asInput(current))), this.personalPart(input));
+    } catch {
+      return false;
+    }
   }
 
   /** Whether the input says what the current record holds (a record the API could not write as it is: no). */
@@ -208,15 +234,19 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
    * match; `If-None-Match: *` creates only. Two syncs creating one key at once: the loser
    * finds the winner's record on its second try and replaces it.
    */
-  async upsert(rawKey: unknown, body: unknown, actor: Actor, o: WriteOptions = {}): Promise<{ record: R; created: boolean }> {
+  async upsert(rawKey: unknown, body: unknown, actor: Actor, o: WriteOptions = {}): Promise<{ record: WrittenView; created: boolean }> {
     const key = this.requireKey();
     if (typeof rawKey !== 'string' || rawKey.length === 0) throw validationFailed([{ field: key.field, message: 'the key must be given' }]);
-    if (typeof body !== 'object' || body === null || Array.isArray(body))
-      throw validationFailed([{ field: '', message: 'the body must be a JSON object' }]);
-    const given: unknown = Object.getOwnPropertyDescriptor(body, key.field)?.value;
-    if (given !== undefined && given !== rawKey)
+    const given = this.guard(body, actor);
+    const named: unknown = given[key.field];
+    if (named !== undefined && named !== rawKey)
       throw validationFailed([{ field: key.field, message: `must be ${rawKey} as the URL says, or left out` }]);
-    const input = this.spec.parse({ ...body, [key.field]: rawKey });
+    const input = this.spec.parse({ ...given, [key.field]: rawKey });
+    // A key compared ignoring case stays as stored unless the body names it (a sync that lower-cases keys changes nothing).
+    const replacing = (current: R): I =>
+      named === undefined || !actor.personalData
+        ? this.spec.parse({ ...this.hidden(current), ...given, [key.field]: named ?? Object.getOwnPropertyDescriptor(current, key.field)?.value })
+        : input;
     const attempt = () =>
       this.transaction(
         async (db, now) => {
@@ -227,15 +257,53 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
           }
           if (o.ifNoneMatch?.trim() === '*')
             throw new AppError('PRECONDITION_FAILED', `A ${this.label} with ${key.field} ${rawKey} exists`);
-          return { record: await this.replaceIn(db, now, await this.locked(db, id, o), input, actor), created: false };
+          const current = await this.locked(db, id, o, actor);
+          return { record: await this.replaceIn(db, now, current, replacing(current), actor), created: false };
         },
         (db, now) => this.rules(db, input, undefined, now),
       );
-    return attempt().catch((e: unknown) => {
+    const { record, created } = await attempt().catch((e: unknown) => {
       const lostRace = e instanceof AppError && (e.code === 'DUPLICATE_KEY' || e.code === 'DUPLICATE_CODE');
       if (lostRace && (o.ifNoneMatch ?? '').trim() !== '*') return attempt();
       throw e;
     });
+    return { record: this.view(record, actor), created };
+  }
+
+  /**
+   * The body of a write as a caller sends it, checked before anything is read: a JSON object,
+   * naming no personal field (nor a relation of records holding them, such as a customer's
+   * addresses) unless the caller has the personal-data scope.
+   */
+  private guard(body: unknown, actor: Actor): Record<string, unknown> {
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw validationFailed([{ field: '', message: 'the body must be a JSON object' }]);
+    if (!actor.personalData) {
+      const named = personalFieldsWritten(this.spec.resource.fields, body, (r) => this.relationFields(r));
+      if (named.length > 0) throw personalDataForbidden(named);
+    }
+    return { ...body };
+  }
+
+  /** The catalogue of a relation's records, for a key of a write that is one of the resource's relations. */
+  private relationFields(name: string): FieldCatalog | undefined {
+    const relation = Object.hasOwn(this.spec.resource.relations, name) ? this.spec.resource.relations[name] : undefined;
+    return relation && resourceOf(relation.target)?.fields;
+  }
+
+  /** The part of an input (or of a record as one) named by personalNames. */
+  private personalPart(input: object): Record<string, unknown> {
+    return Object.fromEntries(this.personalNames.map((k) => [k, Object.getOwnPropertyDescriptor(input, k)?.value]));
+  }
+
+  /** What a full replacement by a caller without the personal-data scope keeps of the current record: the part it cannot see. */
+  private hidden(current: R): Record<string, unknown> {
+    return this.personalPart(this.asInput(current));
+  }
+
+  /** A record as the actor may read it: the answer of its write, and what its If-Match is compared with. */
+  private view(record: R, actor: Actor): WrittenView {
+    return actor.personalData ? record : { ...withoutPersonal(this.spec.resource.fields, record, (r) => this.relationFields(r)), id: record.id };
   }
 
   /**
@@ -273,13 +341,13 @@ export class WriteService<R extends { id: string }, I> implements RecordWriter {
     return rows[0]?.id;
   }
 
-  /** The current record, its row locked to the end of the transaction (a concurrent write waits), its ETag checked. */
-  private async locked(db: Db, id: string, o: WriteOptions): Promise<R> {
+  /** The current record, its row locked to the end of the transaction (a concurrent write waits), its ETag (as the actor sees it) checked. */
+  private async locked(db: Db, id: string, o: WriteOptions, actor: Actor): Promise<R> {
     // The table's name is the declaration's model, never input.
     await executeInUnit(`SELECT 1 FROM "${this.spec.resource.model}" WHERE "id" = $1::uuid FOR UPDATE`, [id]);
     const current = await this.spec.store(db, this.now()).find(id);
     if (!current) throw notFound(this.spec.resource.label, id);
-    checkIfMatch(o.ifMatch, current);
+    checkIfMatch(o.ifMatch, this.view(current, actor));
     return current;
   }
 

@@ -1,7 +1,7 @@
 // Mutations: the service layer validates and keeps every rule; a rejected write changes nothing.
 
 import { Kind, type OperationDefinitionNode } from 'graphql';
-import { SCOPES, type Scope } from '../../auth/principal';
+import { SCOPES, seesPersonalData, type Scope } from '../../auth/principal';
 import type { Actor } from '../../domain/context';
 import { alternateKeyOf } from '../../domain/maintenance/write-service';
 import { RESOURCES, WRITTEN_MODELS, type ResourceModel } from '../../domain/resources';
@@ -10,7 +10,11 @@ import type { MutationResolvers, Resolvers } from '../__generated__/resolvers-ty
 import type { GraphqlContext } from '../context';
 
 /** The caller of a mutation, with the request id its change-log entries carry. */
-const actor = ({ principal, requestId }: GraphqlContext): Actor => ({ userId: principal.userId, requestId });
+const actor = ({ principal, requestId }: GraphqlContext): Actor => ({
+  userId: principal.userId,
+  requestId,
+  personalData: seesPersonalData(principal),
+});
 
 /** GraphQL input objects have no prototype; the services get plain objects without absent-valued keys. */
 function plain(input: object, dropNull: readonly string[] = []): Record<string, unknown> {
@@ -99,7 +103,10 @@ export function mutationScopes(operation: OperationDefinitionNode): Scope[] {
 export const etagResolvers: Resolvers = Object.fromEntries(
   WRITTEN_MODELS.map((model) => [
     model,
-    { etag: ({ id }: { id: string }, _a: unknown, { services }: GraphqlContext) => currentEtag(services, model, id) },
+    {
+      etag: ({ id }: { id: string }, _a: unknown, { services, principal }: GraphqlContext) =>
+        currentEtag(services, model, id, seesPersonalData(principal)),
+    },
   ]),
 );
 

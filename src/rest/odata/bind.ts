@@ -7,7 +7,7 @@
 import { invalidQuery } from '../../errors/catalogue';
 import { compareCondition, inCondition, textCondition, unknownFieldMessage, type Built, type CaseMode } from '../../query/conditions';
 import { lookupField, type FieldCatalog, type FieldSpec } from '../../query/fields';
-import type { ComparisonOperator, FilterNode, TextOperator } from '../../query/filter-tree';
+import { decided, type ComparisonOperator, type FilterNode, type TextOperator } from '../../query/filter-tree';
 import { DECIMAL_PATTERN, type RawValue } from '../../query/values';
 import { Decimal } from 'decimal.js';
 import { isTextFunction, type CallExpr, type ComparisonOp, type Expr, type Literal, type LiteralExpr } from './ast';
@@ -69,11 +69,11 @@ function beyond(spec: FieldSpec, literal: Literal): Beyond | undefined {
 
 /** The truth of `field op v` for a v beyond the field's values (a null field satisfies only ne). */
 function beyondCondition(name: string, spec: FieldSpec, op: ComparisonOp, where: Beyond): FilterNode {
-  const hasValue: FilterNode = spec.nullable ? { kind: 'compare', field: name, op: 'ne', value: null } : { kind: 'const', value: true };
-  if (op === 'ne') return { kind: 'const', value: true };
+  const hasValue: FilterNode = spec.nullable ? { kind: 'compare', field: name, op: 'ne', value: null } : decided(true, name);
+  if (op === 'ne') return decided(true, name);
   if (where === 'below' && (op === 'gt' || op === 'ge')) return hasValue;
   if (where === 'above' && (op === 'lt' || op === 'le')) return hasValue;
-  return { kind: 'const', value: false };
+  return decided(false, name);
 }
 
 /** Order of two literals of the same kind, or undefined when they cannot be compared. */
@@ -208,7 +208,7 @@ class Binder {
     const [l, r] = [this.fieldOperand(left), this.fieldOperand(right)];
     if (l && r && l.name === r.name && l.mode === r.mode) {
       // `name eq name` (and `name in (name)`): equal to itself, null included (OData: null eq null).
-      return { kind: 'const', value: op === 'eq' || op === 'ge' || op === 'le' };
+      return decided(op === 'eq' || op === 'ge' || op === 'le', l.name);
     }
     let fieldSide = l;
     let other = right;

@@ -1,5 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import { requireScope, SCOPES } from '../../auth/principal';
+import { requireScope, SCOPES, seesPersonalData, type Scope } from '../../auth/principal';
 import type { RecordWriter } from '../../domain/maintenance/write-service';
 import type { Actor } from '../../domain/context';
 import { AppError } from '../../errors/catalogue';
@@ -55,10 +55,14 @@ export function refuseMethods(r: Router, path: string, allow: readonly string[])
   });
 }
 
-/** The caller of a maintaining write, with the request id its change-log entries carry. */
-export function maintainer(res: Response): Actor {
-  return { userId: requireScope(res.locals.principal, SCOPES.maintain).userId, requestId: res.locals.requestId };
+/** The caller of a write that needs `scope`, with the request id its change-log entries carry and whether it may see personal data. */
+export function actorOf(res: Response, scope: Scope): Actor {
+  const principal = requireScope(res.locals.principal, scope);
+  return { userId: principal.userId, requestId: res.locals.requestId, personalData: seesPersonalData(principal) };
 }
+
+/** The caller of a maintaining write (billing.maintain). */
+export const maintainer = (res: Response): Actor => actorOf(res, SCOPES.maintain);
 
 /** 200 with the record, or 204 with only its ETag when the client prefers `return=minimal` (OData). */
 export function sendUpdated(req: Request, res: Response, record: { id: string }): void {

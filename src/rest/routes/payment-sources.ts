@@ -1,9 +1,9 @@
 import type { Response, Router } from 'express';
-import { requireScope, SCOPES } from '../../auth/principal';
+import { SCOPES } from '../../auth/principal';
 import type { Actor } from '../../domain/context';
 import type { Services } from '../../domain/services';
 import { sendRecord } from '../respond';
-import { sendUpdated } from './maintain';
+import { actorOf, sendUpdated } from './maintain';
 
 /** The one resource with full create, read, update and delete: its writes, on the collection's read-only routes. */
 export function paymentSourceWrites(r: Router, s: Services): void {
@@ -27,7 +27,5 @@ export function paymentSourceWrites(r: Router, s: Services): void {
   });
 }
 
-/** The caller of a write, with the request id its change-log entries carry. */
-export function writer(res: Response): Actor {
-  return { userId: requireScope(res.locals.principal, SCOPES.write).userId, requestId: res.locals.requestId };
-}
+/** The caller of a write (billing.write). */
+export const writer = (res: Response): Actor => actorOf(res, SCOPES.write);

@@ -33,7 +33,7 @@ beforeAll(async () => {
         sourceType: 'Other',
         isActive: i % 3 !== 0,
       },
-      { userId: WRITER_ID },
+      { userId: WRITER_ID, personalData: true },
     );
   }
   server = await listen(t.app);

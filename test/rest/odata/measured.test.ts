@@ -25,9 +25,10 @@ beforeAll(async () => {
   for (let i = 0; i < 130; i++) {
     await t.services.paymentSources.create(source({ code: `MEAS-${String(i).padStart(3, '0')}`, description: i % 2 ? null : `d${i}` }), {
       userId: WRITER_ID,
+      personalData: true,
     });
   }
-  await t.services.paymentSources.create(source({ code: 'PLUS', name: 'Cash+Card' }), { userId: WRITER_ID });
+  await t.services.paymentSources.create(source({ code: 'PLUS', name: 'Cash+Card' }), { userId: WRITER_ID, personalData: true });
 });
 afterAll(async () => {
   await t.close();
