@@ -11,11 +11,19 @@ import { ACCOUNT_USES, fitsUse, type AccountUse } from './uses';
  * article's revenue account is an active Revenue account); ACCOUNT_NOT_USABLE otherwise.
  */
 export async function requireUsableAccount(db: Db, id: string, use: AccountUse): Promise<void> {
-  const account = await db.account.findUnique({ where: { id } });
+  // FOR SHARE: a concurrent change of the account's type or isActive waits for this write and
+  // then finds it among the records naming the account (or this one waits and reads the change).
+  const [account] = await db.$queryRawUnsafe<Array<{ code: string; type: string; isActive: boolean }>>(
+    `SELECT "code", "type"::text AS type, "isActive" FROM "Account" WHERE "id" = $1::uuid FOR SHARE`,
+    id,
+  );
   const field = use.field;
   if (!account) throw new AppError('ACCOUNT_NOT_USABLE', `No account with id ${id}`, [{ field, message: 'unknown account' }]);
   if (fitsUse(account, use)) return;
-  const faults = [...(account.isActive ? [] : ['inactive']), ...(account.type === use.type ? [] : [`of type ${account.type}, not ${use.type}`])];
+  const faults = [
+    ...(account.isActive ? [] : ['inactive']),
+    ...(account.type === use.type ? [] : [`of type ${account.type}, not ${use.type}`]),
+  ];
   throw new AppError('ACCOUNT_NOT_USABLE', `Account ${account.code} is ${faults.join(' and ')}`, [
     { field, message: `the account must be active and of type ${use.type}` },
   ]);
@@ -67,6 +75,10 @@ export const accountWrites: WriteSpec<Account, AccountInput> = {
     }
   },
   async checkDelete(db, current) {
-    refuseIfReferenced(`Account ${current.code}`, await referrersOf(db, ACCOUNT_USES, current.id), '; deactivate it instead (isActive: false)');
+    refuseIfReferenced(
+      `Account ${current.code}`,
+      await referrersOf(db, ACCOUNT_USES, current.id),
+      '; deactivate it instead (isActive: false)',
+    );
   },
 };
