@@ -32,19 +32,18 @@ beforeAll(async () => {
   customer = customers.find((c) => c.addresses.length > 0 && c.email !== null);
   personalValues = [
     ...new Set(
-      customers.flatMap((c) => [
-        ...PERSONAL.map((f) => c[f]),
-        ...(c.addresses as Json[]).flatMap((a) => PERSONAL.map((f) => a[f])),
-      ]),
+      customers.flatMap((c) => [...PERSONAL.map((f) => c[f]), ...(c.addresses as Json[]).flatMap((a) => PERSONAL.map((f) => a[f]))]),
     ),
   ].filter((v): v is string => typeof v === 'string' && v.length > 3);
 });
 afterAll(() => t.close());
 
-const rest = (method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, tok: string) => request(t.http)[method](`${ROOT}${path}`).set(bearer(tok));
+const rest = (method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, tok: string) =>
+  request(t.http)[method](`${ROOT}${path}`).set(bearer(tok));
 const read = async (path: string): Promise<Json> => (await rest('get', path, full).expect(200)).body;
 const leaked = (text: string): string[] => personalValues.filter((v) => text.includes(v));
-const changeCount = async (): Promise<number> => Number((await t.db.prisma.$queryRawUnsafe<Array<{ n: bigint }>>('SELECT count(*) AS n FROM "ChangeLog"'))[0]!.n);
+const changeCount = async (): Promise<number> =>
+  Number((await t.db.prisma.$queryRawUnsafe<Array<{ n: bigint }>>('SELECT count(*) AS n FROM "ChangeLog"'))[0]!.n);
 
 describe('personal data in writes, without billing.pii', () => {
   test('a PATCH that changes nothing answers the record without personal fields (REST, by id and by debtor number)', async () => {
@@ -58,13 +57,19 @@ describe('personal data in writes, without billing.pii', () => {
   });
 
   test('billing.maintain alone gets no personal value from a write either, nor through $batch', async () => {
-    const res = await rest('patch', `/customers/${customer.id}`, maintainOnly).send({ creditorNumber: customer.creditorNumber }).expect(200);
+    const res = await rest('patch', `/customers/${customer.id}`, maintainOnly)
+      .send({ creditorNumber: customer.creditorNumber })
+      .expect(200);
     expect(leaked(res.text)).toEqual([]);
     const batch = await request(t.http)
       .post(`${ROOT}/$batch`)
       .set(bearer(maintainOnly))
       .set('Content-Type', 'application/json')
-      .send({ requests: [{ id: '1', method: 'PATCH', url: `customers/${customer.id}`, headers: { 'content-type': 'application/json' }, body: {} }] });
+      .send({
+        requests: [
+          { id: '1', method: 'PATCH', url: `customers/${customer.id}`, headers: { 'content-type': 'application/json' }, body: {} },
+        ],
+      });
     expect(batch.status).toBe(200);
     expect(leaked(batch.text)).toEqual([]);
   });
@@ -72,7 +77,10 @@ describe('personal data in writes, without billing.pii', () => {
   test("a write's ETag is that of the caller's view, and its If-Match is compared with it", async () => {
     const got = await rest('get', `/customers/${customer.id}`, plain).expect(200);
     const etag = got.headers.etag as string;
-    const patched = await rest('patch', `/customers/${customer.id}`, plain).set('If-Match', etag).send({ creditorNumber: 'CR-VIEW' }).expect(200);
+    const patched = await rest('patch', `/customers/${customer.id}`, plain)
+      .set('If-Match', etag)
+      .send({ creditorNumber: 'CR-VIEW' })
+      .expect(200);
     expect(leaked(patched.text)).toEqual([]);
     const again = await rest('get', `/customers/${customer.id}`, plain).expect(200);
     expect(patched.headers.etag).toBe(again.headers.etag);
@@ -136,7 +144,9 @@ describe('personal data in writes, without billing.pii', () => {
   test('a full replacement (PUT) without billing.pii keeps the personal fields and addresses it cannot see', async () => {
     const before = await read(`/customers/${customer.id}`);
     const { id: _id, addresses: _a, firstName: _f, lastName: _l, email: _e, matriculationId: _m, cmsStudentId: _c, ...visible } = before;
-    const res = await rest('put', `/customers/${customer.id}`, plain).send({ ...visible, creditorNumber: 'CR-PUT' }).expect(200);
+    const res = await rest('put', `/customers/${customer.id}`, plain)
+      .send({ ...visible, creditorNumber: 'CR-PUT' })
+      .expect(200);
     expect(leaked(res.text)).toEqual([]);
     const after = await read(`/customers/${customer.id}`);
     expect(after).toEqual({ ...before, creditorNumber: 'CR-PUT', updatedAt: after.updatedAt, updatedById: after.updatedById });
@@ -151,14 +161,18 @@ describe('personal data in writes, without billing.pii', () => {
 });
 
 describe('reference-data rules on update', () => {
-  const taxCode = async (code: string): Promise<Json> =>
-    ((await read(`/tax-codes?$filter=code%20eq%20'${code}'`)).value as Json[])[0];
+  const taxCode = async (code: string): Promise<Json> => ((await read(`/tax-codes?$filter=code%20eq%20'${code}'`)).value as Json[])[0];
 
   test("a tax code's end moves only to today or later, and an ended period stays (REST and GraphQL)", async () => {
     const v7 = await taxCode('V7');
     const res = await rest('patch', `/tax-codes/${v7.id}`, full).send({ validTo: '2015-01-01T00:00:00Z' }).expect(409);
     expect(res.body.code).toBe('ALREADY_EFFECTIVE');
-    const g = await gql(t, `mutation($id: ID!) { updateTaxCode(id: $id, input: { validTo: "2015-01-01T00:00:00Z" }) { id } }`, { id: v7.id }, full);
+    const g = await gql(
+      t,
+      `mutation($id: ID!) { updateTaxCode(id: $id, input: { validTo: "2015-01-01T00:00:00Z" }) { id } }`,
+      { id: v7.id },
+      full,
+    );
     expect(g.errors?.[0]?.extensions.code).toBe('ALREADY_EFFECTIVE');
     const v16 = await taxCode('V16');
     expect((await rest('patch', `/tax-codes/${v16.id}`, full).send({ validTo: null }).expect(409)).body.code).toBe('ALREADY_EFFECTIVE');
@@ -167,7 +181,9 @@ describe('reference-data rules on update', () => {
     expect(await taxCode('V16')).toEqual(v16);
     // An end today or later is fine (and moving it later again).
     const future = new Date(Date.now() + 400 * 86_400_000).toISOString().slice(0, 10);
-    await rest('patch', `/tax-codes/${v7.id}`, full).send({ validTo: `${future}T00:00:00Z` }).expect(200);
+    await rest('patch', `/tax-codes/${v7.id}`, full)
+      .send({ validTo: `${future}T00:00:00Z` })
+      .expect(200);
   });
 
   test('tax-code periods do not overlap for codes equal ignoring case', async () => {
@@ -200,9 +216,13 @@ describe('reference-data rules on update', () => {
       .expect(422);
     expect(tax.body.code).toBe('ACCOUNT_NOT_USABLE');
     expect(tax.body.errors[0].field).toBe('taxAccountId');
-    const c = await rest('patch', `/customers/${customer.id}`, full).send({ receivableAccountId: byCode('4000') }).expect(422);
+    const c = await rest('patch', `/customers/${customer.id}`, full)
+      .send({ receivableAccountId: byCode('4000') })
+      .expect(422);
     expect(c.body.errors[0].field).toBe('receivableAccountId');
-    await rest('patch', `/customers/${customer.id}`, full).send({ prepaymentAccountId: byCode('6855') }).expect(422);
+    await rest('patch', `/customers/${customer.id}`, full)
+      .send({ prepaymentAccountId: byCode('6855') })
+      .expect(422);
     const g = await gql(
       t,
       `mutation($id: ID!, $a: UUID!) { updateCustomer(id: $id, input: { prepaymentAccountId: $a }) { id } }`,
@@ -218,7 +238,9 @@ describe('reference-data rules on update', () => {
       const res = await rest('put', `/customers(${encodeURIComponent(key)})`, full).send(body);
       expect([key, res.status, res.body.code]).toEqual([key, 400, 'VALIDATION_FAILED']);
     }
-    const made = await read(`/customers?$filter=startswith(debtorNumber,'abc')%20or%20startswith(debtorNumber,'''abc')%20or%20debtorNumber%20eq%20'a''b3'`);
+    const made = await read(
+      `/customers?$filter=startswith(debtorNumber,'abc')%20or%20startswith(debtorNumber,'''abc')%20or%20debtorNumber%20eq%20'a''b3'`,
+    );
     expect(made.value).toEqual([]);
     // A doubled quote inside is one quote.
     const ok = await rest('put', `/customers(debtorNumber='o''k4')`, full).send(body).expect(201);
@@ -242,13 +264,19 @@ describe('the answer shape: control information for OData clients only', () => {
     expect(sources.body.value[0]).not.toHaveProperty('@odata.etag');
     const one = await rest('get', `/payment-sources/${sources.body.value[0].id}`, full).expect(200);
     expect(Object.keys(one.body)[0]).toBe('id');
-    for (const headers of [{ 'OData-Version': '4.0' }, { 'OData-MaxVersion': '4.0' }, { Accept: 'application/json;odata.metadata=minimal' }]) {
+    for (const headers of [
+      { 'OData-Version': '4.0' },
+      { 'OData-MaxVersion': '4.0' },
+      { Accept: 'application/json;odata.metadata=minimal' },
+    ]) {
       const od = await rest('get', `/payment-sources/${sources.body.value[0].id}`, full).set(headers).expect(200);
       expect(od.body['@odata.etag']).toBe(od.headers.etag);
       const list = await rest('get', '/accounts', full).set(headers).expect(200);
       expect(list.body.value[0]['@odata.etag']).toEqual(expect.any(String));
     }
-    const none = await rest('get', '/accounts', full).set({ Accept: 'application/json;odata.metadata=none', 'OData-Version': '4.0' }).expect(200);
+    const none = await rest('get', '/accounts', full)
+      .set({ Accept: 'application/json;odata.metadata=none', 'OData-Version': '4.0' })
+      .expect(200);
     expect(none.body.value[0]).not.toHaveProperty('@odata.etag');
     const created = await rest('post', '/accounts', full).send({ code: 'SHAPE-1', name: 'Shape', type: 'Asset' }).expect(201);
     expect(Object.keys(created.body).sort()).toEqual(['code', 'id', 'isActive', 'name', 'type']);

@@ -49,7 +49,13 @@ describe('the database keeps the rules', () => {
     );
     expect(isExclusionViolation(refused)).toBe(true);
     await insertTaxCode('RAW', '2091-01-01T00:00:00Z', null);
-    await insertTaxCode('raw', '2090-06-01T00:00:00Z', null);
+    // Codes equal ignoring case are one tax code: the exclusion compares lower(code).
+    const sameIgnoringCase: unknown = await insertTaxCode('raw', '2090-06-01T00:00:00Z', null).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isExclusionViolation(sameIgnoringCase)).toBe(true);
+    await insertTaxCode('raw2', '2090-06-01T00:00:00Z', null);
   });
 
   it('refuses rates above 100 and an Exempt rate above 0', async () => {

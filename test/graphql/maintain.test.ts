@@ -87,7 +87,7 @@ describe('accounts through GraphQL', () => {
     const missing = await refused(CREATE_ACCOUNT, { input: { code: `G${unique()}`, type: 'Asset' } }, 'VALIDATION_FAILED');
     expect(missing.errors![0]!.extensions.errors).toEqual([{ field: 'name', message: 'is required' }]);
     const used = fixture.accounts.find((a) => fixture.paymentSources.some((s) => s.accountId === a.id))!;
-    await refused(UPDATE_ACCOUNT, { id: used.id, input: { isActive: false } }, 'ACCOUNT_NOT_USABLE');
+    await refused(UPDATE_ACCOUNT, { id: used.id, input: { isActive: false } }, 'IN_USE');
     await refused(DELETE_ACCOUNT, { id: used.id }, 'IN_USE');
     await refused(DELETE_ACCOUNT, { id: newId() }, 'NOT_FOUND');
   });

@@ -30,10 +30,7 @@ const CHECKS: ReadonlyArray<readonly [rule: string, sql: string]> = [
   ),
   ...CODED.map(
     (table) =>
-      [
-        `${table} codes equal ignoring case`,
-        `SELECT lower("code") FROM "${table}" GROUP BY lower("code") HAVING count(*) > 1`,
-      ] as const,
+      [`${table} codes equal ignoring case`, `SELECT lower("code") FROM "${table}" GROUP BY lower("code") HAVING count(*) > 1`] as const,
   ),
   ['two default payment sources', `SELECT count(*)::text FROM "PaymentSource" WHERE "isDefault" HAVING count(*) > 1`],
   [
