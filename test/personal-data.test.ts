@@ -317,7 +317,11 @@ describe('writes', () => {
         ],
       });
     expect({ status: written.status, lastName: written.body.lastName }).toEqual({ status: 201, lastName: 'Guessed' });
-    await request(t.http).patch(`${ROOT}/customers/${customer.id}`).set(bearer(maintainerPlain)).send({ email: 'x@example.org' }).expect(403);
+    await request(t.http)
+      .patch(`${ROOT}/customers/${customer.id}`)
+      .set(bearer(maintainerPlain))
+      .send({ email: 'x@example.org' })
+      .expect(403);
   });
 
   it('a write naming no personal field goes through, and its answer holds only what the caller may read', async () => {

@@ -51,5 +51,7 @@ export type Services = ReturnType<typeof createServices>;
  */
 export async function currentEtag(s: Services, model: ResourceModel, id: string, personalData: boolean): Promise<string> {
   const access = { personalData };
-  return etagOf(model === 'Customer' ? await s.customers.withAddresses.get(id, undefined, access) : await s.readers[model].get(id, undefined, access));
+  return etagOf(
+    model === 'Customer' ? await s.customers.withAddresses.get(id, undefined, access) : await s.readers[model].get(id, undefined, access),
+  );
 }

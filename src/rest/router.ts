@@ -127,7 +127,10 @@ function keyOf(raw: string): { name?: string; value: string } {
   const ok = value.length > 0 && (quoted !== null || ((name === undefined || name === 'id') && /^[0-9A-Fa-f-]+$/.test(value)));
   if (!ok)
     throw validationFailed([
-      { field: name ?? 'id', message: `the key ${literal === '' ? 'is empty' : `(${literal}) is not an OData literal: write a GUID, or text in single quotes with a quote inside doubled`}` },
+      {
+        field: name ?? 'id',
+        message: `the key ${literal === '' ? 'is empty' : `(${literal}) is not an OData literal: write a GUID, or text in single quotes with a quote inside doubled`}`,
+      },
     ]);
   return { name, value };
 }

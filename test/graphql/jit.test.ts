@@ -27,7 +27,10 @@ beforeAll(async () => {
     app.use('/graphql', express.json(), door.handler);
     doors[jit ? 'jit' : 'js'] = { app, stop: door.stop };
   }
-  await t.services.payments.create({ customerId: fixture.customers[0]!.id, amount: '12.3456' }, { userId: fixture.customers[0]!.id, personalData: true });
+  await t.services.payments.create(
+    { customerId: fixture.customers[0]!.id, amount: '12.3456' },
+    { userId: fixture.customers[0]!.id, personalData: true },
+  );
 });
 afterAll(async () => {
   await doors.jit?.stop();

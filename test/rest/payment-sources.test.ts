@@ -358,7 +358,10 @@ describe('server paging', () => {
     const total = await count();
     const extra = Math.max(0, 130 - total);
     for (let i = 0; i < extra; i++) {
-      await t.services.paymentSources.create(body({ code: `PAGE-${String(i).padStart(3, '0')}` }), { userId: WRITER_ID, personalData: true });
+      await t.services.paymentSources.create(body({ code: `PAGE-${String(i).padStart(3, '0')}` }), {
+        userId: WRITER_ID,
+        personalData: true,
+      });
     }
     const all = await count();
     const first = await request(t.http).get(`${BASE}?$count=true&$orderby=code`).set(bearer(t.tokens.writer)).expect(200);

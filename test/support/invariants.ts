@@ -44,7 +44,7 @@ const CHECKS: ReadonlyArray<readonly [rule: string, sql: string]> = [
 ];
 
 /** Every stored row that breaks a rule, in one statement. */
-const STATEMENT = CHECKS.map(([rule, sql], i) => `SELECT ${i} AS rule, detail FROM (${sql}) AS c${i}(detail)`).join('\nUNION ALL\n');
+const STATEMENT = CHECKS.map(([, sql], i) => `SELECT ${i} AS rule, detail FROM (${sql}) AS c${i}(detail)`).join('\nUNION ALL\n');
 
 export async function violations(db: TestDatabase): Promise<Violation[]> {
   const rows = await db.prisma.$queryRawUnsafe<Array<{ rule: number; detail: string }>>(STATEMENT);

@@ -243,10 +243,11 @@ export class WriteService<R extends { id: string }, I extends object> implements
       throw validationFailed([{ field: key.field, message: `must be ${rawKey} as the URL says, or left out` }]);
     const input = this.spec.parse({ ...given, [key.field]: rawKey });
     // A key compared ignoring case stays as stored unless the body names it (a sync that lower-cases keys changes nothing).
-    const replacing = (current: R): I =>
-      named === undefined || !actor.personalData
-        ? this.spec.parse({ ...this.hidden(current), ...given, [key.field]: named ?? Object.getOwnPropertyDescriptor(current, key.field)?.value })
-        : input;
+    const replacing = (current: R): I => {
+      if (named !== undefined && actor.personalData) return input;
+      const stored: unknown = Object.getOwnPropertyDescriptor(current, key.field)?.value;
+      return this.spec.parse({ ...this.hidden(current), ...given, [key.field]: named ?? stored });
+    };
     const attempt = () =>
       this.transaction(
         async (db, now) => {
@@ -303,7 +304,9 @@ export class WriteService<R extends { id: string }, I extends object> implements
 
   /** A record as the actor may read it: the answer of its write, and what its If-Match is compared with. */
   private view(record: R, actor: Actor): WrittenView {
-    return actor.personalData ? record : { ...withoutPersonal(this.spec.resource.fields, record, (r) => this.relationFields(r)), id: record.id };
+    return actor.personalData
+      ? record
+      : { ...withoutPersonal(this.spec.resource.fields, record, (r) => this.relationFields(r)), id: record.id };
   }
 
   /**

@@ -57,8 +57,10 @@ export const taxCodeWrites: WriteSpec<TaxCode, TaxCodeInput> = {
         { field: 'validFrom', message: 'must be in the future' },
       ]);
     }
-    if (next.taxAccountId !== current?.taxAccountId) await requireUsableAccount(db, next.taxAccountId, accountUse('TaxCode', 'taxAccountId'));
-    if (next.revenueAccountId !== current?.revenueAccountId) await requireUsableAccount(db, next.revenueAccountId, accountUse('TaxCode', 'revenueAccountId'));
+    if (next.taxAccountId !== current?.taxAccountId)
+      await requireUsableAccount(db, next.taxAccountId, accountUse('TaxCode', 'taxAccountId'));
+    if (next.revenueAccountId !== current?.revenueAccountId)
+      await requireUsableAccount(db, next.revenueAccountId, accountUse('TaxCode', 'revenueAccountId'));
     const sameCode = await db.taxCode.findMany({
       // Codes equal ignoring case are one tax code, as for every other code (and the database's exclusion).
       where: { code: { equals: next.code, mode: 'insensitive' }, ...(current ? { NOT: { id: current.id } } : {}) },

@@ -168,7 +168,12 @@ describe('PATCH /payment-sources/{id}', () => {
 
   test('changes only the named fields and writes the audit fields, as PUT does', async () => {
     const before = await create();
-    const res = await request(t.http).patch(`${BASE}(${before.id})`).set(bearer(t.tokens.writer)).set('OData-Version', '4.0').send({ name: 'Patched' }).expect(200);
+    const res = await request(t.http)
+      .patch(`${BASE}(${before.id})`)
+      .set(bearer(t.tokens.writer))
+      .set('OData-Version', '4.0')
+      .send({ name: 'Patched' })
+      .expect(200);
     expect(res.body).toMatchObject({
       ...before,
       '@odata.etag': res.headers.etag,
