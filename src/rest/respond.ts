@@ -13,7 +13,7 @@ export function sendJson(res: Response, status: number, body: unknown): void {
  * OData client, which says so with OData-Version / OData-MaxVersion or names `odata.metadata`
  * (other than `none`) in Accept. Any other client gets each record with exactly its fields.
  */
-export function wantsControlInformation(req: Request): boolean {
+function wantsControlInformation(req: Request): boolean {
   const metadata = /odata\.metadata=(\w+)/i.exec(req.get('accept') ?? '')?.[1]?.toLowerCase();
   if (metadata !== undefined) return metadata !== 'none';
   return saysOData((name) => req.get(name));
