@@ -68,7 +68,7 @@ describe('PUT by alternate key', () => {
     expect(await t.db.prisma.customer.findUniqueOrThrow({ where: { id: first.body.id } })).toEqual(row);
   });
 
-  it('an address changed without its id replaces that address only', async () => {
+  it('an address changed without its id is changed in place: the address of its type keeps its id and its history', async () => {
     const key = debtor();
     const first = await put(byKey(key), student()).expect(201);
     const before = await logCount();
@@ -76,13 +76,18 @@ describe('PUT by alternate key', () => {
     moved.addresses[1] = { ...moved.addresses[1]!, street: 'Wiesenweg 5' };
     const res = await put(byKey(key), moved).expect(200);
     const entries = await t.db.prisma.changeLog.findMany({ where: { seq: { gt: BigInt(before) } }, orderBy: { seq: 'asc' } });
-    expect(entries.map((e) => [e.resource, e.operation])).toEqual([
-      ['address', 'created'],
-      ['address', 'deleted'],
-    ]);
+    const home = (body: { addresses: Array<{ id: string; addressType: string }> }) => body.addresses.find((a) => a.addressType === 'Home')!;
+    expect(entries.map((e) => [e.resource, e.operation, e.recordId])).toEqual([['address', 'updated', home(first.body).id]]);
+    expect(entries[0]!.changes).toEqual({ street: { old: 'Wiesenweg 3', new: 'Wiesenweg 5' } });
+    expect(home(res.body)).toMatchObject({ id: home(first.body).id, street: 'Wiesenweg 5' });
     expect(res.body.addresses.find((a: { addressType: string }) => a.addressType === 'Billing').id).toBe(
       first.body.addresses.find((a: { addressType: string }) => a.addressType === 'Billing').id,
     );
+    // A type the customer has no address of is a new address; one no longer sent is deleted.
+    const other = student();
+    other.addresses[1] = { ...other.addresses[1]!, addressType: 'Correspondence' };
+    const replaced = await put(byKey(key), other).expect(200);
+    expect(replaced.body.addresses.map((a: { id: string }) => a.id)).not.toContain(home(first.body).id);
   });
 
   it('the body may leave the key out or repeat it; another key in the body is 400 and writes nothing', async () => {

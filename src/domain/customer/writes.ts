@@ -108,21 +108,26 @@ function addressChanges(before: readonly Address[], after: readonly Address[]): 
 type AddressInput = CustomerInput['addresses'][number];
 
 /**
- * The addresses of a write matched to the customer's: one given without an id that equals an
- * address of the customer (every value) is that address, so a system that does not know our
- * ids can send the same student twice and change nothing. In the customer's order, new ones
- * last: the order of the set is not a change.
+ * The addresses of a write matched to the customer's, so that an address keeps its identity
+ * (its id, its history) however a system that does not know our ids sends it: one given
+ * without an id that equals an address of the customer (every value) is that address, so the
+ * same student sent twice changes nothing; one left over is the customer's unclaimed address
+ * of the same type, changed in place (a new street is a change of the Home address, not a new
+ * one). In the customer's order, new ones last: the order of the set is not a change.
  */
 function settledAddresses(current: readonly Address[], given: readonly AddressInput[]): AddressInput[] {
   const unclaimed = current.filter((c) => !given.some((a) => a.id === c.id));
-  const settled = given.map((a) => {
-    if (a.id !== undefined) return a;
-    const values = Object.entries(a).filter(([k]) => k !== 'id');
-    const match = unclaimed.find((c) => values.every(([k, v]) => sameInput(Object.getOwnPropertyDescriptor(c, k)?.value, v)));
-    if (!match) return a;
+  const claim = (a: AddressInput, matches: (c: Address) => boolean): AddressInput | undefined => {
+    const match = unclaimed.find(matches);
+    if (!match) return undefined;
     unclaimed.splice(unclaimed.indexOf(match), 1);
     return { ...a, id: match.id };
-  });
+  };
+  const equal = (a: AddressInput) => (c: Address) =>
+    Object.entries(a).every(([k, v]) => k === 'id' || sameInput(Object.getOwnPropertyDescriptor(c, k)?.value, v));
+  // Equal ones first, so that a changed address does not take the place of an unchanged one of its type.
+  const exact = given.map((a) => (a.id !== undefined ? a : (claim(a, equal(a)) ?? a)));
+  const settled = exact.map((a) => (a.id !== undefined ? a : (claim(a, (c) => c.addressType === a.addressType) ?? a)));
   const rank = new Map(current.map((c, i) => [c.id, i]));
   const place = (a: AddressInput) => rank.get(a.id ?? '') ?? current.length;
   return settled.sort((x, y) => place(x) - place(y));
