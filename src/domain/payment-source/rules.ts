@@ -23,8 +23,6 @@ export function accountFaults(account: AccountLike): AccountFault[] {
   return faults;
 }
 
-export const accountUsable = (account: AccountLike): boolean => accountFaults(account).length === 0;
-
 export { codeKey } from '../common/natural-key';
 
 export interface DefaultLike {

@@ -83,13 +83,19 @@ class FileValidator {
       case 'accounts':
         return this.check(at, value, RESOURCES.Account.record, (r) => this.accounts.accept(at, r));
       case 'customers':
-        return this.check(at, value, RESOURCES.Customer.record, (r) => this.addresses.accept(at, r));
+        return this.check(at, value, RESOURCES.Customer.record, (r) => {
+          this.addresses.accept(at, r);
+          this.accounts.acceptUser(name, at, r);
+        });
       case 'paymentSources':
         return this.check(at, value, RESOURCES.PaymentSource.record, (r) => this.paymentSources.accept(at, r));
       case 'taxCodes':
-        return this.check(at, value, RESOURCES.TaxCode.record, (r) => this.taxCodes.accept(at, r));
+        return this.check(at, value, RESOURCES.TaxCode.record, (r) => {
+          this.taxCodes.accept(at, r);
+          this.accounts.acceptUser(name, at, r);
+        });
       default:
-        return this.check(at, value, sectionDef(name).schema);
+        return this.check(at, value, sectionDef(name).schema, (r) => this.accounts.acceptUser(name, at, r));
     }
   }
 
