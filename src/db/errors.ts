@@ -3,7 +3,7 @@
 // them differently: @prisma/adapter-pg as Prisma's known errors (P2002, P2003), the PGlite
 // adapter as a DriverAdapterError carrying the PostgreSQL SQLSTATE in `cause.code`.
 
-import { serviceUnavailable, type AppError } from '../errors/catalogue';
+import { AppError, serviceUnavailable } from '../errors/catalogue';
 import { messageOf, propOf, stringProp } from '../lib/unknown';
 
 /** Prisma's error code (P2002, ...), or node-postgres' and Node's (`ECONNREFUSED`, a SQLSTATE). */
@@ -71,8 +71,17 @@ export function isDatabaseUnavailable(e: unknown): boolean {
 /** PostgreSQL cancelled the statement after the statement timeout (57014). */
 export const isStatementTimeout = (e: unknown): boolean => sqlState(e) === '57014' || prismaCode(e) === '57014';
 
-/** The catalogue's answer to a database failure, or undefined when it is not one. */
-export const databaseFailure = (e: unknown): AppError | undefined => (isDatabaseUnavailable(e) ? serviceUnavailable() : undefined);
+/**
+ * The catalogue's answer to a database failure, or undefined when it is not one. A rule the
+ * database holds as the backstop of the writes' own checks (a CHECK, a constraint trigger at
+ * commit) that only a race gets to is the client's 400, never a 500.
+ */
+export const databaseFailure = (e: unknown): AppError | undefined => {
+  if (isDatabaseUnavailable(e)) return serviceUnavailable();
+  if (isCheckViolation(e))
+    return new AppError('VALIDATION_FAILED', 'The write breaks a rule of the database (a concurrent write); read again and retry');
+  return undefined;
+};
 
 // Start-up failures an operator must fix rather than wait out: TLS that does not verify,
 // a CA file that cannot be read, a pooler that refuses the pool's startup parameters.

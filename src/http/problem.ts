@@ -14,7 +14,7 @@ export function toAppError(e: unknown, log?: Logger, classify?: ErrorClassifier)
   if (isAppError(e)) return e;
   const known = classify?.(e);
   if (known) {
-    log?.warn({ code: known.code }, 'database unavailable');
+    log?.warn({ code: known.code }, known.code === 'SERVICE_UNAVAILABLE' ? 'database unavailable' : 'refused by a rule of the database');
     return known;
   }
   const err = { type: stringProp(e, 'type'), status: propOf(e, 'status'), expose: propOf(e, 'expose') };

@@ -2,7 +2,7 @@
 // 20261127000000_reference_data_rules): what a write that slipped past the service's checks
 // meets, and writers racing in parallel transactions, of which exactly one wins.
 
-import { isExclusionViolation } from '../../src/db/errors';
+import { isCheckViolation, isExclusionViolation } from '../../src/db/errors';
 import { isAppError } from '../../src/errors/catalogue';
 import { importReferenceData } from '../../src/import/import-service';
 import { DEMO_DATA_FILE } from '../../src/config/paths';
@@ -56,6 +56,36 @@ describe('the database keeps the rules', () => {
     );
     expect(isExclusionViolation(sameIgnoringCase)).toBe(true);
     await insertTaxCode('raw2', '2090-06-01T00:00:00Z', null);
+  });
+
+  it('keeps every account fit for the records naming it (constraint triggers at commit), in both directions', async () => {
+    const refusedWith = (p: Promise<unknown>) =>
+      p.then(
+        () => 'written',
+        (e: unknown) => (isCheckViolation(e) ? 'check violation' : e),
+      );
+    // A tax code naming a Revenue account as its tax account.
+    expect(
+      await refusedWith(
+        db.prisma.$executeRawUnsafe(
+          `INSERT INTO "TaxCode" ("id","code","name","rate","taxType","taxAccountId","revenueAccountId","validFrom","createdById")
+           VALUES (gen_random_uuid(), 'RAW-FIT', 'raw', 19, 'VAT', $1::uuid, $1::uuid, '2095-01-01', '00000000-0000-0000-0000-000000000000')`,
+          revenue().id,
+        ),
+      ),
+    ).toBe('check violation');
+    // An account articles name turned Expense, or inactive.
+    const used = fixture.accounts.find((a) => fixture.articles.some((x) => x.revenueAccountId === a.id))!;
+    expect(await refusedWith(db.prisma.$executeRawUnsafe(`UPDATE "Account" SET "type" = 'Expense' WHERE "id" = $1::uuid`, used.id))).toBe(
+      'check violation',
+    );
+    expect(await refusedWith(db.prisma.$executeRawUnsafe(`UPDATE "Account" SET "isActive" = false WHERE "id" = $1::uuid`, used.id))).toBe(
+      'check violation',
+    );
+    // What nothing needs changes freely.
+    expect(await refusedWith(db.prisma.$executeRawUnsafe(`UPDATE "Account" SET "name" = 'Renamed' WHERE "id" = $1::uuid`, used.id))).toBe(
+      'written',
+    );
   });
 
   it('refuses rates above 100 and an Exempt rate above 0', async () => {

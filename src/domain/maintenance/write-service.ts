@@ -400,7 +400,7 @@ export class WriteService<R extends { id: string }, I extends object> implements
         throw e;
       });
     } catch (e) {
-      if (recheck && !(e instanceof AppError) && (isExclusionViolation(e) || isUniqueViolation(e))) {
+      if (recheck && !(e instanceof AppError) && (isExclusionViolation(e) || isUniqueViolation(e) || isCheckViolation(e))) {
         const rule = await inTransaction(this.prisma, async (db) => recheck(db, this.now())).then(
           () => undefined,
           (r: unknown) => r,

@@ -1,0 +1,60 @@
+-- Accounts fit their uses: the database's backstop for the rule the writes and the import
+-- check first (the same table as src/domain/account/uses.ts: which column of which table
+-- names an account, and the active type that use needs). Constraint triggers deferred to the
+-- end of the transaction read the rows as they are then, so a transaction that changes an
+-- account and the records naming it together (the import) is judged on its result.
+-- A refusal is a check violation (SQLSTATE 23514) naming no value.
+
+-- A record's accounts, re-read at commit: each pair of arguments is a column and its type.
+CREATE FUNCTION account_use_fits() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  i int := 0;
+  account uuid;
+BEGIN
+  WHILE i < TG_NARGS LOOP
+    EXECUTE format('SELECT %I FROM %I WHERE "id" = $1', TG_ARGV[i], TG_TABLE_NAME) INTO account USING NEW."id";
+    IF account IS NOT NULL AND NOT EXISTS (
+      SELECT 1 FROM "Account" a WHERE a."id" = account AND a."isActive" AND a."type"::text = TG_ARGV[i + 1]
+    ) THEN
+      RAISE EXCEPTION 'an account of a % row does not fit its use (%: an active % account)', TG_TABLE_NAME, TG_ARGV[i], TG_ARGV[i + 1]
+        USING ERRCODE = 'check_violation';
+    END IF;
+    i := i + 2;
+  END LOOP;
+  RETURN NULL;
+END $$;
+
+CREATE CONSTRAINT TRIGGER "PaymentSource_account_fits" AFTER INSERT OR UPDATE OF "accountId" ON "PaymentSource"
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION account_use_fits('accountId', 'Asset');
+CREATE CONSTRAINT TRIGGER "Article_account_fits" AFTER INSERT OR UPDATE OF "revenueAccountId" ON "Article"
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION account_use_fits('revenueAccountId', 'Revenue');
+CREATE CONSTRAINT TRIGGER "TaxCode_account_fits" AFTER INSERT OR UPDATE OF "taxAccountId", "revenueAccountId" ON "TaxCode"
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION account_use_fits('taxAccountId', 'Liability', 'revenueAccountId', 'Revenue');
+CREATE CONSTRAINT TRIGGER "Customer_account_fits" AFTER INSERT OR UPDATE OF "receivableAccountId", "prepaymentAccountId" ON "Customer"
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION account_use_fits('receivableAccountId', 'Asset', 'prepaymentAccountId', 'Liability');
+
+-- An account's type and isActive, re-read at commit, fit every record naming it.
+CREATE FUNCTION account_keeps_uses() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  now_type text;
+  now_active boolean;
+BEGIN
+  SELECT a."type"::text, a."isActive" INTO now_type, now_active FROM "Account" a WHERE a."id" = NEW."id";
+  IF now_type IS NULL THEN RETURN NULL; END IF;
+  IF (NOT now_active OR now_type <> 'Asset') AND (
+       EXISTS (SELECT 1 FROM "PaymentSource" WHERE "accountId" = NEW."id")
+    OR EXISTS (SELECT 1 FROM "Customer" WHERE "receivableAccountId" = NEW."id"))
+  OR (NOT now_active OR now_type <> 'Revenue') AND (
+       EXISTS (SELECT 1 FROM "Article" WHERE "revenueAccountId" = NEW."id")
+    OR EXISTS (SELECT 1 FROM "TaxCode" WHERE "revenueAccountId" = NEW."id"))
+  OR (NOT now_active OR now_type <> 'Liability') AND (
+       EXISTS (SELECT 1 FROM "TaxCode" WHERE "taxAccountId" = NEW."id")
+    OR EXISTS (SELECT 1 FROM "Customer" WHERE "prepaymentAccountId" = NEW."id"))
+  THEN
+    RAISE EXCEPTION 'an account no longer fits the records that name it' USING ERRCODE = 'check_violation';
+  END IF;
+  RETURN NULL;
+END $$;
+
+CREATE CONSTRAINT TRIGGER "Account_keeps_uses" AFTER UPDATE OF "type", "isActive" ON "Account"
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION account_keeps_uses();
