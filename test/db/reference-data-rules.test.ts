@@ -8,6 +8,7 @@ import { importReferenceData } from '../../src/import/import-service';
 import { DEMO_DATA_FILE } from '../../src/config/paths';
 import { createTestDatabase, servicesOf, usingPostgres, type TestDatabase } from '../support/database';
 import { fixture } from '../support/fixture';
+import { ACCOUNT_USES } from '../../src/domain/account/uses';
 import type { Services } from '../../src/domain/services';
 
 let db: TestDatabase;
@@ -87,6 +88,26 @@ describe('the database keeps the rules', () => {
       'written',
     );
   });
+
+  it.each(ACCOUNT_USES.map((u) => [u.model, u.field, u.type] as const))(
+    "the database's table of account uses is the code's: %s.%s needs an active %s account",
+    async (model, field, type) => {
+      const wrong = fixture.accounts.find((a) => a.type !== type && a.isActive)!;
+      const right = fixture.accounts.find((a) => a.type === type && a.isActive)!;
+      // Table and column from the table of uses; inside a transaction that is rolled back either way.
+      const set = (account: string) =>
+        db.prisma.$transaction(async (tx) => {
+          await tx.$executeRawUnsafe(
+            `UPDATE "${model}" SET "${field}" = $1::uuid WHERE "id" = (SELECT min("id"::text)::uuid FROM "${model}")`,
+            account,
+          );
+          await tx.$executeRawUnsafe('SET CONSTRAINTS ALL IMMEDIATE');
+          throw new Error('kept');
+        });
+      expect(isCheckViolation(await set(wrong.id).catch((e: unknown) => e))).toBe(true);
+      await expect(set(right.id)).rejects.toThrow('kept');
+    },
+  );
 
   it('refuses rates above 100 and an Exempt rate above 0', async () => {
     await expect(insertTaxCode('RAW-R', '2080-01-01T00:00:00Z', null, '100.01')).rejects.toThrow();
