@@ -309,6 +309,10 @@ async function writeFile(
           totalRecords: 0,
         };
         for (const run of writeRuns(plan.sections)) await writeRun(pass, run);
+        // The deferred checks now, as a statement: a refusal at COMMIT itself is not reported by
+        // every driver adapter (PGlite's), which would report an import that was rolled back.
+        await pass.pipeline.drain();
+        await tx.$executeRawUnsafe('SET CONSTRAINTS ALL IMMEDIATE');
         // Last: the feed's lock is held from here to the commit (src/domain/change-log/append.ts).
         await appendStagedChanges(tx, { userId: NIL_UUID, importRunId: runId, occurredAt: started });
       },

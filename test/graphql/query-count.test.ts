@@ -15,14 +15,16 @@ const full: Record<string, string> = {};
 beforeAll(async () => {
   t = await createTestApp({ onQuery: (sql) => statements.push(sql) });
   // Enough parents for full pages: 100+ customers with addresses, 50+ articles with prices.
-  const [receivable, prepayment] = fixture.accounts;
+  // Accounts that fit their uses (the database holds every record to that): an Asset, a Liability, a Revenue account.
+  const fitting = (type: string) => fixture.accounts.find((a) => a.type === type && a.isActive)!;
+  const [receivable, prepayment, revenue] = [fitting('Asset'), fitting('Liability'), fitting('Revenue')];
   const customers = Array.from({ length: 50 }, (_, i) => ({
     id: randomUUID(),
     firstName: `Q${i}`,
     lastName: `Count${i}`,
     debtorNumber: `QC-${i}`,
-    receivableAccountId: receivable!.id,
-    prepaymentAccountId: prepayment!.id,
+    receivableAccountId: receivable.id,
+    prepaymentAccountId: prepayment.id,
   }));
   await t.db.prisma.customer.createMany({ data: customers });
   await t.db.prisma.address.createMany({
@@ -45,7 +47,7 @@ beforeAll(async () => {
     code: `QC-A${i}`,
     name: `Article ${i}`,
     defaultTaxCodeId: taxCodeId,
-    revenueAccountId: receivable!.id,
+    revenueAccountId: revenue.id,
     createdById: randomUUID(),
   }));
   await t.db.prisma.article.createMany({ data: articles });

@@ -1,9 +1,11 @@
 -- Accounts fit their uses: the database's backstop for the rule the writes and the import
 -- check first (the same table as src/domain/account/uses.ts: which column of which table
--- names an account, and the active type that use needs). Constraint triggers deferred to the
--- end of the transaction read the rows as they are then, so a transaction that changes an
--- account and the records naming it together (the import) is judged on its result.
--- A refusal is a check violation (SQLSTATE 23514) naming no value.
+-- names an account, and the active type that use needs). Constraint triggers, checked at
+-- each statement; deferrable, so that a transaction changing an account and the records
+-- naming it together (the import) is judged on its result: it defers them and asks for the
+-- check before it commits (SET CONSTRAINTS ALL IMMEDIATE), so a refusal is a statement's
+-- error on every driver rather than a failed COMMIT. They re-read the rows as they are when
+-- they run. A refusal is a check violation (SQLSTATE 23514) naming no value.
 
 -- A record's accounts, re-read at commit: each pair of arguments is a column and its type.
 CREATE FUNCTION account_use_fits() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -13,8 +15,9 @@ DECLARE
 BEGIN
   WHILE i < TG_NARGS LOOP
     EXECUTE format('SELECT %I FROM %I WHERE "id" = $1', TG_ARGV[i], TG_TABLE_NAME) INTO account USING NEW."id";
-    IF account IS NOT NULL AND NOT EXISTS (
-      SELECT 1 FROM "Account" a WHERE a."id" = account AND a."isActive" AND a."type"::text = TG_ARGV[i + 1]
+    -- An id naming no account is the foreign key's to refuse.
+    IF EXISTS (
+      SELECT 1 FROM "Account" a WHERE a."id" = account AND NOT (a."isActive" AND a."type"::text = TG_ARGV[i + 1])
     ) THEN
       RAISE EXCEPTION 'an account of a % row does not fit its use (%: an active % account)', TG_TABLE_NAME, TG_ARGV[i], TG_ARGV[i + 1]
         USING ERRCODE = 'check_violation';
@@ -25,13 +28,13 @@ BEGIN
 END $$;
 
 CREATE CONSTRAINT TRIGGER "PaymentSource_account_fits" AFTER INSERT OR UPDATE OF "accountId" ON "PaymentSource"
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION account_use_fits('accountId', 'Asset');
+  DEFERRABLE INITIALLY IMMEDIATE FOR EACH ROW EXECUTE FUNCTION account_use_fits('accountId', 'Asset');
 CREATE CONSTRAINT TRIGGER "Article_account_fits" AFTER INSERT OR UPDATE OF "revenueAccountId" ON "Article"
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION account_use_fits('revenueAccountId', 'Revenue');
+  DEFERRABLE INITIALLY IMMEDIATE FOR EACH ROW EXECUTE FUNCTION account_use_fits('revenueAccountId', 'Revenue');
 CREATE CONSTRAINT TRIGGER "TaxCode_account_fits" AFTER INSERT OR UPDATE OF "taxAccountId", "revenueAccountId" ON "TaxCode"
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION account_use_fits('taxAccountId', 'Liability', 'revenueAccountId', 'Revenue');
+  DEFERRABLE INITIALLY IMMEDIATE FOR EACH ROW EXECUTE FUNCTION account_use_fits('taxAccountId', 'Liability', 'revenueAccountId', 'Revenue');
 CREATE CONSTRAINT TRIGGER "Customer_account_fits" AFTER INSERT OR UPDATE OF "receivableAccountId", "prepaymentAccountId" ON "Customer"
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION account_use_fits('receivableAccountId', 'Asset', 'prepaymentAccountId', 'Liability');
+  DEFERRABLE INITIALLY IMMEDIATE FOR EACH ROW EXECUTE FUNCTION account_use_fits('receivableAccountId', 'Asset', 'prepaymentAccountId', 'Liability');
 
 -- An account's type and isActive, re-read at commit, fit every record naming it.
 CREATE FUNCTION account_keeps_uses() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -57,4 +60,4 @@ BEGIN
 END $$;
 
 CREATE CONSTRAINT TRIGGER "Account_keeps_uses" AFTER UPDATE OF "type", "isActive" ON "Account"
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION account_keeps_uses();
+  DEFERRABLE INITIALLY IMMEDIATE FOR EACH ROW EXECUTE FUNCTION account_keeps_uses();
