@@ -135,18 +135,18 @@ export const ERRORS = {
  * on them). GraphQL only; never in REST.
  */
 export const GRAPHQL_PROTOCOL_ERRORS = {
-  GRAPHQL_PARSE_FAILED: { status: 400, when: 'a GraphQL document that does not parse' },
+  GRAPHQL_PARSE_FAILED: { status: 400, when: 'a document that does not parse' },
   GRAPHQL_VALIDATION_FAILED: {
     status: 400,
-    when: 'a GraphQL document that does not fit the schema (an unknown field, a `where` naming an unknown field, a missing argument)',
+    when: 'a document that does not fit the schema (an unknown field, a `where` naming an unknown field, a missing argument)',
   },
   BAD_REQUEST: {
     status: 400,
-    when: 'a GraphQL request without a query or persisted-query hash, an empty batch, a mutation sent by GET, a body that is not a GraphQL request (405 for a method other than GET and POST)',
+    when: 'a request without a query or persisted-query hash, an empty batch, a body that is not a GraphQL request; 405 for a mutation sent by GET or a method other than GET and POST',
   },
   OPERATION_RESOLUTION_FAILURE: {
     status: 400,
-    when: 'a GraphQL document whose operation to run is unclear (`operationName` missing with several operations, or naming none of them)',
+    when: 'a document whose operation to run is unclear (`operationName` missing with several operations, or naming none of them)',
   },
   PERSISTED_QUERY_NOT_FOUND: {
     status: 200,
