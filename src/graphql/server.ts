@@ -1,12 +1,14 @@
 // The GraphQL door: Apollo Server 5 on Express 5 over the one service layer.
 //
 //  - Schema-first: schema.graphql at the project root, resolvers in ./resolvers.
-//  - Every request needs a bearer token (context creation): missing or bad → HTTP 401
-//    UNAUTHENTICATED. Queries need billing.read, mutations billing.write → HTTP 403 FORBIDDEN.
+//  - Every request needs a bearer token, checked first: missing or bad → HTTP 401
+//    UNAUTHENTICATED (with WWW-Authenticate), answered before the body is read or Apollo
+//    runs. Queries need billing.read, mutations billing.write → HTTP 403 FORBIDDEN.
 //    A browser's GET gets Apollo Sandbox outside production (./sandbox.ts), without a token.
 //  - CSRF prevention: Apollo's, plus `Authorization` as a header that proves a request is not
 //    a cross-site form or image (browsers send it only from scripts, after a CORS preflight),
-//    so queries as GET with a token work (urql's default).
+//    so queries as GET with a token work (urql's default). A form or image carries no token,
+//    so the token check refuses it first (401, not a CSRF message); Apollo's stays as a belt.
 //  - Introspection and the Sandbox landing page only outside production; never stack traces.
 //  - Limits (./limits.ts): tokens while parsing (graphql-js maxTokens), then variables
 //    nesting, depth, breadth and cost once the operation is known, before anything runs.
@@ -17,7 +19,10 @@
 //    (`documentId`; with GRAPHQL_DOCUMENTS=trusted in production nothing else runs). A
 //    stored or named document is parsed and checked like one sent whole, every time.
 //  - Batches (a JSON array of operations, Apollo's BatchHttpLink): at most
-//    LIMITS.batchOperations, each answered on its own, their costs within one limit.
+//    LIMITS.batchOperations, each answered on its own (HTTP 200, ./http.ts), their costs
+//    within one limit.
+//  - Every refusal, whichever layer makes it (token, rate limit, body, documents), leaves
+//    in the GraphQL shape with extensions.code (./http.ts sendGraphqlError, `errors` below).
 //  - GET answers carry `Cache-Control: private, no-store`: they depend on the token.
 //  - Speed: operations run compiled by graphql-jit (./jit.ts); Apollo's cache-control,
 //    usage-reporting, inline-trace and schema-reporting plugins are off (they cost per field

@@ -417,7 +417,7 @@ describe('GRAPHQL_DOCUMENTS=trusted in every mode, said at start', () => {
 
   it('CORS exposes RateLimit and RateLimit-Policy to browser scripts', async () => {
     const app = await createVariantApp(t, { RATE_LIMIT_PER_MINUTE: '100' });
-    started.push({ app, close: async () => undefined });
+    started.push({ app, close: () => Promise.resolve() });
     const res = await request(app.express)
       .post('/graphql')
       .set('Origin', 'http://localhost:5173')
