@@ -12,10 +12,6 @@
 //    `extensions.code` and the right HTTP status (and `WWW-Authenticate: Bearer` on 401);
 //  - GRAPHQL_DOCUMENTS=trusted honoured outside production too, and said at start.
 
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { ApolloClient, ApolloLink, HttpLink, InMemoryCache, gql } from '@apollo/client';
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
 import { BatchHttpLink } from '@apollo/client/link/batch-http';
@@ -24,45 +20,21 @@ import { createPersistedQueryLink } from '@apollo/client/link/persisted-queries'
 import { getOperationAST, print, type DocumentNode } from 'graphql';
 import pino from 'pino';
 import request from 'supertest';
-import type { App, AppDeps } from '../../src/app';
-import { PROJECT_ROOT } from '../../src/config/paths';
+import type { AppDeps } from '../../src/app';
 import { activeAssetAccount, fixture } from '../support/fixture';
-import { createTestApp, createVariantApp, TEST_SECRET, type TestApp } from '../support/app';
+import { TEST_SECRET, type TestApp } from '../support/app';
 import { PRODUCTION_ENV } from '../support/browser-http';
 import { apqExtension, firstCode, postGraphql, sha256 } from '../support/graphql';
-import { listen } from '../support/live-app';
+import { trustedAppSuite, trustedSourcesData } from '../support/trusted-app';
 
+const suite = trustedAppSuite('front-end-traps-');
 let t: TestApp;
-let dir: string;
 let manifestFile: string;
 /** graphql-codegen's manifest of test/fixtures/trusted-app: id (`sha256:<hex>`) → document. */
 let manifest: Record<string, string>;
-const started: Array<{ app: App; close(): Promise<void> }> = [];
 
-beforeAll(async () => {
-  t = await createTestApp();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'front-end-traps-'));
-  const out = `${dir}/gql/`;
-  const codegen = spawnSync(
-    path.join(PROJECT_ROOT, 'node_modules', '.bin', 'graphql-codegen'),
-    ['--config', 'test/fixtures/trusted-app/codegen.ts'],
-    {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, CODEGEN_OUT: out },
-      encoding: 'utf8',
-    },
-  );
-  expect(codegen.status).toBe(0);
-  manifestFile = path.join(out, 'persisted-documents.json');
-  manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, string>;
-});
-afterAll(async () => {
-  for (const s of started) {
-    await s.close();
-    await s.app.stop();
-  }
-  await t.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+beforeAll(() => {
+  ({ t, manifestFile, manifest } = suite.current());
 });
 
 /** Every log line of a variant app, parsed. */
@@ -72,13 +44,7 @@ function capturingLogger(): { logger: AppDeps['logger']; lines: Array<{ level: n
   return { logger, lines };
 }
 
-/** A variant of the app with this environment on a real HTTP server; its /graphql URL. */
-async function serve(env: Readonly<Record<string, string>>, extra: Partial<AppDeps> = {}): Promise<string> {
-  const app = await createVariantApp(t, env, extra);
-  const server = await listen(app);
-  started.push({ app, close: () => server.close() });
-  return `${server.base}/graphql`;
-}
+const serve = (env: Readonly<Record<string, string>>, extra?: Partial<AppDeps>) => suite.serve(env, extra);
 
 const TRUSTED = () => ({ GRAPHQL_TRUSTED_DOCUMENTS: manifestFile, GRAPHQL_DOCUMENTS: 'trusted' });
 const auth = (token = t.tokens.writer) => ({ Authorization: `Bearer ${token}` });
@@ -91,12 +57,7 @@ const codegenId = (document: DocumentNode): string => {
   return entry[0];
 };
 
-const SOURCES_DATA = () => {
-  const sorted = [...fixture.paymentSources].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-  return {
-    paymentSources: { totalCount: fixture.paymentSources.length, nodes: sorted.slice(0, 3).map((s) => ({ code: s.code, id: s.id })) },
-  };
-};
+const SOURCES_DATA = trustedSourcesData;
 
 /** A fetch that records what went out and what came back. */
 function recordingFetch(): { fetch: typeof fetch; sent: Array<{ method: string }>; answers: Response[] } {
@@ -416,17 +377,15 @@ describe('GRAPHQL_DOCUMENTS=trusted in every mode, said at start', () => {
   });
 
   it('CORS exposes RateLimit and RateLimit-Policy to browser scripts', async () => {
-    const app = await createVariantApp(t, { RATE_LIMIT_PER_MINUTE: '100' });
-    started.push({ app, close: () => Promise.resolve() });
-    const res = await request(app.express)
-      .post('/graphql')
-      .set('Origin', 'http://localhost:5173')
-      .set(auth())
-      .set('Content-Type', 'application/json')
-      .send({ query: '{ accounts(first: 1) { totalCount } }' })
-      .expect(200);
-    expect(res.headers['ratelimit']).toBeDefined();
-    const exposed = String(res.headers['access-control-expose-headers'])
+    const url = await serve({ RATE_LIMIT_PER_MINUTE: '100' });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { Origin: 'http://localhost:5173', ...auth(), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query: '{ accounts(first: 1) { totalCount } }' }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('ratelimit')).toMatch(/remaining=\d+/);
+    const exposed = String(res.headers.get('access-control-expose-headers'))
       .split(/\s*,\s*/)
       .map((h) => h.toLowerCase());
     expect(exposed).toEqual(expect.arrayContaining(['ratelimit', 'ratelimit-policy', 'www-authenticate']));
