@@ -32,7 +32,11 @@ export const ERRORS = {
     when: 'another payment source is the default; a second default address of a customer',
   },
   HAS_PAYMENTS: { status: 409, title: 'The payment source has payments', when: 'a delete of a payment source that has payments' },
-  IN_USE: { status: 409, title: 'Other records still refer to the record', when: 'a delete of a record others still refer to (named)' },
+  IN_USE: {
+    status: 409,
+    title: 'Other records still refer to the record',
+    when: "a delete of a record others still refer to, or a change of an account's type or `isActive` that records naming it need (they are named)",
+  },
   ALREADY_EFFECTIVE: {
     status: 409,
     title: 'What already took effect is not changed',
