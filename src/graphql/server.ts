@@ -16,7 +16,7 @@
 //    never through a binary float.
 //  - Persisted documents (./persisted): automatic persisted queries (Apollo's protocol, its
 //    store bounded in process or shared through Redis) and the trusted-documents manifest
-//    (`documentId`; with GRAPHQL_DOCUMENTS=trusted in production nothing else runs). A
+//    (`documentId`; with GRAPHQL_DOCUMENTS=trusted, in any mode, nothing else runs). A
 //    stored or named document is parsed and checked like one sent whole, every time.
 //  - Batches (a JSON array of operations, Apollo's BatchHttpLink): at most
 //    LIMITS.batchOperations, each answered on its own (HTTP 200, ./http.ts), their costs
@@ -234,7 +234,7 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
   else
     deps.logger.info(
       { graphqlDocuments: 'any', trustedDocuments: manifest?.size ?? 0 },
-      'GraphQL documents: any (every document runs; GRAPHQL_DOCUMENTS=trusted allows only the manifest`s)',
+      "GraphQL documents: any (every document runs; GRAPHQL_DOCUMENTS=trusted allows only the manifest's)",
     );
   const server = apolloServer(deps, jit, landing, withManifest(deps.apqStore ?? apqStore(deps.redis, deps.logger), manifest));
   await server.start();
