@@ -16,7 +16,7 @@ import { toolAssets } from './pages/serve';
 import { allowsAnyOrigin, corsPolicy } from './http/cors';
 import { healthRoutes, primaryOnly, type DatabaseState, type EventsState } from './http/health';
 import type { Logger } from './http/logger';
-import { errorStyle, sendProblem, toAppError, type ErrorClassifier } from './http/problem';
+import { errorStyle, sendProblem, setAuthChallenge, toAppError, type ErrorClassifier } from './http/problem';
 import { createMetrics, type PoolStats } from './http/metrics';
 import { rateLimiter } from './http/rate-limit';
 import type { ReadRouting } from './http/read-routing';
@@ -119,8 +119,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
     documents: deps.config.graphqlDocuments,
     ...(deps.apqStore ? { apqStore: deps.apqStore } : {}),
   });
-  // The GraphQL handler checks the token before it reads the body, then opens the read scope (./graphql/server.ts).
-  app.use('/graphql', graphql.handler);
+  // The GraphQL handler checks the token before it reads the body, then opens the read scope
+  // (./graphql/server.ts); every error of /graphql, the rate limit's above included, leaves
+  // as a GraphQL answer.
+  app.use('/graphql', graphql.handler, graphql.errors);
 
   answerErrors(app, deps);
 
@@ -180,6 +182,7 @@ function answerErrors(app: express.Express, deps: AppDeps): void {
     const log = res.locals.log ?? deps.logger;
     const e = toAppError(err, log, deps.classifyError);
     if (res.headersSent) return;
+    setAuthChallenge(res, e, req.get('authorization'));
     sendProblem(
       res,
       e,

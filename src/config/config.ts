@@ -256,7 +256,7 @@ export interface Config {
   readonly graphqlDocuments: {
     /** A path or http(s) URL, read at start. */
     readonly manifest: string | undefined;
-    /** GRAPHQL_DOCUMENTS=trusted under NODE_ENV=production: any other document is refused; development accepts any. */
+    /** GRAPHQL_DOCUMENTS=trusted (in every mode, so that it can be rehearsed locally): any other document is refused. */
     readonly trustedOnly: boolean;
   };
 }
@@ -314,7 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     graphqlDocuments: {
       manifest: e.GRAPHQL_TRUSTED_DOCUMENTS,
-      trustedOnly: e.GRAPHQL_DOCUMENTS === 'trusted' && e.NODE_ENV === 'production',
+      trustedOnly: e.GRAPHQL_DOCUMENTS === 'trusted',
     },
   };
 }

@@ -43,8 +43,9 @@ export const hasSuggestion = (text: string): boolean => text.includes('Did you m
  *    scope, limits, variables) leaves the store as it was, so nothing over a limit is ever
  *    registered. A stored text is parsed and goes through the same hooks at each use.
  *
- * 6. The context function runs once per HTTP request, before any operation of its body is
- *    parsed, and every operation of a batch (a JSON array) gets a shallow copy of that one
- *    value, so an object in it (the cost budget of server.ts) is shared by the batch. A context function that
- *    throws answers the request with that error alone (a bad token, a refused document).
+ * 6. The context function runs once per call of executeHTTPGraphQLRequest, before the
+ *    operation is parsed, and the operation runs with the value it returns (or a shallow
+ *    copy): server.ts runs a batch's operations through one call each and returns copies of
+ *    one value made per HTTP request, so an object in it (the cost budget) is shared by the
+ *    batch. A context function that throws answers the call with that error alone.
  */

@@ -20,21 +20,14 @@
 
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { AppError, isAppError, isErrorCode, type ErrorCode } from '../errors/catalogue';
+import { AppError, GRAPHQL_PROTOCOL_ERRORS, isAppError, isErrorCode, type ErrorCode } from '../errors/catalogue';
 import { describeError, type Logger } from '../http/logger';
 import type { ErrorClassifier } from '../http/problem';
 import { hasSuggestion, isTokenLimitMessage, SUGGESTION } from './apollo-internals';
 import { ScalarInputError } from './scalars';
 
-/** Apollo's codes for faults of the request itself, kept as they are. */
-const PROTOCOL_CODES = new Set<string>([
-  'GRAPHQL_PARSE_FAILED',
-  'GRAPHQL_VALIDATION_FAILED',
-  'BAD_REQUEST',
-  'OPERATION_RESOLUTION_FAILURE',
-  'PERSISTED_QUERY_NOT_FOUND',
-  'PERSISTED_QUERY_NOT_SUPPORTED',
-]);
+/** Apollo's codes for faults of the request itself, kept as they are (listed in the catalogue). */
+const PROTOCOL_CODES = new Set<string>(Object.keys(GRAPHQL_PROTOCOL_ERRORS));
 
 const INTERNAL_MESSAGE = 'An unexpected error occurred; it has been logged';
 
@@ -46,7 +39,7 @@ export function httpGraphQLError(e: AppError): GraphQLError {
   });
 }
 
-function appErrorExtensions(e: AppError): Record<string, unknown> {
+export function appErrorExtensions(e: AppError): Record<string, unknown> {
   const extensions: Record<string, unknown> = { code: e.code };
   if (e.errors) {
     extensions.field = e.errors[0]?.field;

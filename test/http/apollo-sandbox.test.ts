@@ -163,7 +163,8 @@ describe('the embedded Sandbox: /graphql in a browser, outside production', () =
   it('production serves neither the Sandbox page nor GraphiQL', async () => {
     const prod = await variant({ ...PRODUCTION_ENV, CORS_ORIGINS: STUDIO });
     const page = await browserGet(prod, '/graphql');
-    expect(page.status).toBe(400);
+    expect(page.status).toBe(401);
+    expect(page.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     expect(page.text).not.toMatch(/EmbeddedSandbox/);
     await browserGet(prod, '/graphiql').expect(404);
   });
