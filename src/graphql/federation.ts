@@ -64,9 +64,13 @@ function keyOf(r: DeclaredResource, reference: object): { key: EntityKey; value:
   return { key, value: key.ignoresCase ? raw.toLowerCase() : raw };
 }
 
-/** `__resolveReference` of a resource: its record, read with those of the other representations of the operation, or null. */
+/**
+ * `__resolveReference` of a resource: its record, read with those of the other representations
+ * of the operation, or null. Async, so that a bad representation fails its own entity (a null
+ * with its error) and not the whole `_entities`; the load still happens at once, in the batch.
+ */
 function referenceResolver(r: DeclaredResource) {
-  return (reference: object, context: GraphqlContext, info: GraphQLResolveInfo): Promise<unknown> => {
+  return async (reference: object, context: GraphqlContext, info: GraphQLResolveInfo): Promise<unknown> => {
     const { key, value } = keyOf(r, reference);
     const selection = entitySelection(info, r.model);
     return context.loaders.entity(r.model, key, selection, seesPersonalData(context.principal)).load(value);
