@@ -56,7 +56,8 @@ export const ENTITY_KEYS: Readonly<Record<ResourceModel, readonly EntityKey[]>> 
 function keyOf(r: DeclaredResource, reference: object): { key: EntityKey; value: string } {
   const keys = ENTITY_KEYS[r.model];
   const key = keys.find((k) => Object.hasOwn(reference, k.field));
-  if (!key) throw validationFailed([{ field: 'representations', message: `a ${r.model} is found by ${keys.map((k) => k.field).join(' or ')}` }]);
+  if (!key)
+    throw validationFailed([{ field: 'representations', message: `a ${r.model} is found by ${keys.map((k) => k.field).join(' or ')}` }]);
   const raw: unknown = Object.getOwnPropertyDescriptor(reference, key.field)?.value;
   if (key.field === 'id') return { key, value: parseId(raw) };
   const problem = typeof raw === 'string' ? textProblem(raw) : 'must be a string';

@@ -100,9 +100,13 @@ it('with their addresses: a second statement by their ids, the same records as c
   expect(statements[1]).toMatch(/FROM "Address" r WHERE r\."customerId" = ANY\(/);
   const ids = r.filter((x) => x.id !== UNKNOWN).map((x) => x.id);
   statements = [];
-  const list = await gqlOk(t, 'query($ids: [UUID!]!) { customers(where: { id: { in: $ids } }) { nodes { id debtorNumber addresses { id street isDefault } } } }', {
-    ids,
-  });
+  const list = await gqlOk(
+    t,
+    'query($ids: [UUID!]!) { customers(where: { id: { in: $ids } }) { nodes { id debtorNumber addresses { id street isDefault } } } }',
+    {
+      ids,
+    },
+  );
   expect(statements).toHaveLength(2);
   const listed = new Map(list.customers.nodes.map((c: { id: string }) => [c.id, c]));
   expect(data._entities).toEqual(r.map((x) => listed.get(x.id) ?? null));
@@ -147,11 +151,21 @@ it('a personal field through _entities without billing.pii is FORBIDDEN (403) be
   expect(refused.status).toBe(403);
   expect(refused.errors?.[0]?.extensions.code).toBe('FORBIDDEN');
   expect(refused.errors?.[0]?.message).toContain('_entities.lastName');
-  const street = await gql(t, 'query($r: [_Any!]!) { _entities(representations: $r) { ...on Customer { addresses { street } } } }', { r }, reader);
+  const street = await gql(
+    t,
+    'query($r: [_Any!]!) { _entities(representations: $r) { ...on Customer { addresses { street } } } }',
+    { r },
+    reader,
+  );
   expect(street.status).toBe(403);
   expect(statements).toEqual([]);
   // The other fields are read without them, personal ones of relations left out.
-  const allowed = await gqlOk(t, 'query($r: [_Any!]!) { _entities(representations: $r) { ...on Customer { id defaultAddress { id country } } } }', { r }, reader);
+  const allowed = await gqlOk(
+    t,
+    'query($r: [_Any!]!) { _entities(representations: $r) { ...on Customer { id defaultAddress { id country } } } }',
+    { r },
+    reader,
+  );
   expect(allowed._entities[0].id).toBe(customers[1]!.id);
   const whole = await gqlOk(t, 'query($r: [_Any!]!) { _entities(representations: $r) { ...on Customer { lastName } } }', { r });
   expect(whole._entities).toEqual([{ lastName: 'Entity1' }]);
@@ -161,7 +175,8 @@ it('needs billing.read, and the cost limit counts the representations', async ()
   const r = [{ __typename: 'Customer', id: customers[0]!.id }];
   const writeOnly = await gql(t, ENTITIES, { r }, t.tokens.writeOnly);
   expect(writeOnly.status).toBe(403);
-  const deep = 'query($r: [_Any!]!) { _entities(representations: $r) { ...on Customer { payments { paymentSource { payments { id } } } } } }';
+  const deep =
+    'query($r: [_Any!]!) { _entities(representations: $r) { ...on Customer { payments { paymentSource { payments { id } } } } } }';
   // 121 a representation: 400 are within the limit of 50,000, 500 are not.
   expect((await gql(t, deep, { r: Array.from({ length: 400 }, () => r[0]) })).errors).toBeUndefined();
   const over = await gql(t, deep, { r: Array.from({ length: 500 }, () => r[0]) });

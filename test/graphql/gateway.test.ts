@@ -177,7 +177,11 @@ it("the caller's token decides: without billing.pii a customer's name through th
   const refused = await postGraphql(gatewayUrl, { query: JOIN }, noPii);
   expect(refused.json.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   expect(JSON.stringify(refused.json)).not.toMatch(/"lastName":"/);
-  const allowed = await postGraphql(gatewayUrl, { query: '{ invoices { number customer { debtorNumber id addresses { country } } } }' }, noPii);
+  const allowed = await postGraphql(
+    gatewayUrl,
+    { query: '{ invoices { number customer { debtorNumber id addresses { country } } } }' },
+    noPii,
+  );
   expect(allowed.json.errors).toBeUndefined();
   expect(allowed.json.data.invoices[0].customer.addresses[0]).toEqual({ country: expect.any(String) });
   // No token: the service refuses the gateway's fetch.

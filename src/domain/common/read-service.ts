@@ -251,12 +251,18 @@ export class ReadService<F extends FieldCatalog, const Rs extends readonly Relat
     personalData: boolean,
   ): Promise<Array<Selected<RecordOf<F, Rs>>>> {
     const spec = Object.hasOwn(this.fields, key) ? this.fields[key] : undefined;
-    if (!spec || (key !== 'id' && !('unique' in spec && spec.unique === true))) throw new Error(`${this.resource.model}.${key} is not a key`);
+    if (!spec || (key !== 'id' && !('unique' in spec && spec.unique === true)))
+      throw new Error(`${this.resource.model}.${key} is not a key`);
     if (values.length === 0) return [];
     const filter: FilterNode =
       key === 'id'
         ? isIn('id', values.map(uuid))
-        : { kind: 'in', field: key, values: values.map((value) => ({ type: 'string', value })), ignoreCase: 'ignoresCase' in spec && spec.ignoresCase === true };
+        : {
+            kind: 'in',
+            field: key,
+            values: values.map((value) => ({ type: 'string', value })),
+            ignoreCase: 'ignoresCase' in spec && spec.ignoresCase === true,
+          };
     return readRecords(this.rows, {
       table: this.resource.model,
       fields: this.fields,

@@ -139,12 +139,18 @@ export function entitySelection(info: GraphQLResolveInfo, model: ModelName): Sel
       (set?.selections ?? []).flatMap((sel): FieldNode[] => {
         // A fragment without a type condition is on `_Entity` still: only its own fragments name a type.
         if (sel.kind === Kind.INLINE_FRAGMENT)
-          return !sel.typeCondition ? onModel(sel.selectionSet, seen) : sel.typeCondition.name.value === model ? fieldsIn(sel.selectionSet, info, seen) : [];
+          return !sel.typeCondition
+            ? onModel(sel.selectionSet, seen)
+            : sel.typeCondition.name.value === model
+              ? fieldsIn(sel.selectionSet, info, seen)
+              : [];
         if (sel.kind !== Kind.FRAGMENT_SPREAD || seen.has(sel.name.value)) return [];
         seen.add(sel.name.value);
         const fragment = info.fragments[sel.name.value];
         if (!fragment) return [];
-        return fragment.typeCondition.name.value === model ? fieldsIn(fragment.selectionSet, info, seen) : onModel(fragment.selectionSet, seen);
+        return fragment.typeCondition.name.value === model
+          ? fieldsIn(fragment.selectionSet, info, seen)
+          : onModel(fragment.selectionSet, seen);
       });
     return selectionOf(
       model,
