@@ -19,7 +19,15 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { addResolversToSchema } from '@graphql-tools/schema';
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
-import { GraphQLObjectType, parse, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import {
+  GraphQLError,
+  GraphQLObjectType,
+  GraphQLScalarType,
+  parse,
+  valueFromASTUntyped,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+} from 'graphql';
 import { seesPersonalData } from '../auth/principal';
 import { naturalKeyOf } from '../domain/common/natural-key';
 import { parseId } from '../domain/common/validate';
@@ -78,6 +86,29 @@ function referenceResolver(r: DeclaredResource) {
   };
 }
 
+/** A representation: an object whose `__typename` names one of the entities. */
+function representation(value: unknown): object {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new GraphQLError('A representation is an object with __typename and a key of that type');
+  const typename: unknown = Object.getOwnPropertyDescriptor(value, '__typename')?.value;
+  if (typeof typename !== 'string' || !Object.hasOwn(ENTITY_KEYS, typename))
+    throw new GraphQLError(`A representation's __typename is one of ${Object.keys(ENTITY_KEYS).join(', ')}`);
+  return value;
+}
+
+/**
+ * `_Any`, which only `_entities(representations:)` takes, parsed as a representation of one of
+ * these entities: anything else is refused with the other faults of the variables (or the
+ * document's validation) before anything runs, instead of failing inside @apollo/subgraph's
+ * resolver as a fault of the service.
+ */
+const Any = new GraphQLScalarType({
+  name: '_Any',
+  serialize: (value) => value,
+  parseValue: representation,
+  parseLiteral: (node, variables) => representation(valueFromASTUntyped(node, variables)),
+});
+
 /**
  * The executable subgraph schema of schema.graphql with the door's resolvers. The reference
  * resolvers go where @apollo/subgraph looks for them on a schema built in code
@@ -86,7 +117,7 @@ function referenceResolver(r: DeclaredResource) {
  * resolvers, which they are not).
  */
 export function subgraphSchema(typeDefs: string, resolvers: Resolvers): GraphQLSchema {
-  const schema = addResolversToSchema({ schema: buildSubgraphSchema(parse(typeDefs)), resolvers });
+  const schema = addResolversToSchema({ schema: buildSubgraphSchema(parse(typeDefs)), resolvers: { ...resolvers, _Any: Any } });
   const references = new Map(ALL_RESOURCES.map((r) => [r.model as string, referenceResolver(r)]));
   return mapSchema(schema, {
     [MapperKind.OBJECT_TYPE]: (type) => {

@@ -189,11 +189,32 @@ it.each([
   ['no key', { __typename: 'Customer', lastName: 'Entity1' }, 'VALIDATION_FAILED'],
   ['a key that is not text', { __typename: 'Article', code: 42 }, 'VALIDATION_FAILED'],
   ['a NUL in a code', { __typename: 'Article', code: 'A\u0000' }, 'VALIDATION_FAILED'],
-])('a representation with %s is a %s for that entity, never a fault', async (_label, representation, code) => {
+])('a representation with %s fails that entity alone (%j), never as a fault', async (_label, representation, code) => {
   const res = await gql(t, 'query($r: [_Any!]!) { _entities(representations: $r) { ...on Customer { id } ...on Article { id } } }', {
     r: [representation, { __typename: 'Customer', id: customers[2]!.id }],
   });
   expect(res.status).toBe(200);
   expect(res.errors?.map((e) => [e.extensions.code, e.path])).toEqual([[code, ['_entities', 0]]]);
   expect(res.data?._entities).toEqual([null, { id: customers[2]!.id }]);
+});
+
+it.each([
+  ['a type that is not an entity', { __typename: 'PageInfo', hasNextPage: true }],
+  ['an unknown type', { __typename: 'Nope', id: UNKNOWN }],
+  ['no __typename', { id: UNKNOWN }],
+  ['no object', 'text'],
+])('a representation of %s is refused before anything runs (VALIDATION_FAILED, 400)', async (_label, representation) => {
+  statements = [];
+  const res = await gql(t, 'query($r: [_Any!]!) { _entities(representations: $r) { __typename } }', {
+    r: [{ __typename: 'Customer', id: UNKNOWN }, representation],
+  });
+  expect(res.status).toBe(400);
+  expect(res.errors?.map((e) => [e.extensions.code, e.extensions.field])).toEqual([['VALIDATION_FAILED', 'r[1]']]);
+  expect(statements).toEqual([]);
+  const literal = await gql(
+    t,
+    `{ _entities(representations: [${JSON.stringify(representation).replace(/"(\w+)":/g, '$1:')}]) { __typename } }`,
+  );
+  expect(literal.status).toBe(400);
+  expect(literal.errors?.[0]?.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
 });
