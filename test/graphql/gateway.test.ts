@@ -14,9 +14,13 @@ import { composeServices } from '@apollo/composition';
 import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
-import { createTestApp, token, type TestApp } from '../support/app';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createTestApp, createVariantApp, TEST_SECRET, token, type TestApp } from '../support/app';
+import { PRODUCTION_ENV } from '../support/browser-http';
 import { listen } from '../support/live-app';
-import { postGraphql } from '../support/graphql';
+import { postGraphql, sha256 } from '../support/graphql';
 
 // @apollo/gateway reports anonymous usage to Apollo unless told not to (read when it is constructed).
 process.env.APOLLO_TELEMETRY_DISABLED = 'true';
@@ -62,6 +66,40 @@ const servers: Array<{ close(): Promise<void> }> = [];
 let gatewayUrl: string;
 let billingUrl: string;
 let invoices: Invoice[];
+let invoicesUrl: string;
+let billingSdl: string;
+/** The operations the first gateway sent the service, as it sent them. */
+const fetched = new Set<string>();
+
+/**
+ * @apollo/gateway over the service at `billing` (its SDL composed with the invoices
+ * subgraph; composition failing fails the test), forwarding the caller's token; its URL.
+ * `apq`: subgraph operations go by their hash first, as a service that runs only trusted
+ * documents needs; `record`: the operations sent to the service are kept in `fetched`.
+ */
+async function gatewayOver(billing: string, o: { apq?: boolean; record?: boolean } = {}): Promise<string> {
+  const composed = composeServices([
+    { name: 'billing', url: billing, typeDefs: parse(billingSdl) },
+    { name: 'invoices', url: invoicesUrl, typeDefs: parse(INVOICES_SDL) },
+  ]);
+  expect(composed.errors ?? []).toEqual([]);
+  if (!composed.supergraphSdl) throw new Error('no supergraph');
+  const gateway = new ApolloGateway({
+    supergraphSdl: composed.supergraphSdl,
+    // The caller's token travels to each subgraph, which decides what the caller may see.
+    buildService: ({ url }) =>
+      new RemoteGraphQLDataSource<{ authorization?: string }>({
+        url,
+        apq: o.apq === true,
+        willSendRequest({ request, context }) {
+          if (context.authorization) request.http?.headers.set('authorization', context.authorization);
+          if (o.record && url === billing && request.query) fetched.add(request.query);
+        },
+      }),
+  });
+  const server = new ApolloServer<{ authorization?: string }>({ gateway, plugins: [ApolloServerPluginUsageReportingDisabled()] });
+  return serve(server, (authorization) => (authorization ? { authorization } : {}));
+}
 
 /** An Apollo server listening on 127.0.0.1 (a free port), stopped after the file; its URL. */
 async function serve<C extends object>(server: ApolloServer<C>, context: (authorization: string | undefined) => C): Promise<string> {
@@ -99,30 +137,12 @@ beforeAll(async () => {
     }),
     plugins: [ApolloServerPluginUsageReportingDisabled(), ApolloServerPluginInlineTraceDisabled()],
   });
-  const invoicesUrl = await serve(invoicesServer, () => ({}));
+  invoicesUrl = await serve(invoicesServer, () => ({}));
 
-  // The service's SDL as a router reads it, composed with the invoices subgraph.
+  // The service's SDL as a router reads it.
   const sdl = await postGraphql(billingUrl, { query: '{ _service { sdl } }' }, t.tokens.reader);
-  const composed = composeServices([
-    { name: 'billing', url: billingUrl, typeDefs: parse(sdl.json.data._service.sdl) },
-    { name: 'invoices', url: invoicesUrl, typeDefs: parse(INVOICES_SDL) },
-  ]);
-  expect(composed.errors ?? []).toEqual([]);
-  if (!composed.supergraphSdl) throw new Error('no supergraph');
-
-  const gateway = new ApolloGateway({
-    supergraphSdl: composed.supergraphSdl,
-    // The caller's token travels to each subgraph, which decides what the caller may see.
-    buildService: ({ url }) =>
-      new RemoteGraphQLDataSource<{ authorization?: string }>({
-        url,
-        willSendRequest({ request, context }) {
-          if (context.authorization) request.http?.headers.set('authorization', context.authorization);
-        },
-      }),
-  });
-  const gatewayServer = new ApolloServer<{ authorization?: string }>({ gateway, plugins: [ApolloServerPluginUsageReportingDisabled()] });
-  gatewayUrl = await serve(gatewayServer, (authorization) => (authorization ? { authorization } : {}));
+  billingSdl = sdl.json.data._service.sdl;
+  gatewayUrl = await gatewayOver(billingUrl, { record: true });
 }, 60_000);
 afterAll(async () => {
   for (const s of servers.reverse()) await s.close();
@@ -187,4 +207,38 @@ it("the caller's token decides: without billing.pii a customer's name through th
   // No token: the service refuses the gateway's fetch.
   const anonymous = await postGraphql(gatewayUrl, { query: '{ invoices { customer { id } } }' }, 'not-a-token');
   expect(anonymous.json.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+});
+
+it("a service that runs only trusted documents answers the gateway's operations its manifest lists, sent by their hash, and no other", async () => {
+  // The operations the gateway plans for JOIN (the test above ran it): the manifest of a service behind that gateway.
+  const reader = t.tokens.reader;
+  expect((await postGraphql(gatewayUrl, { query: JOIN }, reader)).json.errors).toBeUndefined();
+  expect([...fetched].some((q) => q.includes('_entities(representations:'))).toBe(true);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-manifest-'));
+  const manifest = path.join(dir, 'manifest.json');
+  fs.writeFileSync(manifest, JSON.stringify(Object.fromEntries([...fetched].map((q) => [`sha256:${sha256(q)}`, q]))));
+  try {
+    const trusted = await createVariantApp(t, {
+      ...PRODUCTION_ENV,
+      JWT_SECRET: TEST_SECRET,
+      GRAPHQL_DOCUMENTS: 'trusted',
+      GRAPHQL_TRUSTED_DOCUMENTS: manifest,
+    });
+    const server = await listen(trusted);
+    servers.push({ close: async () => (await server.close(), await trusted.stop()) });
+    const trustedGateway = await gatewayOver(`${server.base}/graphql`, { apq: true });
+    const answered = await postGraphql(trustedGateway, { query: JOIN }, reader);
+    expect(answered.json).toEqual(await postGraphql(gatewayUrl, { query: JOIN }, reader).then((r) => r.json));
+    // Another shape plans another operation for the service: not in the manifest, refused.
+    const other = await postGraphql(
+      trustedGateway,
+      { query: '{ invoices { customer { debtorNumber receivableAccount { code } } } }' },
+      reader,
+    );
+    // @apollo/gateway passes a subgraph's 400 on as its own error, with the subgraph's answer inside.
+    expect(other.json.errors?.[0]?.extensions?.response?.body?.errors?.[0]?.extensions?.code).toBe('DOCUMENT_NOT_TRUSTED');
+    expect(JSON.stringify(other.json)).not.toContain('receivableAccount":{');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
