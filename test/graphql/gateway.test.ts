@@ -105,7 +105,7 @@ async function gatewayOver(billing: string, o: { apq?: boolean; record?: boolean
 async function serve<C extends object>(server: ApolloServer<C>, context: (authorization: string | undefined) => C): Promise<string> {
   const { url } = await startStandaloneServer(server, {
     listen: { port: 0, host: '127.0.0.1' },
-    context: async ({ req }) => context(req.headers.authorization),
+    context: ({ req }) => Promise.resolve(context(req.headers.authorization)),
   });
   servers.push({ close: () => server.stop() });
   return url;
