@@ -36,6 +36,7 @@ import { validationFailed } from '../errors/catalogue';
 import { recordBy } from '../lib/collections';
 import { textProblem } from '../query/values';
 import type { Resolvers } from './__generated__/resolvers-types';
+import { withReferenceResolver } from './apollo-internals';
 import type { GraphqlContext } from './context';
 import { entitySelection } from './resolvers/selection';
 
@@ -110,11 +111,8 @@ const Any = new GraphQLScalarType({
 });
 
 /**
- * The executable subgraph schema of schema.graphql with the door's resolvers. The reference
- * resolvers go where @apollo/subgraph looks for them on a schema built in code
- * (`extensions.apollo.subgraph.resolveReference`, called with the representation, the
- * context and the info; its resolver map's `__resolveReference` types them as field
- * resolvers, which they are not).
+ * The executable subgraph schema of schema.graphql with the door's resolvers, and the
+ * reference resolvers where @apollo/subgraph calls them (./apollo-internals.ts, assumption 7).
  */
 export function subgraphSchema(typeDefs: string, resolvers: Resolvers): GraphQLSchema {
   const schema = addResolversToSchema({ schema: buildSubgraphSchema(parse(typeDefs)), resolvers: { ...resolvers, _Any: Any } });
@@ -122,9 +120,7 @@ export function subgraphSchema(typeDefs: string, resolvers: Resolvers): GraphQLS
   return mapSchema(schema, {
     [MapperKind.OBJECT_TYPE]: (type) => {
       const resolveReference = references.get(type.name);
-      if (!resolveReference) return type;
-      const config = type.toConfig();
-      return new GraphQLObjectType({ ...config, extensions: { ...config.extensions, apollo: { subgraph: { resolveReference } } } });
+      return resolveReference ? withReferenceResolver(type, resolveReference) : type;
     },
   });
 }
