@@ -2,7 +2,7 @@
 //
 // schema.graphql links the federation spec and marks every resource an entity (@key by its
 // id, and by its natural key where it has one: ENTITY_KEYS, derived from the declarations
-// and held to the schema by test/graphql/schema.test.ts). @apollo/subgraph's
+// and held to the schema by test/graphql/federation.test.ts). @apollo/subgraph's
 // buildSubgraphSchema reads those links and adds what the spec asks of a subgraph: the
 // federation directives, `_service { sdl }` and `_entities(representations:)` with the `_Any`
 // and `_Entity` types. Our resolvers are then applied as makeExecutableSchema applied them
@@ -19,15 +19,7 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { addResolversToSchema } from '@graphql-tools/schema';
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
-import {
-  GraphQLError,
-  GraphQLObjectType,
-  GraphQLScalarType,
-  parse,
-  valueFromASTUntyped,
-  type GraphQLResolveInfo,
-  type GraphQLSchema,
-} from 'graphql';
+import { GraphQLError, GraphQLScalarType, parse, valueFromASTUntyped, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { seesPersonalData } from '../auth/principal';
 import { naturalKeyOf } from '../domain/common/natural-key';
 import { parseId } from '../domain/common/validate';
