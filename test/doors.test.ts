@@ -7,12 +7,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import { buildSchema } from 'graphql';
 import { PROJECT_ROOT } from '../src/config/paths';
 import { singleFieldOf } from '../src/domain/common/declaration';
 import { ALL_RESOURCES, isResourceModel } from '../src/domain/resources';
 import { Prisma } from '../src/db/__generated__/prisma/client';
+import { subgraphSchema } from '../src/graphql/federation';
 import { resolvers } from '../src/graphql/resolvers';
+import { readSchema } from '../src/graphql/server';
 import { FILE_SECTIONS, SECTIONS } from '../src/import/registry';
 import { metadataJson } from '../src/rest/odata/metadata';
 import { entitySetOf } from '../src/rest/odata/model';
@@ -43,7 +44,8 @@ afterAll(async () => {
 });
 
 const openApi = openApiDocument() as { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
-const graphqlSchema = buildSchema(fs.readFileSync(path.join(PROJECT_ROOT, 'schema.graphql'), 'utf8'));
+// The schema the door serves: schema.graphql as an Apollo Federation subgraph.
+const graphqlSchema = subgraphSchema(readSchema(), resolvers);
 const queryType = graphqlSchema.getQueryType()!;
 const resolverMap = resolvers as Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 

@@ -1,10 +1,10 @@
-// What the GraphQL door assumes of @apollo/server 5 and graphql-js 16 beyond their
+// What the GraphQL door assumes of @apollo/server 5, @apollo/subgraph 2 and graphql-js 16 beyond their
 // documented API, in one place. test/graphql/apollo-internals.test.ts holds each assumption
 // to the installed packages, so an upgrade that breaks one fails that test; the versions the
 // code depends on are pinned exactly in package.json.
 
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
-import type { GraphQLError } from 'graphql';
+import { GraphQLObjectType, type GraphQLError, type GraphQLResolveInfo } from 'graphql';
 import type { GraphqlContext } from './context';
 
 /**
@@ -49,3 +49,19 @@ export const hasSuggestion = (text: string): boolean => text.includes('Did you m
  *    one value made per HTTP request, so an object in it (the cost budget) is shared by the
  *    batch. A context function that throws answers the call with that error alone.
  */
+
+/**
+ * 7. @apollo/subgraph's `_entities` calls an entity type's reference resolver from
+ *    `extensions.apollo.subgraph.resolveReference` of the object type (where its own resolver
+ *    map puts `__resolveReference` since apollographql/federation#1746), with the
+ *    representation, the context value and the `_entities` field's info. Set there, the
+ *    resolver keeps its type (the map types `__resolveReference` as a field resolver) and
+ *    survives graphql-tools' schema mapping.
+ */
+export function withReferenceResolver(
+  type: GraphQLObjectType,
+  resolveReference: (reference: object, context: GraphqlContext, info: GraphQLResolveInfo) => unknown,
+): GraphQLObjectType {
+  const config = type.toConfig();
+  return new GraphQLObjectType({ ...config, extensions: { ...config.extensions, apollo: { subgraph: { resolveReference } } } });
+}

@@ -18,8 +18,8 @@
 //        around it. A list field with `first` counts `first` (default 100, capped at 1000; it
 //        may come from a variable, so cost is per request); a relation list without paging
 //        (Customer.addresses, Article.prices, ...) counts LIMITS.relationFanout; `nodes` and
-//        `edges` of a connection count once more per record. Scalars are free: their cost is
-//        in the rows already counted.
+//        `edges` of a connection count once more per record; federation's `_entities` counts
+//        its representations. Scalars are free: their cost is in the rows already counted.
 //  - Batches: at most LIMITS.batchOperations operations in one request (refused whole before
 //    anything is parsed, ./persisted/documents.ts), each checked as above, and their costs
 //    added up as each is checked (chargeCost): the operations of one request together stay
@@ -125,6 +125,20 @@ function firstOf(node: FieldNode, walk: Walk): number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? Math.min(value, MAX_FIRST) : MAX_FIRST;
 }
 
+/** Federation's `_entities` (./federation.ts): a list of one record per representation. */
+const ENTITIES = '_entities';
+
+/** How many records `_entities` asks for: its representations, written in the document or in a variable. */
+function representationsOf(node: FieldNode, walk: Walk): number {
+  const arg = node.arguments?.find((a) => a.name.value === 'representations');
+  if (arg?.value.kind === Kind.LIST) return arg.value.values.length;
+  if (arg?.value.kind !== Kind.VARIABLE) return 1;
+  walk.usedVariables = true;
+  const given = walk.variables?.[arg.value.name.value];
+  // A single value where a list is expected is a list of one (GraphQL's input coercion).
+  return Array.isArray(given) ? given.length : 1;
+}
+
 const add = (into: Shape, part: Shape): void => {
   if (part.depth > into.depth) into.depth = part.depth;
   into.fields += part.fields;
@@ -152,6 +166,7 @@ function measureSet(set: SelectionSetNode, parent: GraphQLCompositeType | undefi
       if (!field || !parent) continue;
       let factor = 1;
       if (field.args.some((a) => a.name === 'first')) factor = firstOf(sel, walk);
+      else if (name === ENTITIES) factor = representationsOf(sel, walk);
       else if (isListType(getNullableType(field.type)) && !parent.name.endsWith('Connection')) factor = LIMITS.relationFanout;
       shape.cost += factor + factor * child.cost;
     } else if (sel.kind === Kind.INLINE_FRAGMENT) {

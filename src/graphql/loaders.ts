@@ -13,6 +13,8 @@ import type { Services } from '../domain/services';
 import type { ResourceModel } from '../domain/resources';
 import type { GraphModel } from './models';
 import type { EffectivePrice } from '../domain/pricing/service';
+import type { EntityKey } from './federation';
+import type { Selection } from './resolvers/selection';
 
 interface PriceAtKey {
   readonly articleId: string;
@@ -45,6 +47,8 @@ export class Loaders {
   #children: { [M in ResourceModel]?: Map<RelationMany, DataLoader<string, GraphModel<M>[]>> } = {};
   #priceAt?: DataLoader<PriceAtKey, EffectivePrice | null, string>;
   #history?: Map<LoggedResource, DataLoader<string, ChangeEntry[]>>;
+  /** Entity loaders (`_entities`) by model and key field (`Customer.id`), and selection (one per type in an operation). */
+  #entities = new Map<string, WeakMap<Selection, DataLoader<string, unknown>>>();
 
   /** Records of a resource by id (every field; the single field and every to-one relation use it). */
   record<M extends ResourceModel>(model: M): DataLoader<string, GraphModel<M> | null> {
@@ -52,6 +56,32 @@ export class Loaders {
     if (made) return made;
     const loader = byId<GraphModel<M>>((ids) => this.s.readers[model].getMany(ids));
     this.#records[model] = loader;
+    return loader;
+  }
+
+  /**
+   * Records of a resource by a key (federation's `_entities`: ./federation.ts), each with what
+   * `selection` reads (only what the operation selects: resolvers pass them on as the single
+   * field's getSelected does), null for a key no record has. The values come canonical (a UUID
+   * in lower case, a code that ignores case in lower case). The loads of one operation's
+   * representations of a type are one read.
+   */
+  entity(model: ResourceModel, key: EntityKey, selection: Selection, personalData: boolean): DataLoader<string, unknown> {
+    const name = `${model}.${key.field}`;
+    let bySelection = this.#entities.get(name);
+    if (!bySelection) this.#entities.set(name, (bySelection = new WeakMap<Selection, DataLoader<string, unknown>>()));
+    let loader = bySelection.get(selection);
+    if (loader) return loader;
+    loader = new DataLoader<string, unknown>(async (values) => {
+      const rows = await this.s.readers[model].getSelectedByKey(key.field, values, selection.select, selection.include, personalData);
+      const found = new Map<string, unknown>();
+      for (const row of rows) {
+        const value = String(Object.getOwnPropertyDescriptor(row, key.field)?.value);
+        found.set(key.ignoresCase ? value.toLowerCase() : value, row);
+      }
+      return values.map((v) => found.get(v) ?? null);
+    });
+    bySelection.set(selection, loader);
     return loader;
   }
 

@@ -1,6 +1,7 @@
 // The GraphQL door: Apollo Server 5 on Express 5 over the one service layer.
 //
-//  - Schema-first: schema.graphql at the project root, resolvers in ./resolvers.
+//  - Schema-first: schema.graphql at the project root, resolvers in ./resolvers; an Apollo
+//    Federation 2 subgraph (`_service`, `_entities`: ./federation.ts).
 //  - Every request needs a bearer token, checked first: missing or bad → HTTP 401
 //    UNAUTHENTICATED (with WWW-Authenticate), answered before the body is read or Apollo
 //    runs. Queries need billing.read, mutations billing.write → HTTP 403 FORBIDDEN.
@@ -40,7 +41,6 @@ import {
   ApolloServerPluginUsageReportingDisabled,
 } from '@apollo/server/plugin/disabled';
 import { PrefixingKeyValueCache, type KeyValueCache } from '@apollo/utils.keyvaluecache';
-import { makeExecutableSchema } from '@graphql-tools/schema';
 import { notingMutations } from './atomic';
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
@@ -65,6 +65,7 @@ import { loadManifest } from './persisted/manifest';
 import { APQ_LIMITS, apqStore, withManifest } from './persisted/store';
 import { variableFaults } from './variables';
 import { apolloHandler, sendGraphqlError, type HttpContextArgument } from './http';
+import { subgraphSchema } from './federation';
 import { jitExecution } from './jit';
 import { checkPersonalFields } from './personal';
 import { Loaders } from './loaders';
@@ -218,8 +219,8 @@ export interface GraphqlDoor {
 
 export async function createGraphqlHandler(deps: GraphqlDeps): Promise<GraphqlDoor> {
   const typeDefs = readSchema();
-  // Mutation fields tell their operation which succeeded (./atomic.ts).
-  const schema = notingMutations(makeExecutableSchema<GraphqlContext>({ typeDefs, resolvers }));
+  // An Apollo Federation 2 subgraph (./federation.ts); mutation fields tell their operation which succeeded (./atomic.ts).
+  const schema = notingMutations(subgraphSchema(typeDefs, resolvers));
   // Always this executor: it also makes a mutation's fields one unit of work (./atomic.ts).
   const jit = jitExecution(schema, typeDefs, { compile: deps.jit !== false });
   const landing = deps.production ? undefined : sandboxLandingPage();

@@ -1,16 +1,19 @@
-// The assumptions of src/graphql/apollo-internals.ts, held to the installed @apollo/server
-// and graphql-js: a failure here after an upgrade names the assumption that no longer holds.
+// The assumptions of src/graphql/apollo-internals.ts, held to the installed @apollo/server,
+// @apollo/subgraph and graphql-js: a failure here after an upgrade names the assumption that no longer holds.
 
 import { createHash } from 'node:crypto';
 import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { InMemoryLRUCache, PrefixingKeyValueCache } from '@apollo/utils.keyvaluecache';
-import { buildSchema, GraphQLError } from 'graphql';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { MapperKind, mapSchema } from '@graphql-tools/utils';
+import { buildSchema, execute, GraphQLError, parse } from 'graphql';
 import {
   hasSuggestion,
   isTokenLimitMessage,
   isVariableFault,
   SUGGESTION,
   type Executor,
+  withReferenceResolver,
   type Gateway,
 } from '../../src/graphql/apollo-internals';
 import type { GraphqlContext } from '../../src/graphql/context';
@@ -190,4 +193,31 @@ describe('persisted queries and batches', () => {
       await server.stop();
     }
   });
+});
+
+it("7. @apollo/subgraph's _entities calls the reference resolver set in the type's extensions, with the representation, context and info", async () => {
+  const calls: unknown[][] = [];
+  const subgraph = mapSchema(
+    buildSubgraphSchema(
+      parse(
+        'extend schema @link(url: "https://specs.apollo.dev/federation/v2.5", import: ["@key"]) type Thing @key(fields: "id") { id: ID! name: String } type Query { thing: Thing }',
+      ),
+    ),
+    {
+      [MapperKind.OBJECT_TYPE]: (type) =>
+        type.name === 'Thing'
+          ? withReferenceResolver(type, (reference, context, info) => {
+              calls.push([reference, context, info.fieldName]);
+              return { id: 'x', name: 'resolved' };
+            })
+          : type,
+    },
+  );
+  const result = await execute({
+    schema: subgraph,
+    document: parse('{ _entities(representations: [{ __typename: "Thing", id: "x" }]) { ... on Thing { name } } }'),
+    contextValue,
+  });
+  expect(result).toEqual({ data: { _entities: [{ name: 'resolved' }] } });
+  expect(calls).toEqual([[{ __typename: 'Thing', id: 'x' }, contextValue, '_entities']]);
 });

@@ -4,9 +4,11 @@
 
 import { ApolloClient, InMemoryCache, gql } from '@apollo/client';
 import { BatchHttpLink } from '@apollo/client/link/batch-http';
-import { buildSchema, Kind, parse } from 'graphql';
+import { Kind, parse } from 'graphql';
 import { LIMITS, measure } from '../../src/graphql/limits';
 import { readSchema } from '../../src/graphql/server';
+import { subgraphSchema } from '../../src/graphql/federation';
+import { resolvers } from '../../src/graphql/resolvers';
 import { fixture } from '../support/fixture';
 import { postGraphql, type Json } from '../support/graphql';
 import { listeningTestApp } from '../support/live-app';
@@ -131,7 +133,7 @@ it('a batch cannot multiply the cost limit: operations each within it, together 
   const query =
     '{ a: customers(first: 1000) { nodes { id addresses { id } } } b: customers(first: 1000) { nodes { id addresses { id } } } c: customers(first: 1000) { nodes { id } } }';
   const document = parse(query);
-  const schema = buildSchema(readSchema());
+  const schema = subgraphSchema(readSchema(), resolvers);
   const operation = document.definitions[0]!;
   if (operation.kind !== Kind.OPERATION_DEFINITION) throw new Error('an operation');
   const { cost } = measure(schema, document, operation, undefined);

@@ -235,6 +235,45 @@ export class ReadService<F extends FieldCatalog, const Rs extends readonly Relat
     return found ?? null;
   }
 
+  /**
+   * The records whose unique `key` (the id, or the natural key its catalogue marks `unique()`)
+   * is one of `values` (GraphQL federation's entity representations), holding the fields
+   * `select` names (all when absent; the id and the key always) and the relations `include`
+   * reads, in no particular order. Read as a page of at most that many records, as the list
+   * field reads `where: { id: { in: [...] } }`: one statement, and one more per to-many
+   * relation by the records' ids. Keys that ignore case (codes) are compared so.
+   */
+  async getSelectedByKey(
+    key: string,
+    values: readonly string[],
+    select: readonly string[] | undefined,
+    include: readonly Expansion[],
+    personalData: boolean,
+  ): Promise<Array<Selected<RecordOf<F, Rs>>>> {
+    const spec = Object.hasOwn(this.fields, key) ? this.fields[key] : undefined;
+    if (!spec || (key !== 'id' && !('unique' in spec && spec.unique === true)))
+      throw new Error(`${this.resource.model}.${key} is not a key`);
+    if (values.length === 0) return [];
+    const filter: FilterNode =
+      key === 'id'
+        ? isIn('id', values.map(uuid))
+        : {
+            kind: 'in',
+            field: key,
+            values: values.map((value) => ({ type: 'string', value })),
+            ignoreCase: 'ignoresCase' in spec && spec.ignoresCase === true,
+          };
+    return readRecords(this.rows, {
+      table: this.resource.model,
+      fields: this.fields,
+      select: select ? this.own(['id', key, ...select]) : this.defaultSelect(personalData),
+      filter,
+      orderBy: [],
+      window: { take: values.length, skip: 0 },
+      ...this.relations(undefined, include, personalData),
+    });
+  }
+
   private read(
     filter: FilterNode,
     expand?: readonly Expansion[],

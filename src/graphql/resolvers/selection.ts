@@ -128,3 +128,35 @@ export function recordSelection(info: GraphQLResolveInfo, model: ModelName): Sel
     ),
   );
 }
+
+/**
+ * What `_entities` selects on the records of `model`: the fields inside its fragments on that
+ * type (`... on Customer { ... }`, as a router writes them), not those on the other entity types.
+ */
+export function entitySelection(info: GraphQLResolveInfo, model: ModelName): Selection {
+  return cached(info, `entity:${model}`, () => {
+    const onModel = (set: SelectionSetNode | undefined, seen: Set<string>): FieldNode[] =>
+      (set?.selections ?? []).flatMap((sel): FieldNode[] => {
+        // A fragment without a type condition is on `_Entity` still: only its own fragments name a type.
+        if (sel.kind === Kind.INLINE_FRAGMENT)
+          return !sel.typeCondition
+            ? onModel(sel.selectionSet, seen)
+            : sel.typeCondition.name.value === model
+              ? fieldsIn(sel.selectionSet, info, seen)
+              : [];
+        if (sel.kind !== Kind.FRAGMENT_SPREAD || seen.has(sel.name.value)) return [];
+        seen.add(sel.name.value);
+        const fragment = info.fragments[sel.name.value];
+        if (!fragment) return [];
+        return fragment.typeCondition.name.value === model
+          ? fieldsIn(fragment.selectionSet, info, seen)
+          : onModel(fragment.selectionSet, seen);
+      });
+    return selectionOf(
+      model,
+      info.fieldNodes.flatMap((n) => onModel(n.selectionSet, new Set())),
+      info,
+      RELATION_LEVELS,
+    );
+  });
+}
