@@ -176,6 +176,19 @@ const GRAPHQL: Record<string, () => { query: string; variables?: Record<string, 
     variables: { a: ids.article },
   }),
   changes: () => ({ query: '{ changes(first: 1000) { pageInfo { endCursor } nodes { id resource operation changes } } }' }),
+  // Federation: a router's entity reads and the subgraph's SDL.
+  _service: () => ({ query: '{ _service { sdl } }' }),
+  _entities: () => ({
+    query:
+      'query($r: [_Any!]!) { _entities(representations: $r) { ... on Customer { id debtorNumber addresses { id country } } ... on Payment { id customer { id } } } }',
+    variables: {
+      r: [
+        { __typename: 'Customer', id: ids.customer },
+        { __typename: 'Customer', debtorNumber: ids.debtorNumber },
+        { __typename: 'Payment', id: ids.payment },
+      ],
+    },
+  }),
   createPaymentSource: () => ({
     query: 'mutation($a: UUID!) { createPaymentSource(input: { code: "SWG", name: "G", accountId: $a, sourceType: CASH }) { id } }',
     variables: { a: ids.account },

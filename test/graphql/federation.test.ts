@@ -16,14 +16,16 @@ const customers: Array<{ id: string; debtorNumber: string }> = [];
 
 beforeAll(async () => {
   t = await createTestApp({ onQuery: (sql) => statements.push(sql) });
-  const [receivable, prepayment] = fixture.accounts;
+  // Accounts that fit their uses (the database holds every record to that): an Asset and a Liability account.
+  const fitting = (type: string) => fixture.accounts.find((a) => a.type === type && a.isActive)!;
+  const [receivable, prepayment] = [fitting('Asset'), fitting('Liability')];
   const made = Array.from({ length: 100 }, (_, i) => ({
     id: randomUUID(),
     firstName: `F${i}`,
     lastName: `Entity${i}`,
     debtorNumber: `FED-${String(i).padStart(3, '0')}`,
-    receivableAccountId: receivable!.id,
-    prepaymentAccountId: prepayment!.id,
+    receivableAccountId: receivable.id,
+    prepaymentAccountId: prepayment.id,
   }));
   await t.db.prisma.customer.createMany({ data: made });
   await t.db.prisma.address.createMany({
