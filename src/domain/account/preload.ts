@@ -1,5 +1,7 @@
 import { arrayLiteral, arrayParam } from '../../db/sql-arrays';
 import type { Prisma } from '../../db/__generated__/prisma/client';
+import type { ResourceModel } from '../resources';
+import { ACCOUNT_USES } from './uses';
 
 // A bulk upsert checks thousands of records naming a handful of accounts: it reads them in
 // one statement (FOR SHARE, as requireUsableAccount does) and every record's rule reads them
@@ -16,7 +18,7 @@ type Db = Prisma.TransactionClient;
 const read = new WeakMap<Db, ReadonlyMap<string, AccountFacts>>();
 
 /** Runs `work` with these accounts read once, in the transaction `db`. */
-export async function accountsReadFor<T>(db: Db, ids: readonly string[], work: () => Promise<T>): Promise<T> {
+async function accountsReadFor<T>(db: Db, ids: readonly string[], work: () => Promise<T>): Promise<T> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return work();
   const rows = await db.$queryRawUnsafe<Array<AccountFacts & { id: string }>>(
@@ -33,3 +35,19 @@ export async function accountsReadFor<T>(db: Db, ids: readonly string[], work: (
 
 /** The account as read for the bulk write running in `db`, if it read it. */
 export const accountRead = (db: Db, id: string): AccountFacts | undefined => read.get(db)?.get(id);
+
+/**
+ * A resource's read-ahead for bulk writes (WriteSpec.readAhead): the accounts its records
+ * name in any of their uses, read once for all of them.
+ */
+export const accountsNamedBy =
+  (model: ResourceModel) =>
+  <T>(db: Db, inputs: readonly object[], work: () => Promise<T>): Promise<T> => {
+    const ids = ACCOUNT_USES.filter((u) => u.model === model).flatMap((u) =>
+      inputs.flatMap((input) => {
+        const v: unknown = Object.getOwnPropertyDescriptor(input, u.field)?.value;
+        return typeof v === 'string' ? [v] : [];
+      }),
+    );
+    return accountsReadFor(db, ids, work);
+  };

@@ -2,6 +2,7 @@ import type { Article } from '../../db/__generated__/prisma/client';
 import { validationFailed } from '../../errors/catalogue';
 import { requireUsableAccount } from '../account/writes';
 import { accountUse } from '../account/uses';
+import { accountsNamedBy } from '../account/preload';
 import { parseInput } from '../common/validate';
 import { NAMED_REFERRERS, refuseIfReferenced, type WriteSpec } from '../maintenance/write-service';
 import { articleResource } from './resource';
@@ -20,6 +21,7 @@ export const articleWrites: WriteSpec<Article, ArticleInput> = {
       await db.article.delete({ where: { id } });
     },
   }),
+  readAhead: accountsNamedBy('Article'),
   async check(db, next, current) {
     if (next.revenueAccountId !== null && next.revenueAccountId !== current?.revenueAccountId)
       await requireUsableAccount(db, next.revenueAccountId, accountUse('Article', 'revenueAccountId'));

@@ -2,6 +2,7 @@ import type { Address, Customer } from '../../db/__generated__/prisma/client';
 import { AppError, validationFailed } from '../../errors/catalogue';
 import { requireUsableAccount } from '../account/writes';
 import { accountUse } from '../account/uses';
+import { accountsNamedBy } from '../account/preload';
 import { addressFields } from '../address/fields';
 import { clashingDefaultAddress } from '../address/rules';
 import { fieldChanges, type ChangeDraft } from '../change-log/append';
@@ -62,6 +63,7 @@ export const customerWrites: WriteSpec<CustomerWithAddresses, CustomerInput> = {
       await db.customer.delete({ where: { id } });
     },
   }),
+  readAhead: accountsNamedBy('Customer'),
   async check(db, next, current) {
     if (next.receivableAccountId !== null && next.receivableAccountId !== current?.receivableAccountId)
       await requireUsableAccount(db, next.receivableAccountId, accountUse('Customer', 'receivableAccountId'));

@@ -23,8 +23,6 @@ import {
   type ChangeDraft,
   type LoggedResource,
 } from '../change-log/append';
-import { accountsReadFor } from '../account/preload';
-import { ACCOUNT_USES } from '../account/uses';
 import { clearFlagFirst, deleteRows, newRowId, TableWriter, tableSpec, type Raw, type Row, type TableSpec } from './table-write';
 import type { Actor, ServiceDeps } from '../context';
 import type { ModelName, Relation } from '../common/declaration';
@@ -108,6 +106,8 @@ export interface WriteSpec<R extends { id: string }, I extends object> {
   readonly checkDelete?: (db: Db, current: R, now: Date) => Promise<void>;
   /** Change-log entries of records written with this one (a customer's addresses), between two versions. */
   readonly alsoLogged?: (before: R | undefined, after: R | undefined) => ChangeDraft[];
+  /** What many records' rules read, read once for a bulk upsert's records while `work` checks them (the accounts they name). */
+  readonly readAhead?: <T>(db: Db, inputs: readonly I[], work: () => Promise<T>) => Promise<T>;
   /** Rows of another table a record's input holds (a customer's addresses): how a bulk upsert writes them set-based. */
   readonly nested?: NestedRows<R, I>;
 }
@@ -480,15 +480,9 @@ export class WriteService<R extends { id: string }, I extends object> implements
         refusedHere.push(refused(p.index, p.key, refusalOf(e)));
       }
     }
-    // The accounts the records name, read once (FOR SHARE) for every record's rules.
-    const accounts = ACCOUNT_USES.filter((u) => u.model === this.spec.resource.model).flatMap((u) =>
-      candidates.flatMap((c) => {
-        const v: unknown = Object.getOwnPropertyDescriptor(c.input, u.field)?.value;
-        return typeof v === 'string' ? [v] : [];
-      }),
-    );
     const changed: Decided<R, I>['changed'] = [];
-    await accountsReadFor(db, accounts, async () => {
+    const readAhead = this.spec.readAhead ?? ((_db: Db, _inputs: readonly I[], work: () => Promise<void>) => work());
+    await readAhead(db, candidates.map((c) => c.input), async () => {
       for (const c of candidates) {
         try {
           await this.spec.check?.(db, c.input, c.current, now);
