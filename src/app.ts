@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { SCOPES } from './auth/principal';
 import helmet from 'helmet';
 import type { TokenVerifier } from './auth/tokens';
 import type { Config } from './config/config';
@@ -170,7 +171,10 @@ function restDoor(app: express.Express, deps: AppDeps): void {
     authenticate(deps.verify),
     ...batchHandler({ services: deps.services, base: REST_BASE, app: () => app }),
   );
-  app.use(REST_BASE, odataVersion, authenticate(deps.verify), jsonBody(), ...readScope, restRouter(deps.services));
+  // A bulk upsert (PATCH of a collection) by a maintainer may be larger than other bodies.
+  const bulk = (req: Request, res: Response) =>
+    req.method === 'PATCH' && /^\/[^/()?]+\/?(\?|$)/.test(req.url) && res.locals.principal?.scopes.has(SCOPES.maintain) === true;
+  app.use(REST_BASE, odataVersion, authenticate(deps.verify), jsonBody(bulk), ...readScope, restRouter(deps.services));
 }
 
 /** Any other path is 404; every error leaves as the catalogue's problem (or OData error). */

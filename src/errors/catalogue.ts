@@ -57,7 +57,11 @@ export const ERRORS = {
     title: 'The record has changed since it was read',
     when: '`If-Match` does not name the current ETag',
   },
-  PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large', when: "a body over 100 KiB (a `$batch`'s over 1 MiB)" },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    title: 'The request body is too large',
+    when: "a body over 100 KiB (a `$batch`'s over 1 MiB, a bulk upsert's over 8 MiB or 5,000 records)",
+  },
   ROLLED_BACK: {
     status: 424,
     title: 'The write succeeded but was not kept: another write of its unit failed',
@@ -82,6 +86,11 @@ export const ERRORS = {
     status: 422,
     title: 'The account cannot be used here',
     when: 'an account a record names that does not fit its use (unknown, inactive, or of the wrong type)',
+  },
+  RECORDS_REFUSED: {
+    status: 422,
+    title: 'Records of the bulk upsert were refused; nothing was written',
+    when: 'a bulk upsert (all or nothing) of which one or more records were refused: `errors[].field` names each record and field (`value[3].email`), its message starts with the record\'s own code',
   },
   PAYMENT_SOURCE_INACTIVE: { status: 422, title: 'The payment source is inactive', when: 'a new payment names an inactive payment source' },
   NO_DEFAULT_PAYMENT_SOURCE: {

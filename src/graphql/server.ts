@@ -374,7 +374,11 @@ function requestPipeline(
   },
 ): RequestHandler {
   const { verified, refusals, middleware, policy, landing } = o;
-  const readBody = jsonBody();
+  // A maintainer's request may carry a bulk upsert's records in its variables (the document itself is held to LIMITS.tokens).
+  const readBody = jsonBody((req) => {
+    const principal = verified.get(req);
+    return principal !== undefined && !isAppError(principal) && principal.scopes.has(SCOPES.maintain);
+  });
   const readScope: RequestHandler = deps.readRouting ? deps.readRouting.scope() : (_req, _res, next) => next();
   // Which documents run (./persisted/documents.ts), settled before Apollo parses anything.
   const admit: RequestHandler = (req, res, next) => {

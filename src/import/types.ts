@@ -1,3 +1,4 @@
+import type { TableCounts } from '../domain/maintenance/table-write';
 import type { FileSection, ImportSection } from './registry';
 
 /** One bad record: where it is (`customers[1234].addresses[0].postalCode`) and what is wrong. */
@@ -6,11 +7,8 @@ export interface ImportProblem {
   readonly message: string;
 }
 
-export interface SectionCounts {
-  inserted: number;
-  updated: number;
-  unchanged: number;
-}
+/** Rows of one section the import inserted, updated and left as they were. */
+export type SectionCounts = TableCounts;
 
 export interface ImportResult {
   /** Rows per section: inserted, updated (a value changed), unchanged (the same values). */

@@ -8,6 +8,7 @@ import { ERRORS } from '../errors/catalogue';
 import { DEFAULT_PAGE_SIZE, MAX_OFFSET, MAX_PAGE_SIZE } from '../domain/common/list';
 import { MAX_FILTER_LENGTH } from './odata/parser';
 import { extraOpenApiPaths } from './openapi-extra';
+import { BULK_LIMITS } from '../domain/maintenance/write-service';
 import { alternateKeyFieldOf } from './writable';
 import { inputSchema, isObject, responseSchema, type JsonSchema } from './openapi-schema';
 
@@ -489,6 +490,7 @@ function addMaintainedWrites(collections: Paths): {
     Object.assign(collections[`${path}/{id}`] ?? (maintained[`${path}/{id}`] = {}), maintainedRecordWrites(r.model, r.label));
     const key = alternateKeyFieldOf(r.model);
     if (key) collections[`${path}(${key}='{${key}}')`] = byAlternateKey(r.model, r.label, key, collections[`${path}/{id}`] ?? {});
+    if (key && r.entitySet) Object.assign(collections[path] ?? {}, { patch: bulkUpsert(r.model, r.label, key, r.entitySet.path) });
     schemas[`${r.model}Input`] = inputSchema(r.input);
     schemas[`${r.model}Patch`] = withoutRequired(inputSchema(r.input));
   }
@@ -618,6 +620,61 @@ function byAlternateKey(model: string, label: string, key: string, item: Record<
       responses: { 201: one(model, 'Created'), ...out.put.responses },
     };
   return out;
+}
+
+/** PATCH of a collection: the bulk upsert by the alternate key, an OData delta payload. */
+function bulkUpsert(model: string, label: string, key: string, set: string): Operation {
+  const result = {
+    type: 'object',
+    required: ['index', 'key', 'result'],
+    properties: {
+      index: { type: 'integer', description: 'The record\'s place in `value` (from 0)' },
+      key: { type: ['string', 'null'], description: `Its ${key}` },
+      result: { type: 'string', enum: ['created', 'updated', 'unchanged', 'refused'] },
+      id: { type: 'string', format: 'uuid' },
+      record: { ...ref(model), description: 'As written (not with return=minimal)' },
+      error: {
+        type: 'object',
+        description: 'Why it was refused: the code, detail and fields of the error it would get alone',
+        properties: { code: { type: 'string' }, message: { type: 'string' }, errors: { type: 'array', items: { type: 'object' } } },
+      },
+    },
+  };
+  const count = { type: 'integer' };
+  return {
+    tags: [`${label}s`],
+    operationId: `upsert${pascal(set)}`,
+    summary: `Create or change many ${label}s by their ${key} (bulk upsert; billing.maintain)`,
+    description: `An OData delta payload: \`{"@context":"#$delta","value":[…]}\`, each record identified by its \`${key}\` or its \`@id\` (\`${set}(${key}='…')\`). A record whose ${key} exists changes the fields it gives (as PATCH), another is created (as POST). At most ${BULK_LIMITS.records} records and ${BULK_LIMITS.bytes / 1024 / 1024} MiB. All or nothing (422 RECORDS_REFUSED) unless \`Prefer: odata.continue-on-error\`; \`Prefer: return=minimal\` answers without the records (204 when none was refused).`,
+    parameters: [preferParameter],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['value'],
+            properties: { '@context': { type: 'string', enum: ['#$delta'] }, value: { type: 'array', maxItems: BULK_LIMITS.records, items: ref(`${model}Patch`) } },
+          },
+        },
+      },
+    },
+    responses: {
+      200: {
+        description: 'A result per record, in order',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              properties: { created: count, updated: count, unchanged: count, refused: count, value: { type: 'array', items: result } },
+            },
+          },
+        },
+      },
+      204: { description: 'All written or unchanged (return=minimal)' },
+      ...errorResponses('VALIDATION_FAILED', 'FORBIDDEN', 'RECORDS_REFUSED', 'PAYLOAD_TOO_LARGE'),
+    },
+  };
 }
 
 /** A customer's addresses at their own paths, written through the customer. */

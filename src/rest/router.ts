@@ -6,7 +6,8 @@ import { AppError, invalidQuery, validationFailed } from '../errors/catalogue';
 import { rawQuery, serviceRoot } from './odata/list';
 import { metadataJson, metadataXml, serviceDocument } from './odata/metadata';
 import { CHANGES_SET, RESOURCE_SETS, entitySetOf } from './odata/model';
-import { decodeComponent, formatOf, optionName, queryPairs } from './odata/options';
+import { formatOf, optionName, queryPairs } from './odata/options';
+import { keyOf } from './odata/key';
 import { sendJson } from './respond';
 import { addressRoutes } from './routes/addresses';
 import { changeRoutes, historyRoutes } from './routes/changes';
@@ -108,31 +109,6 @@ function odataPaths(s: Services) {
     req.url = `/${set.path}${rest}${query}`;
     next();
   };
-}
-
-/**
- * The key inside `(…)`, an OData key literal: `<id>` (a GUID), `'<text>'` (a quote inside
- * doubled), or `<name>=` one of those. Anything else (an empty key, an unclosed or missing
- * quote, a lone quote inside) is 400: nothing is read or written under a key the client did
- * not mean.
- */
-function keyOf(raw: string): { name?: string; value: string } {
-  const text = decodeComponent(raw) ?? '';
-  const named = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(text);
-  const name = named?.[1];
-  const literal = named ? (named[2] ?? '') : text;
-  const quoted = /^'((?:[^']|'')*)'$/s.exec(literal);
-  const value = quoted ? (quoted[1] ?? '').replaceAll("''", "'") : literal;
-  // Unquoted, only a GUID (the id's literal); quoted, any text but the empty one.
-  const ok = value.length > 0 && (quoted !== null || ((name === undefined || name === 'id') && /^[0-9A-Fa-f-]+$/.test(value)));
-  if (!ok)
-    throw validationFailed([
-      {
-        field: name ?? 'id',
-        message: `the key ${literal === '' ? 'is empty' : `(${literal}) is not an OData literal: write a GUID, or text in single quotes with a quote inside doubled`}`,
-      },
-    ]);
-  return { name, value };
 }
 
 /** `$format=json|xml` decides; otherwise JSON when Accept names JSON and not XML (XML is the default). */

@@ -18,7 +18,10 @@ const OWN_WRITES: Partial<Record<ResourceModel, PathMethods>> = { PaymentSource:
 
 /** The write methods a collection's paths take: the 405 answers and the OData capabilities follow from it. */
 export const methodsOf = (model: ResourceModel): PathMethods =>
-  OWN_WRITES[model] ?? (WRITTEN_MODELS.includes(model) ? MAINTAINED : READ_ONLY);
+  OWN_WRITES[model] ?? (WRITTEN_MODELS.includes(model) ? (alternateKeyFieldOf(model) ? KEYED : MAINTAINED) : READ_ONLY);
+
+/** A maintained collection whose records have an alternate key also takes PATCH: the bulk upsert by that key. */
+const KEYED: PathMethods = { ...MAINTAINED, collection: [...MAINTAINED.collection, 'PATCH'] };
 
 /** The field a collection's records are addressed by besides the id (`/customers(debtorNumber='…')`): the natural key of a maintained resource. */
 export const alternateKeyFieldOf = (model: ResourceModel): string | undefined =>

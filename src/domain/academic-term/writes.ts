@@ -11,6 +11,7 @@ export const academicTermWrites: WriteSpec<AcademicTerm, AcademicTermInput> = {
   parse: (body) => parseInput(academicTermInput, body),
   store: (db) => ({
     find: (id) => db.academicTerm.findUnique({ where: { id } }),
+    findMany: (ids) => db.academicTerm.findMany({ where: { id: { in: [...ids] } } }),
     create: (input) => db.academicTerm.create({ data: input }),
     update: (id, input) => db.academicTerm.update({ where: { id }, data: input }),
     remove: async (id) => {

@@ -4,6 +4,7 @@ import { parseInput } from '../common/validate';
 import { NAMED_REFERRERS, refuseIfReferenced, type Db, type WriteSpec } from '../maintenance/write-service';
 import { accountResource } from './resource';
 import { accountInput, type AccountInput } from './schema';
+import { accountRead, type AccountFacts } from './preload';
 import { ACCOUNT_USES, fitsUse, type AccountUse } from './uses';
 
 /**
@@ -13,10 +14,15 @@ import { ACCOUNT_USES, fitsUse, type AccountUse } from './uses';
 export async function requireUsableAccount(db: Db, id: string, use: AccountUse): Promise<void> {
   // FOR SHARE: a concurrent change of the account's type or isActive waits for this write and
   // then finds it among the records naming the account (or this one waits and reads the change).
-  const [account] = await db.$queryRawUnsafe<Array<{ code: string; type: string; isActive: boolean }>>(
-    `SELECT "code", "type"::text AS type, "isActive" FROM "Account" WHERE "id" = $1::uuid FOR SHARE`,
-    id,
-  );
+  // A bulk write read its records' accounts before (./preload.ts), the same way.
+  const account =
+    accountRead(db, id) ??
+    (
+      await db.$queryRawUnsafe<AccountFacts[]>(
+        `SELECT "code", "type"::text AS type, "isActive" FROM "Account" WHERE "id" = $1::uuid FOR SHARE`,
+        id,
+      )
+    )[0];
   const field = use.field;
   if (!account) throw new AppError('ACCOUNT_NOT_USABLE', `No account with id ${id}`, [{ field, message: 'unknown account' }]);
   if (fitsUse(account, use)) return;
@@ -54,6 +60,7 @@ export const accountWrites: WriteSpec<Account, AccountInput> = {
   parse: (body) => parseInput(accountInput, body),
   store: (db) => ({
     find: (id) => db.account.findUnique({ where: { id } }),
+    findMany: (ids) => db.account.findMany({ where: { id: { in: [...ids] } } }),
     create: (input) => db.account.create({ data: input }),
     update: (id, input) => db.account.update({ where: { id }, data: input }),
     remove: async (id) => {

@@ -13,6 +13,7 @@ export const articleWrites: WriteSpec<Article, ArticleInput> = {
   parse: (body) => parseInput(articleInput, body),
   store: (db) => ({
     find: (id) => db.article.findUnique({ where: { id } }),
+    findMany: (ids) => db.article.findMany({ where: { id: { in: [...ids] } } }),
     create: (input, a) => db.article.create({ data: { ...input, createdAt: a.at, createdById: a.by, updatedAt: null, updatedById: null } }),
     update: (id, input, a) => db.article.update({ where: { id }, data: { ...input, updatedAt: a.at, updatedById: a.by } }),
     remove: async (id) => {

@@ -99,15 +99,19 @@ export const IMPORT_CHANGES = 'pg_temp."import_changes"';
 /** Values the import changed before its upserts (keys moved aside), as they were. */
 export const IMPORT_MOVED = 'pg_temp."import_moved"';
 
-/** Creates the staging tables in the import's transaction (dropped at its end). */
+/** Creates the staging tables in the writer's transaction (dropped at its end; made once when a transaction stages twice). */
 export async function stageImportChanges(tx: Tx): Promise<void> {
   await tx.$executeRawUnsafe(
-    `CREATE TEMPORARY TABLE ${IMPORT_CHANGES.slice('pg_temp.'.length)} ("n" bigserial, "resource" text NOT NULL, "recordId" uuid NOT NULL, "operation" "ChangeOperation" NOT NULL, "changes" jsonb NOT NULL) ON COMMIT DROP`,
+    `CREATE TEMPORARY TABLE IF NOT EXISTS ${IMPORT_CHANGES.slice('pg_temp.'.length)} ("n" bigserial, "resource" text NOT NULL, "recordId" uuid NOT NULL, "operation" "ChangeOperation" NOT NULL, "changes" jsonb NOT NULL) ON COMMIT DROP`,
   );
   await tx.$executeRawUnsafe(
-    `CREATE TEMPORARY TABLE ${IMPORT_MOVED.slice('pg_temp.'.length)} ("id" uuid PRIMARY KEY, "field" text NOT NULL, "old" jsonb) ON COMMIT DROP`,
+    `CREATE TEMPORARY TABLE IF NOT EXISTS ${IMPORT_MOVED.slice('pg_temp.'.length)} ("id" uuid PRIMARY KEY, "field" text NOT NULL, "old" jsonb) ON COMMIT DROP`,
   );
 }
+
+const APPEND_STAGED = `INSERT INTO "ChangeLog" ("resource", "recordId", "operation", "changes", "userId", "occurredAt", "requestId", "importRunId")
+     SELECT "resource", "recordId", "operation", "changes", $1::uuid, $2::timestamptz, $3::text, $4::uuid FROM ${IMPORT_CHANGES} ORDER BY "n"`;
+const originParams = (o: ChangeOrigin) => [o.userId, o.occurredAt.toISOString(), o.requestId ?? null, o.importRunId ?? null];
 
 /**
  * Appends the staged entries: the import's last statement. They take their seq as they are
@@ -116,12 +120,20 @@ export async function stageImportChanges(tx: Tx): Promise<void> {
  */
 export async function appendStagedChanges(tx: Tx, origin: ChangeOrigin): Promise<void> {
   await tx.$executeRawUnsafe(`SET LOCAL billing.change_log_seq = 'now'`);
-  await tx.$executeRawUnsafe(
-    `INSERT INTO "ChangeLog" ("resource", "recordId", "operation", "changes", "userId", "occurredAt", "requestId", "importRunId")
-     SELECT "resource", "recordId", "operation", "changes", $1::uuid, $2::timestamptz, $3::text, $4::uuid FROM ${IMPORT_CHANGES} ORDER BY "n"`,
-    origin.userId,
-    origin.occurredAt.toISOString(),
-    origin.requestId ?? null,
-    origin.importRunId ?? null,
-  );
+  await tx.$executeRawUnsafe(APPEND_STAGED, ...originParams(origin));
+}
+
+/**
+ * Appends a bulk write's staged entries and empties the staging tables (the transaction may
+ * stage again: a GraphQL operation's next mutation). The entries take their seq now, as the
+ * import's do, unless this transaction appended entries before (their seq comes at commit,
+ * and a record's entries stay in order); entries appended after take theirs at commit.
+ */
+export async function appendBulkChanges(tx: Tx & Pick<Prisma.TransactionClient, '$queryRawUnsafe'>, origin: ChangeOrigin): Promise<void> {
+  // Only this transaction's own uncommitted entries have a placeholder (negative) seq.
+  const [earlier] = await tx.$queryRawUnsafe<{ found: boolean }[]>(`SELECT EXISTS (SELECT 1 FROM "ChangeLog" WHERE "seq" < 0) AS found`);
+  if (earlier?.found !== true) await tx.$executeRawUnsafe(`SET LOCAL billing.change_log_seq = 'now'`);
+  await tx.$executeRawUnsafe(APPEND_STAGED, ...originParams(origin));
+  if (earlier?.found !== true) await tx.$executeRawUnsafe(`SET LOCAL billing.change_log_seq = ''`);
+  await tx.$executeRawUnsafe(`TRUNCATE ${IMPORT_CHANGES}, ${IMPORT_MOVED}`);
 }

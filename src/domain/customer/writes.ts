@@ -8,6 +8,8 @@ import { fieldChanges, type ChangeDraft } from '../change-log/append';
 import { parseInput } from '../common/validate';
 import { NAMED_REFERRERS, refuseIfReferenced, sameInput, type Db, type WriteSpec } from '../maintenance/write-service';
 import { customerResource } from './resource';
+import { addressResource } from '../address/resource';
+import { newRowId, tableSpec } from '../maintenance/table-write';
 import { customerInput, type CustomerInput } from './schema';
 
 /** A customer with its addresses, in the order the reads give them (the default first, then by type). */
@@ -44,6 +46,7 @@ export const customerWrites: WriteSpec<CustomerWithAddresses, CustomerInput> = {
   settle: (current, input) => ({ ...input, addresses: settledAddresses(current.addresses, input.addresses) }),
   store: (db) => ({
     find: (id) => find(db, id),
+    findMany: (ids) => db.customer.findMany({ where: { id: { in: [...ids] } }, include: { addresses: { orderBy: [...ADDRESS_ORDER] } } }),
     async create({ addresses, ...values }) {
       const created = await db.customer.create({ data: values });
       await writeAddresses(db, created.id, addresses);
@@ -87,6 +90,20 @@ export const customerWrites: WriteSpec<CustomerWithAddresses, CustomerInput> = {
     refuseIfReferenced(`Customer ${current.debtorNumber}`, [['payments', payments.map((p) => p.id)]]);
   },
   alsoLogged: (before, after) => addressChanges(before?.addresses ?? [], after?.addresses ?? []),
+  nested: {
+    table: tableSpec(addressResource.model, addressFields),
+    flag: 'isDefault',
+    rows(customerId, current, next) {
+      const rows = next.addresses.map(({ id, ...a }) => ({ ...a, id: id ?? newRowId(), customerId }));
+      const now = new Map(rows.map((r) => [r.id, r]));
+      const was = current?.addresses ?? [];
+      return {
+        rows,
+        removed: was.filter((a) => !now.has(a.id)).map((a) => a.id),
+        flagMoves: was.filter((a) => a.isDefault && now.get(a.id)?.isDefault === false).map((a) => a.id),
+      };
+    },
+  },
 };
 
 /** The change-log entries of a customer's addresses between two versions of the customer. */

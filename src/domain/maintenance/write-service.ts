@@ -9,12 +9,16 @@ import {
   isWriteConflict,
 } from '../../db/errors';
 import { clientOf, executeInUnit, inTransaction } from '../../db/unit-of-work';
-import { AppError, notFound, validationFailed } from '../../errors/catalogue';
+import { AppError, notFound, validationFailed, type FieldError } from '../../errors/catalogue';
+import { arrayLiteral, arrayParam } from '../../db/sql-arrays';
 import { isDecimal } from '../../query/values';
 import { personalFieldsOf, type FieldCatalog } from '../../query/fields';
 import { personalDataForbidden, personalFieldsWritten, withoutPersonal } from '../../query/personal';
 import { resourceOf } from '../resources';
-import { appendChanges, fieldChanges, type ChangeDraft, type LoggedResource } from '../change-log/append';
+import { appendBulkChanges, appendChanges, fieldChanges, stageImportChanges, type ChangeDraft, type LoggedResource } from '../change-log/append';
+import { accountsReadFor } from '../account/preload';
+import { ACCOUNT_USES } from '../account/uses';
+import { clearFlagFirst, deleteRows, newRowId, TableWriter, tableSpec, type Raw, type Row, type TableSpec } from './table-write';
 import type { Actor, ServiceDeps } from '../context';
 import type { ModelName, Relation } from '../common/declaration';
 import { checkIfMatch } from '../common/etag';
@@ -61,6 +65,8 @@ export interface Audit {
 /** How a resource's records are read and written inside a transaction (its Prisma model). */
 export interface Store<R, I> {
   find(id: string): Promise<R | null>;
+  /** Records by id, in any order (bulk upserts read a request's records with it). */
+  findMany?(ids: readonly string[]): Promise<R[]>;
   create(input: I, audit: Audit): Promise<R>;
   update(id: string, input: I, audit: Audit): Promise<R>;
   remove(id: string): Promise<void>;
@@ -95,6 +101,64 @@ export interface WriteSpec<R extends { id: string }, I extends object> {
   readonly checkDelete?: (db: Db, current: R, now: Date) => Promise<void>;
   /** Change-log entries of records written with this one (a customer's addresses), between two versions. */
   readonly alsoLogged?: (before: R | undefined, after: R | undefined) => ChangeDraft[];
+  /** Rows of another table a record's input holds (a customer's addresses): how a bulk upsert writes them set-based. */
+  readonly nested?: NestedRows<R, I>;
+}
+
+/** The rows of another table that a record's input holds, for the set-based write of many records. */
+export interface NestedRows<R, I> {
+  readonly table: TableSpec;
+  /** A boolean column at most one of a record's rows may hold (a default), cleared first where it moves. */
+  readonly flag?: string;
+  /**
+   * The rows of the settled input `next` of record `id` (new ones with new ids), the ids of
+   * the current rows it drops, and of the current rows whose flag goes to another row.
+   */
+  rows(id: string, current: R | undefined, next: I): { rows: Raw[]; removed: string[]; flagMoves: string[] };
+}
+
+/** What one request of a bulk upsert may hold; checked before any work. */
+export const BULK_LIMITS = {
+  /** Records in one request: a semester's new students of a faculty, or a nightly slice. */
+  records: 5000,
+  /** Bytes of one request's body (after decompression): 5,000 customers with three addresses each fit. */
+  bytes: 8 * 1024 * 1024,
+} as const;
+/** Records written by one set of statements: keeps each statement's parameters a few hundred kilobytes. */
+const BULK_CHUNK = 1000;
+
+/** One record of a bulk upsert: its body, and its key when the request addresses it apart from the body (OData `@id`). */
+export interface BulkRecord {
+  readonly key?: string | undefined;
+  readonly body: unknown;
+}
+
+export const BULK_RESULTS = ['created', 'updated', 'unchanged', 'refused'] as const;
+export type BulkResultKind = (typeof BULK_RESULTS)[number];
+
+/** What a refused record was refused for: a catalogue code, its detail and the fields it names. */
+export interface Refusal {
+  readonly code: AppError['code'];
+  readonly message: string;
+  readonly errors: readonly FieldError[];
+}
+
+/** The outcome of one record, at its place in the request. */
+export type BulkResult = { readonly index: number; readonly key: string | null } & (
+  | { readonly result: 'created' | 'updated' | 'unchanged'; readonly id: string; readonly record?: WrittenView }
+  | { readonly result: 'refused'; readonly error: Refusal }
+);
+
+export interface BulkOutcome {
+  readonly results: readonly BulkResult[];
+  readonly counts: Readonly<Record<BulkResultKind, number>>;
+}
+
+export interface BulkOptions {
+  /** Keep the valid records when others are refused (OData `Prefer: odata.continue-on-error`); default: all or nothing. */
+  readonly continueOnError?: boolean;
+  /** Answer each written record as the caller may read it (default); false: results without records (`Prefer: return=minimal`). */
+  readonly records?: boolean;
 }
 
 /** A written record as its writer may read it (without personal fields unless the actor may see them): what a write answers. */
@@ -113,6 +177,8 @@ export interface RecordWriter {
   idByKey(key: string): Promise<string | undefined>;
   /** PUT by alternate key: replaces the record with that key, or creates it. */
   upsert(key: unknown, body: unknown, actor: Actor, o?: WriteOptions): Promise<{ record: WrittenView; created: boolean }>;
+  /** Bulk upsert by alternate key: each record created, changed (the fields it gives) or left as it is, set-based, one result each. */
+  upsertMany(records: readonly BulkRecord[], actor: Actor, o?: BulkOptions): Promise<BulkOutcome>;
 }
 
 export class WriteService<R extends { id: string }, I extends object> implements RecordWriter {
@@ -122,6 +188,8 @@ export class WriteService<R extends { id: string }, I extends object> implements
   private readonly now: () => Date;
   /** The input keys a caller without the personal-data scope may not write: personal fields, and relations of records holding some. */
   private readonly personalNames: readonly string[];
+  /** The resource's table as bulk upserts write it. */
+  private readonly table: TableSpec;
 
   constructor(
     deps: ServiceDeps,
@@ -133,6 +201,7 @@ export class WriteService<R extends { id: string }, I extends object> implements
     this.personalNames = Object.keys(spec.input.shape).filter((k) => own.has(k) || personalFieldsOf(this.relationFields(k) ?? {}).size > 0);
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
+    this.table = tableSpec(spec.resource.model, spec.resource.fields, spec.resource.import?.enumTypes);
   }
 
   async create(body: unknown, actor: Actor): Promise<WrittenView> {
@@ -269,6 +338,192 @@ export class WriteService<R extends { id: string }, I extends object> implements
       throw e;
     });
     return { record: this.view(record, actor), created };
+  }
+
+  /**
+   * Bulk upsert by alternate key (a campus management system's sync): each record is found by
+   * its key and, like PATCH, the fields it gives change (a new record needs all required
+   * fields); the same rules as every write, decided in memory over a chunk's current records
+   * read in two statements, and written set-based (table-write.ts) with one change-log entry
+   * per record that changed and none for one that did not. All or nothing unless
+   * `continueOnError`: then the refused records are left out and the others written.
+   */
+  async upsertMany(records: readonly BulkRecord[], actor: Actor, o: BulkOptions = {}): Promise<BulkOutcome> {
+    const key = this.requireKey();
+    if (records.length > BULK_LIMITS.records)
+      throw new AppError('PAYLOAD_TOO_LARGE', `A bulk upsert takes at most ${BULK_LIMITS.records} records; this one has ${records.length}`);
+    // In memory first: a body naming personal data refuses the whole request before anything is read.
+    const prepared = this.keyed(records.map((r, index) => this.prepare(r, index, key, actor)));
+    const attempt = () =>
+      this.transaction(async (db, now) => {
+        const results: BulkResult[] = prepared.flatMap((p) => ('refusal' in p ? [refused(p.index, p.key, p.refusal)] : []));
+        const valid = prepared.flatMap((p) => ('refusal' in p ? [] : [p]));
+        const changed: Decided<R, I>['changed'] = [];
+        const written: Array<{ index: number; key: string; id: string; result: Exclude<BulkResultKind, 'refused'> }> = [];
+        // Every record decided before anything is written: a refusal anywhere costs no write.
+        for (let i = 0; i < valid.length; i += BULK_CHUNK) {
+          const decided = await this.decide(db, valid.slice(i, i + BULK_CHUNK), key, actor, now);
+          results.push(...decided.refused);
+          written.push(...decided.unchanged);
+          changed.push(...decided.changed);
+        }
+        if (results.length > 0 && o.continueOnError !== true) throw recordsRefused(results);
+        await stageImportChanges(db);
+        for (let i = 0; i < changed.length; i += BULK_CHUNK) await this.writeMany(db, changed.slice(i, i + BULK_CHUNK), actor, now);
+        for (const c of changed) written.push({ index: c.index, key: c.key, id: c.id, result: c.current ? 'updated' : 'created' });
+        await appendBulkChanges(db, { userId: actor.userId, requestId: actor.requestId, occurredAt: now });
+        const views = o.records === false ? new Map<string, WrittenView>() : await this.views(db, written.map((w) => w.id), actor);
+        for (const w of written) {
+          const record = views.get(w.id);
+          results.push({ index: w.index, key: w.key, result: w.result, id: w.id, ...(record ? { record } : {}) });
+        }
+        return results.sort((a, b) => a.index - b.index);
+      });
+    // Two syncs creating one key at once: the loser's second try finds the winner's record.
+    const results = await attempt().catch((e: unknown) => {
+      if (e instanceof AppError && (e.code === 'DUPLICATE_KEY' || e.code === 'DUPLICATE_CODE')) return attempt();
+      throw e;
+    });
+    const counts = { created: 0, updated: 0, unchanged: 0, refused: 0 };
+    for (const r of results) counts[r.result]++;
+    return { results, counts };
+  }
+
+  /** A record of a bulk request, checked in memory: a JSON object naming its key (once, the same in `@id` and body) and no personal field the caller may not write. */
+  private prepare(r: BulkRecord, index: number, key: AlternateKey, actor: Actor): Prepared {
+    const keyOf = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+    try {
+      const given = this.guard(r.body, actor);
+      const named: unknown = given[key.field];
+      if (r.key !== undefined && named !== undefined && named !== r.key)
+        throw validationFailed([{ field: key.field, message: `must be ${r.key} as its @id says, or left out` }]);
+      const k = keyOf(r.key ?? named);
+      if (k === null) throw validationFailed([{ field: key.field, message: 'the key must be given (or the record\'s @id)' }]);
+      return { index, key: k, given, named: named !== undefined };
+    } catch (e) {
+      // Personal data is the caller's scope, not the record's fault: the whole request is refused.
+      if (!(e instanceof AppError) || e.code === 'FORBIDDEN') throw e;
+      return { index, key: keyOf(r.key ?? propOfBody(r.body, key.field)), refusal: refusalOf(e) };
+    }
+  }
+
+  /** The later records of a request naming a key an earlier one names (compared as the key is) are refused: one record, one result. */
+  private keyed(prepared: Prepared[]): Prepared[] {
+    const key = this.requireKey();
+    const seen = new Map<string, number>();
+    return prepared.map((p) => {
+      if ('refusal' in p) return p;
+      const norm = key.caseInsensitive ? p.key.toLowerCase() : p.key;
+      const first = seen.get(norm);
+      if (first === undefined) {
+        seen.set(norm, p.index);
+        return p;
+      }
+      const code = key.field === 'code' ? 'DUPLICATE_CODE' : 'DUPLICATE_KEY';
+      return { index: p.index, key: p.key, refusal: refusalOf(new AppError(code, `Record ${first} of the request has the ${key.label} ${p.key} too`, [{ field: key.field, message: 'named twice in the request' }])) };
+    });
+  }
+
+  /**
+   * A chunk's records against their current versions (read and locked in two statements):
+   * unchanged, refused with the rule they break, or the input to write.
+   */
+  private async decide(db: Db, chunk: readonly Keyed[], key: AlternateKey, actor: Actor, now: Date): Promise<Decided<R, I>> {
+    const ids = await this.idsByKeys(db, key, chunk.map((p) => p.key));
+    const found = await this.findMany(db, now, [...new Set(ids.values())]);
+    const refusedHere: BulkResult[] = [];
+    const unchanged: Array<{ index: number; key: string; id: string; result: 'unchanged' }> = [];
+    const candidates: Array<Keyed & { current: R | undefined; input: I }> = [];
+    for (const p of chunk) {
+      const id = ids.get(p.key);
+      const current = id === undefined ? undefined : found.get(id);
+      try {
+        if (!current) {
+          candidates.push({ ...p, current, input: this.spec.parse({ ...p.given, [key.field]: p.key }) });
+          continue;
+        }
+        // A key compared ignoring case stays as stored unless the record names it.
+        const stored: unknown = Object.getOwnPropertyDescriptor(current, key.field)?.value;
+        const merged = this.spec.parse({ ...this.asInput(current), ...p.given, [key.field]: p.named ? p.key : stored });
+        const input = this.spec.settle?.(current, merged) ?? merged;
+        if (this.unchanged(current, input)) unchanged.push({ index: p.index, key: p.key, id: current.id, result: 'unchanged' });
+        else if (!actor.personalData && !this.sameHidden(current, input)) throw personalDataForbidden(this.personalNames);
+        else candidates.push({ ...p, current, input });
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e;
+        refusedHere.push(refused(p.index, p.key, refusalOf(e)));
+      }
+    }
+    // The accounts the records name, read once (FOR SHARE) for every record's rules.
+    const accounts = ACCOUNT_USES.filter((u) => u.model === this.spec.resource.model).flatMap((u) =>
+      candidates.flatMap((c) => {
+        const v: unknown = Object.getOwnPropertyDescriptor(c.input, u.field)?.value;
+        return typeof v === 'string' ? [v] : [];
+      }),
+    );
+    const changed: Decided<R, I>['changed'] = [];
+    await accountsReadFor(db, accounts, async () => {
+      for (const c of candidates) {
+        try {
+          await this.spec.check?.(db, c.input, c.current, now);
+          changed.push({ index: c.index, key: c.key, id: c.current?.id ?? newRowId(), current: c.current, input: c.input });
+        } catch (e) {
+          if (!(e instanceof AppError)) throw e;
+          refusedHere.push(refused(c.index, c.key, refusalOf(e)));
+        }
+      }
+    });
+    return { refused: refusedHere, unchanged, changed };
+  }
+
+  /** The records' rows written set-based: the resource's table, then the rows its records hold (dropped ones first, a moving flag cleared first). */
+  private async writeMany(db: Db, changed: ReadonlyArray<{ id: string; current: R | undefined; input: I }>, actor: Actor, now: Date): Promise<void> {
+    if (changed.length === 0) return;
+    const at = now.toISOString();
+    const audited = this.table.audited;
+    const rows: Row[] = changed.map(({ id, current, input }) => {
+      const record = { ...input, id };
+      if (!audited) return { record };
+      return current
+        ? { record: { ...record, updatedAt: now, updatedById: actor.userId }, given: { createdById: false, updatedAt: true, updatedById: true } }
+        : {
+            record: { ...record, createdAt: now, createdById: actor.userId, updatedAt: null, updatedById: null },
+            given: { createdById: true, updatedAt: true, updatedById: true },
+          };
+    });
+    await new TableWriter(this.table, at).write(db, rows);
+    const nested = this.spec.nested;
+    if (!nested) return;
+    const parts = changed.map(({ id, current, input }) => nested.rows(id, current, input));
+    await deleteRows(db, nested.table, parts.flatMap((p) => p.removed));
+    if (nested.flag) await clearFlagFirst(db, nested.table.table, nested.flag, parts.flatMap((p) => p.flagMoves));
+    await new TableWriter(nested.table, at).write(db, parts.flatMap((p) => p.rows.map((record) => ({ record }))));
+  }
+
+  /** The ids of the records with these keys (codes compared ignoring case), their rows locked: key as given → id. */
+  private async idsByKeys(db: Db, key: AlternateKey, keys: readonly string[]): Promise<Map<string, string>> {
+    // Table and column are the declaration's names, never input; the keys are one array parameter.
+    const [col, given] = key.caseInsensitive ? [`lower(t."${key.field}")`, 'lower(k.key)'] : [`t."${key.field}"`, 'k.key'];
+    const rows = await db.$queryRawUnsafe<Array<{ key: string; id: string }>>(
+      `SELECT k.key, t."id"::text AS id FROM unnest(${arrayParam(1, 'text')}) AS k(key) JOIN "${this.spec.resource.model}" t ON ${col} = ${given} FOR UPDATE OF t`,
+      arrayLiteral(keys),
+    );
+    return new Map(rows.map((r) => [r.key, r.id]));
+  }
+
+  private async findMany(db: Db, now: Date, ids: readonly string[]): Promise<Map<string, R>> {
+    if (ids.length === 0) return new Map();
+    const store = this.spec.store(db, now);
+    const records = store.findMany
+      ? await store.findMany(ids)
+      : (await Promise.all(ids.map((id) => store.find(id)))).flatMap((r) => (r ? [r] : []));
+    return new Map(records.map((r) => [r.id, r]));
+  }
+
+  /** The written records as the actor may read them, by id. */
+  private async views(db: Db, ids: readonly string[], actor: Actor): Promise<Map<string, WrittenView>> {
+    const records = await this.findMany(db, this.now(), ids);
+    return new Map([...records].map(([id, r]) => [id, this.view(r, actor)]));
   }
 
   /**
@@ -447,3 +702,42 @@ export function refuseIfReferenced(record: string, refs: ReadonlyArray<readonly 
 
 /** At most this many referring records are named in a refusal. */
 export const NAMED_REFERRERS = 5;
+
+/** A bulk record checked in memory: refused, or keyed with the fields it gives. */
+interface Keyed {
+  readonly index: number;
+  readonly key: string;
+  readonly given: Record<string, unknown>;
+  /** Whether the body names the key (else the stored one's case stays). */
+  readonly named: boolean;
+}
+type Prepared = Keyed | { readonly index: number; readonly key: string | null; readonly refusal: Refusal };
+
+/** A chunk of a bulk request decided against the current records. */
+interface Decided<R = unknown, I = unknown> {
+  readonly refused: BulkResult[];
+  readonly unchanged: Array<{ index: number; key: string; id: string; result: 'unchanged' }>;
+  readonly changed: Array<{ index: number; key: string; id: string; current: R | undefined; input: I }>;
+}
+
+const refusalOf = (e: AppError): Refusal => ({ code: e.code, message: e.detail, errors: e.errors ?? [] });
+const refused = (index: number, key: string | null, error: Refusal): BulkResult => ({ index, key, result: 'refused', error });
+const propOfBody = (body: unknown, field: string): unknown =>
+  typeof body === 'object' && body !== null ? Object.getOwnPropertyDescriptor(body, field)?.value : undefined;
+
+/** All or nothing: the refusal of the whole request, naming each refused record's fields (`value[3].email`) with its own code. */
+function recordsRefused(results: readonly BulkResult[]): AppError {
+  const refusals = results.flatMap((r) => (r.result === 'refused' ? [{ index: r.index, key: r.key, error: r.error }] : []));
+  refusals.sort((a, b) => a.index - b.index);
+  const errors = refusals.flatMap(({ index, error }) =>
+    error.errors.length > 0
+      ? error.errors.map((f) => ({ field: `value[${index}]${f.field ? `.${f.field}` : ''}`, message: `${error.code}: ${f.message}` }))
+      : [{ field: `value[${index}]`, message: `${error.code}: ${error.message}` }],
+  );
+  const first = refusals[0];
+  return new AppError(
+    'RECORDS_REFUSED',
+    `${refusals.length} record${refusals.length === 1 ? ' was' : 's were'} refused, nothing was written${first ? ` (first: record ${first.index}${first.key === null ? '' : ` ${first.key}`}, ${first.error.code}: ${first.error.message})` : ''}`,
+    errors,
+  );
+}

@@ -77,13 +77,31 @@ function writeFields(model: ResourceModel): MutationResolvers {
         },
       ]),
     ),
+    ...Object.fromEntries(
+      UPSERTED.filter((u) => u.model === model).map(() => [
+        `upsert${model}s`,
+        // Like update<X> per record: null clears a field, an omitted one keeps its value.
+        async (_p: unknown, args: { input: readonly object[]; continueOnError?: boolean | null }, ctx: GraphqlContext) => {
+          const records = args.input.map((r) => ({ body: body(r, false) }));
+          const { results, counts } = await writer(ctx).upsertMany(records, actor(ctx), { continueOnError: args.continueOnError === true });
+          return {
+            ...counts,
+            results: results.map((r) =>
+              r.result === 'refused'
+                ? { index: r.index, key: r.key, result: 'REFUSED', id: null, record: null, error: { ...r.error, fields: r.error.errors } }
+                : { index: r.index, key: r.key, result: r.result.toUpperCase(), id: r.id, record: r.record ?? null, error: null },
+            ),
+          };
+        },
+      ]),
+    ),
   };
 }
 
 /** The mutation fields of the reference data a billing office maintains (billing.maintain); the others need billing.write. */
 const MAINTAINED = new Set([
   ...WRITTEN_MODELS.flatMap((m) => [`create${m}`, `update${m}`, `delete${m}`]),
-  ...UPSERTED.map(({ model }) => `upsert${model}`),
+  ...UPSERTED.flatMap(({ model }) => [`upsert${model}`, `upsert${model}s`]),
 ]);
 
 /** The scopes the mutation fields of an operation need (fields behind fragments need billing.write and billing.maintain both). */

@@ -1,7 +1,7 @@
 import { ACCOUNT_USES, fitsUse } from '../../domain/account/uses';
 import { RESOURCES } from '../../domain/resources';
 import type { FileSection, RecordOf } from '../registry';
-import { arrayLiteral, arrayParam } from '../sql-arrays';
+import { arrayLiteral, arrayParam } from '../../db/sql-arrays';
 import { inChunks, type Sql } from './database';
 import type { FileKeys } from './file-keys';
 import { loc, type Loc, type Problems } from './problems';

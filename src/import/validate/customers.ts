@@ -1,7 +1,7 @@
 import { clashingDefaultAddress } from '../../domain/address/rules';
 import { IntList, UuidList, UuidMap } from '../compact';
 import type { RecordOf } from '../registry';
-import { arrayLiteral, arrayParam } from '../sql-arrays';
+import { arrayLiteral, arrayParam } from '../../db/sql-arrays';
 import { hasRows, inChunks, type Sql } from './database';
 import type { FileKeys } from './file-keys';
 import { loc, type Loc, type Problems } from './problems';

@@ -1,4 +1,4 @@
-import { arrayLiteral, arrayParam } from '../sql-arrays';
+import { arrayLiteral, arrayParam } from '../../db/sql-arrays';
 import { NOUN, sectionDef, TABLE, type FileSection } from '../registry';
 import type { FileKeys } from './file-keys';
 import { loc, type Problems } from './problems';
@@ -9,10 +9,8 @@ import { loc, type Problems } from './problems';
 // column, see sql-arrays.ts), so a check costs a few statements however large the file.
 
 /** The database access both passes need: raw statements with parameters (a PrismaClient or a transaction client). */
-export interface Sql {
-  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T>;
-  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
-}
+export type { Sql } from '../../domain/maintenance/table-write';
+import type { Sql } from '../../domain/maintenance/table-write';
 
 /** Keys per statement that sends the file's keys to the database. */
 export const CHUNK = 5000;

@@ -21,7 +21,7 @@ import { PaymentSourceRules } from './payment-sources';
 import { TaxCodePeriods } from './tax-codes';
 import { loc, preview, Problems, type Loc } from './problems';
 
-export type { Sql } from './database';
+export type { Sql } from '../../domain/maintenance/table-write';
 
 // Pass 1 of the import: stream the file, validate every record with its zod schema, and
 // keep only the keys the rules across records need (ids, unique keys, a few flags), not

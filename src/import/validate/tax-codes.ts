@@ -1,7 +1,7 @@
 import { codeKey } from '../../domain/common/natural-key';
 import { periodsOverlap, type PeriodLike } from '../../domain/tax-code/rules';
 import type { RecordOf } from '../registry';
-import { arrayLiteral, arrayParam } from '../sql-arrays';
+import { arrayLiteral, arrayParam } from '../../db/sql-arrays';
 import { inChunks, type Sql } from './database';
 import type { FileKeys } from './file-keys';
 import { loc, locText, type Loc, type Problems } from './problems';

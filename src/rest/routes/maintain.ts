@@ -3,7 +3,8 @@ import { requireScope, SCOPES, seesPersonalData, type Scope } from '../../auth/p
 import type { RecordWriter } from '../../domain/maintenance/write-service';
 import type { Actor } from '../../domain/context';
 import { AppError } from '../../errors/catalogue';
-import { sendRecord } from '../respond';
+import { sendJson, sendRecord } from '../respond';
+import { deltaRecords } from '../odata/delta';
 import type { PathMethods } from '../writable';
 
 /** The reference data a billing office maintains (billing.maintain): its writes, on the collection's read-only routes. */
@@ -13,6 +14,8 @@ export function maintainedWrites(writer: RecordWriter): (r: Router) => void {
       const who = maintainer(res);
       sendRecord(req, res, await writer.create(req.body, who), 201);
     });
+    const key = writer.alternateKey;
+    if (key) r.patch('/', async (req, res) => sendBulk(req, res, writer, key.field));
     r.put('/:id', async (req, res) => {
       const who = maintainer(res);
       const o = { ifMatch: req.get('if-match'), ifNoneMatch: req.get('if-none-match') };
@@ -63,6 +66,24 @@ export function actorOf(res: Response, scope: Scope): Actor {
 
 /** The caller of a maintaining write (billing.maintain). */
 export const maintainer = (res: Response): Actor => actorOf(res, SCOPES.maintain);
+
+/**
+ * PATCH of a collection: the bulk upsert of a delta payload (./odata/delta.ts). 200 with a
+ * result per record; `Prefer: return=minimal` leaves the records out (204 when none was
+ * refused); `Prefer: odata.continue-on-error` keeps the valid records when others are refused.
+ */
+async function sendBulk(req: Request, res: Response, writer: RecordWriter, field: string): Promise<void> {
+  const who = maintainer(res);
+  const set = req.baseUrl.split('/').at(-1) ?? '';
+  const prefer = req.get('prefer') ?? '';
+  const minimal = /(^|[,;\s])return=minimal\b/i.test(prefer);
+  const continueOnError = /(^|[,;\s])odata\.continue-on-error\b(?!\s*=\s*false)/i.test(prefer);
+  const { results, counts } = await writer.upsertMany(deltaRecords(req.body, set, field), who, { continueOnError, records: !minimal });
+  const applied = [...(minimal ? ['return=minimal'] : []), ...(continueOnError ? ['odata.continue-on-error'] : [])];
+  if (applied.length > 0) res.setHeader('Preference-Applied', applied.join(', '));
+  if (minimal && counts.refused === 0) return void res.status(204).end();
+  sendJson(res, 200, { ...counts, value: minimal ? results.filter((r) => r.result === 'refused') : results });
+}
 
 /** 200 with the record, or 204 with only its ETag when the client prefers `return=minimal` (OData). */
 export function sendUpdated(req: Request, res: Response, record: { id: string }): void {

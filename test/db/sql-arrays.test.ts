@@ -1,4 +1,4 @@
-import { arrayLiteral, arrayParam } from '../../src/import/sql-arrays';
+import { arrayLiteral, arrayParam } from '../../src/db/sql-arrays';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 
 // Column arrays travel as one text parameter in PostgreSQL's array syntax: every value
