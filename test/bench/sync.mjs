@@ -404,10 +404,15 @@ async function restChunk(base, auth, people) {
   const text = await r.text();
   if (r.status === 204) return;
   if (r.status === 200) {
-    const value = JSON.parse(text).value ?? [];
+    // With return=minimal a 200 means some record was refused: the answer lists those (and may count all).
+    const answer = JSON.parse(text);
+    const value = answer.value ?? [];
+    const counts = ['created', 'updated', 'unchanged', 'refused'].every((k) => typeof answer[k] === 'number')
+      ? { created: answer.created, updated: answer.updated, unchanged: answer.unchanged, refused: answer.refused }
+      : tally(value);
     const failed = value.filter((x) => x.result === 'refused' || x.error);
     throw new Error(
-      `PATCH /customers answered 200 with return=minimal (${JSON.stringify(tally(value))}); first refusals: ${JSON.stringify(failed.slice(0, 3)).slice(0, 1500)}`,
+      `PATCH /customers answered 200 with return=minimal (${JSON.stringify(counts)}); first refusals: ${JSON.stringify(failed.slice(0, 3)).slice(0, 1500)}`,
     );
   }
   throw new Error(`PATCH /customers answered ${r.status}: ${text.slice(0, 1500)}`);
@@ -470,7 +475,7 @@ async function apiLeg(leg, people, send) {
       const auth = `Bearer ${await service.token(SCOPES)}`;
       // Warm-up, untimed: other customers (debtor numbers 7…) through the same door, new and again.
       const warm = generate(Math.min(WARM_UP, people.length), 'warm-up', '7');
-      for (const kind of ['new', 'unchanged']) await send(service.base, auth, warm, kind);
+      for (const kind of ['new', 'unchanged']) await send(service.base, auth, warm, `warm-up ${kind}`);
       const runs = {};
       for (const kind of ['new', 'unchanged']) {
         const entries = await changeLogSize(db);
@@ -499,8 +504,13 @@ const graphqlLeg = (people) =>
   apiLeg('graphql', people, async (base, auth, all, kind) => {
     const total = { created: 0, updated: 0, unchanged: 0, refused: 0 };
     for (const c of chunksOf(all, chunk)) for (const [k, v] of Object.entries(await graphqlChunk(base, auth, c))) total[k] += v;
-    const expected = kind === 'new' ? 'created' : 'unchanged';
-    if (total[expected] !== all.length) throw new Error(`graphql ${kind}: ${JSON.stringify(total)}, expected ${all.length} ${expected}`);
+    // A miscount is reported (and fails the exit status) without stopping the run: the
+    // database checks after the run say what was written.
+    const expected = kind.endsWith('new') ? 'created' : 'unchanged';
+    if (total[expected] !== all.length) {
+      console.log(`  WARNING graphql ${kind}: upsertCustomers counted ${JSON.stringify(total)}, expected ${all.length} ${expected}`);
+      process.exitCode = 1;
+    }
     return JSON.stringify(total);
   });
 
