@@ -90,7 +90,7 @@ export const ERRORS = {
   RECORDS_REFUSED: {
     status: 422,
     title: 'Records of the bulk upsert were refused; nothing was written',
-    when: 'a bulk upsert (all or nothing) of which one or more records were refused: `errors[].field` names each record and field (`value[3].email`), its message starts with the record\'s own code',
+    when: "a bulk upsert (all or nothing) of which one or more records were refused: `errors[].field` names each record and field (`value[3].email`), its message starts with the record's own code",
   },
   PAYMENT_SOURCE_INACTIVE: { status: 422, title: 'The payment source is inactive', when: 'a new payment names an inactive payment source' },
   NO_DEFAULT_PAYMENT_SOURCE: {

@@ -628,7 +628,7 @@ function bulkUpsert(model: string, label: string, key: string, set: string): Ope
     type: 'object',
     required: ['index', 'key', 'result'],
     properties: {
-      index: { type: 'integer', description: 'The record\'s place in `value` (from 0)' },
+      index: { type: 'integer', description: "The record's place in `value` (from 0)" },
       key: { type: ['string', 'null'], description: `Its ${key}` },
       result: { type: 'string', enum: ['created', 'updated', 'unchanged', 'refused'] },
       id: { type: 'string', format: 'uuid' },
@@ -654,7 +654,10 @@ function bulkUpsert(model: string, label: string, key: string, set: string): Ope
           schema: {
             type: 'object',
             required: ['value'],
-            properties: { '@context': { type: 'string', enum: ['#$delta'] }, value: { type: 'array', maxItems: BULK_LIMITS.records, items: ref(`${model}Patch`) } },
+            properties: {
+              '@context': { type: 'string', enum: ['#$delta'] },
+              value: { type: 'array', maxItems: BULK_LIMITS.records, items: ref(`${model}Patch`) },
+            },
           },
         },
       },

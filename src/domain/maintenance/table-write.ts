@@ -71,7 +71,6 @@ export interface Row {
   readonly given?: { readonly createdById: boolean; readonly updatedAt: boolean; readonly updatedById: boolean };
 }
 
-
 const iso = (d: unknown): string | null => (d instanceof Date ? d.toISOString() : null);
 
 // The columns of each table come from the resource's one field catalogue
@@ -286,7 +285,6 @@ export class TableWriter {
     return { inserted, updated };
   }
 }
-
 
 /**
  * Deletes rows by id and stages a `deleted` entry for each (every field's old value, new

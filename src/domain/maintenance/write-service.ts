@@ -15,7 +15,14 @@ import { isDecimal } from '../../query/values';
 import { personalFieldsOf, type FieldCatalog } from '../../query/fields';
 import { personalDataForbidden, personalFieldsWritten, withoutPersonal } from '../../query/personal';
 import { resourceOf } from '../resources';
-import { appendBulkChanges, appendChanges, fieldChanges, stageImportChanges, type ChangeDraft, type LoggedResource } from '../change-log/append';
+import {
+  appendBulkChanges,
+  appendChanges,
+  fieldChanges,
+  stageImportChanges,
+  type ChangeDraft,
+  type LoggedResource,
+} from '../change-log/append';
 import { accountsReadFor } from '../account/preload';
 import { ACCOUNT_USES } from '../account/uses';
 import { clearFlagFirst, deleteRows, newRowId, TableWriter, tableSpec, type Raw, type Row, type TableSpec } from './table-write';
@@ -372,7 +379,14 @@ export class WriteService<R extends { id: string }, I extends object> implements
         for (let i = 0; i < changed.length; i += BULK_CHUNK) await this.writeMany(db, changed.slice(i, i + BULK_CHUNK), actor, now);
         for (const c of changed) written.push({ index: c.index, key: c.key, id: c.id, result: c.current ? 'updated' : 'created' });
         await appendBulkChanges(db, { userId: actor.userId, requestId: actor.requestId, occurredAt: now });
-        const views = o.records === false ? new Map<string, WrittenView>() : await this.views(db, written.map((w) => w.id), actor);
+        const views =
+          o.records === false
+            ? new Map<string, WrittenView>()
+            : await this.views(
+                db,
+                written.map((w) => w.id),
+                actor,
+              );
         for (const w of written) {
           const record = views.get(w.id);
           results.push({ index: w.index, key: w.key, result: w.result, id: w.id, ...(record ? { record } : {}) });
@@ -398,7 +412,7 @@ export class WriteService<R extends { id: string }, I extends object> implements
       if (r.key !== undefined && named !== undefined && named !== r.key)
         throw validationFailed([{ field: key.field, message: `must be ${r.key} as its @id says, or left out` }]);
       const k = keyOf(r.key ?? named);
-      if (k === null) throw validationFailed([{ field: key.field, message: 'the key must be given (or the record\'s @id)' }]);
+      if (k === null) throw validationFailed([{ field: key.field, message: "the key must be given (or the record's @id)" }]);
       return { index, key: k, given, named: named !== undefined };
     } catch (e) {
       // Personal data is the caller's scope, not the record's fault: the whole request is refused.
@@ -420,7 +434,15 @@ export class WriteService<R extends { id: string }, I extends object> implements
         return p;
       }
       const code = key.field === 'code' ? 'DUPLICATE_CODE' : 'DUPLICATE_KEY';
-      return { index: p.index, key: p.key, refusal: refusalOf(new AppError(code, `Record ${first} of the request has the ${key.label} ${p.key} too`, [{ field: key.field, message: 'named twice in the request' }])) };
+      return {
+        index: p.index,
+        key: p.key,
+        refusal: refusalOf(
+          new AppError(code, `Record ${first} of the request has the ${key.label} ${p.key} too`, [
+            { field: key.field, message: 'named twice in the request' },
+          ]),
+        ),
+      };
     });
   }
 
@@ -429,7 +451,11 @@ export class WriteService<R extends { id: string }, I extends object> implements
    * unchanged, refused with the rule they break, or the input to write.
    */
   private async decide(db: Db, chunk: readonly Keyed[], key: AlternateKey, actor: Actor, now: Date): Promise<Decided<R, I>> {
-    const ids = await this.idsByKeys(db, key, chunk.map((p) => p.key));
+    const ids = await this.idsByKeys(
+      db,
+      key,
+      chunk.map((p) => p.key),
+    );
     const found = await this.findMany(db, now, [...new Set(ids.values())]);
     const refusedHere: BulkResult[] = [];
     const unchanged: Array<{ index: number; key: string; id: string; result: 'unchanged' }> = [];
@@ -477,7 +503,12 @@ export class WriteService<R extends { id: string }, I extends object> implements
   }
 
   /** The records' rows written set-based: the resource's table, then the rows its records hold (dropped ones first, a moving flag cleared first). */
-  private async writeMany(db: Db, changed: ReadonlyArray<{ id: string; current: R | undefined; input: I }>, actor: Actor, now: Date): Promise<void> {
+  private async writeMany(
+    db: Db,
+    changed: ReadonlyArray<{ id: string; current: R | undefined; input: I }>,
+    actor: Actor,
+    now: Date,
+  ): Promise<void> {
     if (changed.length === 0) return;
     const at = now.toISOString();
     const audited = this.table.audited;
@@ -485,7 +516,10 @@ export class WriteService<R extends { id: string }, I extends object> implements
       const record = { ...input, id };
       if (!audited) return { record };
       return current
-        ? { record: { ...record, updatedAt: now, updatedById: actor.userId }, given: { createdById: false, updatedAt: true, updatedById: true } }
+        ? {
+            record: { ...record, updatedAt: now, updatedById: actor.userId },
+            given: { createdById: false, updatedAt: true, updatedById: true },
+          }
         : {
             record: { ...record, createdAt: now, createdById: actor.userId, updatedAt: null, updatedById: null },
             given: { createdById: true, updatedAt: true, updatedById: true },
@@ -495,9 +529,22 @@ export class WriteService<R extends { id: string }, I extends object> implements
     const nested = this.spec.nested;
     if (!nested) return;
     const parts = changed.map(({ id, current, input }) => nested.rows(id, current, input));
-    await deleteRows(db, nested.table, parts.flatMap((p) => p.removed));
-    if (nested.flag) await clearFlagFirst(db, nested.table.table, nested.flag, parts.flatMap((p) => p.flagMoves));
-    await new TableWriter(nested.table, at).write(db, parts.flatMap((p) => p.rows.map((record) => ({ record }))));
+    await deleteRows(
+      db,
+      nested.table,
+      parts.flatMap((p) => p.removed),
+    );
+    if (nested.flag)
+      await clearFlagFirst(
+        db,
+        nested.table.table,
+        nested.flag,
+        parts.flatMap((p) => p.flagMoves),
+      );
+    await new TableWriter(nested.table, at).write(
+      db,
+      parts.flatMap((p) => p.rows.map((record) => ({ record }))),
+    );
   }
 
   /** The ids of the records with these keys (codes compared ignoring case), their rows locked: key as given → id. */
@@ -679,12 +726,17 @@ export class WriteService<R extends { id: string }, I extends object> implements
   }
 }
 
-/** Whether two inputs of a resource say the same (decimals and instants compared by value). */
+/** Whether two inputs of a resource say the same (decimals and instants compared by value, keys in any order). */
 export const sameInput = (a: unknown, b: unknown): boolean => JSON.stringify(a, inputText) === JSON.stringify(b, inputText);
 function inputText(this: unknown, key: string, v: unknown): unknown {
   // The holder's own value: JSON.stringify gives a Date's or a Decimal's toJSON to the replacer.
   const own: unknown = this !== null && typeof this === 'object' ? Object.getOwnPropertyDescriptor(this, key)?.value : v;
-  return own instanceof Date ? own.toISOString() : isDecimal(own) ? own.toFixed() : v;
+  if (own instanceof Date) return own.toISOString();
+  if (isDecimal(own)) return own.toFixed();
+  // An address matched to its id gets the id last: the same address all the same.
+  if (typeof v === 'object' && v !== null && !Array.isArray(v))
+    return Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+  return v;
 }
 
 /** A value as a client would send it: decimals and instants as their text. */

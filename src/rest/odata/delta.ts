@@ -41,7 +41,8 @@ function recordOf(v: unknown, i: number, path: string, field: string): BulkRecor
   }
   if (id === undefined) return { body };
   const m = typeof id === 'string' ? ID.exec(id) : null;
-  if (!m || entitySetOf(m[1] ?? '')?.path !== path) throw validationFailed([{ field: at('@id'), message: `must address a record of ${path} by its ${field}: ${path}(${field}='…')` }]);
+  if (!m || entitySetOf(m[1] ?? '')?.path !== path)
+    throw validationFailed([{ field: at('@id'), message: `must address a record of ${path} by its ${field}: ${path}(${field}='…')` }]);
   const key = keyOf(m[2] ?? '');
   if (key.name !== undefined && key.name !== field) throw validationFailed([{ field: at('@id'), message: `must name the ${field}` }]);
   if (key.name === undefined && !/^('|%27)/i.test(m[2] ?? ''))
