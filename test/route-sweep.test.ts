@@ -125,6 +125,8 @@ const REST: Record<string, () => Call> = {
         [`PUT /${set}(${key}='{${key}}')`, () => ({ path: path(), body: {} })],
         [`PATCH /${set}(${key}='{${key}}')`, () => ({ path: path(), body: {} })],
         [`DELETE /${set}(${key}='{${key}}')`, () => ({ path: path(), headers: stale })],
+        // the bulk upsert, answering the record as it is
+        [`PATCH /${set}`, () => ({ path: `/${set}`, body: { '@context': '#$delta', value: [{ [key]: value() }] } })],
       ];
     }),
   ),
@@ -224,6 +226,13 @@ const GRAPHQL: Record<string, () => { query: string; variables?: Record<string, 
             [
               `upsert${model}`,
               () => ({ query: `mutation($k: String!) { upsert${model}(${key}: $k, input: {}) { id etag } }`, variables: { k: value() } }),
+            ],
+            [
+              `upsert${model}s`,
+              () => ({
+                query: `mutation($k: String!) { upsert${model}s(input: [{ ${key}: $k }]) { results { result record { id etag } } } }`,
+                variables: { k: value() },
+              }),
             ],
           ]
         : []),
