@@ -17,8 +17,10 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'src/domain/payment-source/service.ts': 'rule checks of its writes (unique code, one default, no payments before a delete) and row locks',
   'src/domain/payment/service.ts': "a payment's customer and its source, locked inside the write's transaction",
   '*/writes.ts': "a resource's rule checks of its writes (src/domain/<resource>/writes.ts), inside the write's transaction",
-  'src/domain/maintenance/write-service.ts':
-    "an alternate key's id (an upsert's lookup inside its transaction; a key in a URL turned into the id the read path reads)",
+  'src/domain/maintenance/':
+    "an alternate key's id (an upsert's lookup inside its transaction; a key in a URL turned into the id the read path reads); a bulk upsert's set-based statements (table-write.ts)",
+  'src/domain/account/preload.ts': "the accounts a bulk upsert's records name, read once (FOR SHARE) inside its transaction",
+  'src/domain/change-log/append.ts': "whether the write's own transaction appended entries before (their seq is its own, uncommitted)",
   'src/import/': "the import's checks against the database, inside its transaction",
   'src/db/replicas.ts': "routes Prisma Client's own raw reads to a replica: plumbing, no read of its own",
   'src/events/progress.ts': "the relay's own position and backlog (ChangeRelayState, the log's head): no record a door returns",
