@@ -498,7 +498,8 @@ describe('what the descriptions say is writable', () => {
 
   it('the OpenAPI document has the writes and their bodies, without server-assigned fields', async () => {
     const doc = (await request(t.http).get(`${API}/openapi.json`).expect(200)).body;
-    for (const path of ['/tax-codes', '/article-prices']) expect([path, Object.keys(doc.paths[path]).sort()]).toEqual([path, ['get', 'post']]);
+    for (const path of ['/tax-codes', '/article-prices'])
+      expect([path, Object.keys(doc.paths[path]).sort()]).toEqual([path, ['get', 'post']]);
     // by a natural key, many at once
     for (const path of ['/accounts', '/articles', '/customers', '/academic-terms'])
       expect([path, Object.keys(doc.paths[path]).sort()]).toEqual([path, ['get', 'patch', 'post']]);

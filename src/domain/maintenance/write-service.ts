@@ -482,17 +482,21 @@ export class WriteService<R extends { id: string }, I extends object> implements
     }
     const changed: Decided<R, I>['changed'] = [];
     const readAhead = this.spec.readAhead ?? ((_db: Db, _inputs: readonly I[], work: () => Promise<void>) => work());
-    await readAhead(db, candidates.map((c) => c.input), async () => {
-      for (const c of candidates) {
-        try {
-          await this.spec.check?.(db, c.input, c.current, now);
-          changed.push({ index: c.index, key: c.key, id: c.current?.id ?? newRowId(), current: c.current, input: c.input });
-        } catch (e) {
-          if (!(e instanceof AppError)) throw e;
-          refusedHere.push(refused(c.index, c.key, refusalOf(e)));
+    await readAhead(
+      db,
+      candidates.map((c) => c.input),
+      async () => {
+        for (const c of candidates) {
+          try {
+            await this.spec.check?.(db, c.input, c.current, now);
+            changed.push({ index: c.index, key: c.key, id: c.current?.id ?? newRowId(), current: c.current, input: c.input });
+          } catch (e) {
+            if (!(e instanceof AppError)) throw e;
+            refusedHere.push(refused(c.index, c.key, refusalOf(e)));
+          }
         }
-      }
-    });
+      },
+    );
     return { refused: refusedHere, unchanged, changed };
   }
 
@@ -736,7 +740,9 @@ export function sameInput(a: unknown, b: unknown): boolean {
   const xs = keys(x);
   return (
     xs.length === keys(y).length &&
-    xs.every((k) => Object.hasOwn(y, k) && sameInput(Object.getOwnPropertyDescriptor(x, k)?.value, Object.getOwnPropertyDescriptor(y, k)?.value))
+    xs.every(
+      (k) => Object.hasOwn(y, k) && sameInput(Object.getOwnPropertyDescriptor(x, k)?.value, Object.getOwnPropertyDescriptor(y, k)?.value),
+    )
   );
 }
 
