@@ -144,6 +144,18 @@ describe('PATCH /customers with a delta payload', () => {
     expect(await customers(keys)).toBe(1);
   });
 
+  it('two requests creating the same new keys at once: one record each key, one created, the other unchanged or updated', async () => {
+    const keys = [debtor(), debtor(), debtor()];
+    const [a, b] = await Promise.all([
+      bulk('customers', delta(keys.map((k) => student(k)))),
+      bulk('customers', delta([...keys].reverse().map((k) => student(k, { creditorNumber: 'K-2' })))),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    for (const k of keys) expect(await customers([k])).toBe(1);
+    const results = [...(a.body.value as Result[]), ...(b.body.value as Result[])];
+    expect(results.filter((r) => r.result === 'created')).toHaveLength(3);
+  });
+
   it('a key named twice in one request: the later record is refused', async () => {
     const key = debtor();
     const res = await bulk('customers', delta([student(key), student(key, { lastName: 'Other' })]), {

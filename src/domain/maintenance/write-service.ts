@@ -548,9 +548,10 @@ export class WriteService<R extends { id: string }, I extends object> implements
   /** The ids of the records with these keys (codes compared ignoring case), their rows locked: key as given → id. */
   private async idsByKeys(db: Db, key: AlternateKey, keys: readonly string[]): Promise<Map<string, string>> {
     // Table and column are the declaration's names, never input; the keys are one array parameter.
+    // Locked in id order: two bulk requests naming the same records wait for each other, never deadlock.
     const [col, given] = key.caseInsensitive ? [`lower(t."${key.field}")`, 'lower(k.key)'] : [`t."${key.field}"`, 'k.key'];
     const rows = await db.$queryRawUnsafe<Array<{ key: string; id: string }>>(
-      `SELECT k.key, t."id"::text AS id FROM unnest(${arrayParam(1, 'text')}) AS k(key) JOIN "${this.spec.resource.model}" t ON ${col} = ${given} FOR UPDATE OF t`,
+      `SELECT k.key, t."id"::text AS id FROM unnest(${arrayParam(1, 'text')}) AS k(key) JOIN "${this.spec.resource.model}" t ON ${col} = ${given} ORDER BY t."id" FOR UPDATE OF t`,
       arrayLiteral(keys),
     );
     return new Map(rows.map((r) => [r.key, r.id]));
