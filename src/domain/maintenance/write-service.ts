@@ -367,26 +367,35 @@ export class WriteService<R extends { id: string }, I extends object> implements
         const valid = prepared.flatMap((p) => ('refusal' in p ? [] : [p]));
         const changed: Decided<R, I>['changed'] = [];
         const written: Array<{ index: number; key: string; id: string; result: Exclude<BulkResultKind, 'refused'> }> = [];
+        const unchanged = new Map<string, R>();
         // Every record decided before anything is written: a refusal anywhere costs no write.
         for (let i = 0; i < valid.length; i += BULK_CHUNK) {
           const decided = await this.decide(db, valid.slice(i, i + BULK_CHUNK), key, actor, now);
           results.push(...decided.refused);
-          written.push(...decided.unchanged);
+          for (const u of decided.unchanged) {
+            written.push({ index: u.index, key: u.key, id: u.record.id, result: 'unchanged' });
+            unchanged.set(u.record.id, u.record);
+          }
           changed.push(...decided.changed);
         }
         if (results.length > 0 && o.continueOnError !== true) throw recordsRefused(results);
         await stageImportChanges(db);
         for (let i = 0; i < changed.length; i += BULK_CHUNK) await this.writeMany(db, changed.slice(i, i + BULK_CHUNK), actor, now);
         for (const c of changed) written.push({ index: c.index, key: c.key, id: c.id, result: c.current ? 'updated' : 'created' });
-        await appendBulkChanges(db, { userId: actor.userId, requestId: actor.requestId, occurredAt: now });
+        // The records as the caller may read them: the unchanged ones as read, the others read again.
         const views =
           o.records === false
             ? new Map<string, WrittenView>()
-            : await this.views(
-                db,
-                written.map((w) => w.id),
-                actor,
-              );
+            : new Map([
+                ...[...unchanged].map(([id, r]) => [id, this.view(r, actor)] as const),
+                ...(await this.views(
+                  db,
+                  changed.map((c) => c.id),
+                  actor,
+                )),
+              ]);
+        // Last: from here to the commit the feed's lock is held (appendBulkChanges).
+        await appendBulkChanges(db, { userId: actor.userId, requestId: actor.requestId, occurredAt: now });
         for (const w of written) {
           const record = views.get(w.id);
           results.push({ index: w.index, key: w.key, result: w.result, id: w.id, ...(record ? { record } : {}) });
@@ -458,7 +467,7 @@ export class WriteService<R extends { id: string }, I extends object> implements
     );
     const found = await this.findMany(db, now, [...new Set(ids.values())]);
     const refusedHere: BulkResult[] = [];
-    const unchanged: Array<{ index: number; key: string; id: string; result: 'unchanged' }> = [];
+    const unchanged: Decided<R, I>['unchanged'] = [];
     const candidates: Array<Keyed & { current: R | undefined; input: I }> = [];
     for (const p of chunk) {
       const id = ids.get(p.key);
@@ -472,7 +481,7 @@ export class WriteService<R extends { id: string }, I extends object> implements
         const stored: unknown = Object.getOwnPropertyDescriptor(current, key.field)?.value;
         const merged = this.spec.parse({ ...this.asInput(current), ...p.given, [key.field]: p.named ? p.key : stored });
         const input = this.spec.settle?.(current, merged) ?? merged;
-        if (this.unchanged(current, input)) unchanged.push({ index: p.index, key: p.key, id: current.id, result: 'unchanged' });
+        if (this.unchanged(current, input)) unchanged.push({ index: p.index, key: p.key, record: current });
         else if (!actor.personalData && !this.sameHidden(current, input)) throw personalDataForbidden(this.personalNames);
         else candidates.push({ ...p, current, input });
       } catch (e) {
@@ -776,7 +785,7 @@ type Prepared = Keyed | { readonly index: number; readonly key: string | null; r
 /** A chunk of a bulk request decided against the current records. */
 interface Decided<R = unknown, I = unknown> {
   readonly refused: BulkResult[];
-  readonly unchanged: Array<{ index: number; key: string; id: string; result: 'unchanged' }>;
+  readonly unchanged: Array<{ index: number; key: string; record: R }>;
   readonly changed: Array<{ index: number; key: string; id: string; current: R | undefined; input: I }>;
 }
 
