@@ -38,5 +38,14 @@ export const changeLogFields = {
 /** The log's table (prisma/schema.prisma). */
 export const CHANGE_LOG_TABLE = 'ChangeLog' satisfies ModelName;
 
-/** Every column of an entry as the service reads it (src/db/read): the doors' fields, the feed's cursor and the changes. */
-export const changeLogColumns = { ...changeLogFields, seq: stored.bigint({ unique: true }), changes: stored.json() };
+/**
+ * Every column of an entry as the service reads it (src/db/read): the doors' fields, the
+ * feed's cursor, the changes, and the owner (OWNERSHIP), which only the history filters by:
+ * an entry as the doors give it does not show it.
+ */
+export const changeLogColumns = {
+  ...changeLogFields,
+  seq: stored.bigint({ unique: true }),
+  changes: stored.json(),
+  ownerId: field.uuid(true),
+};
