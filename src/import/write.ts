@@ -2,7 +2,7 @@ import type { Prisma } from '../db/__generated__/prisma/client';
 import type { FieldCatalog, FieldType } from '../query/fields';
 import { propOf } from '../lib/unknown';
 import { IMPORT_CHANGES, IMPORT_MOVED, type LoggedResource } from '../domain/change-log/append';
-import { isLoggedResource } from '../domain/change-log/fields';
+import { isLoggedResource, OWNERSHIP } from '../domain/change-log/fields';
 import { NIL_UUID } from '../domain/common/schemas';
 import { resourceOf } from '../domain/resources';
 import { ADDRESSES, FILE_SECTIONS, perFileSection, sectionDef, type FileSection, type Raw } from './registry';
@@ -49,6 +49,8 @@ export interface TableSpec {
   readonly audited: boolean;
   /** The API type of every field (how the change log writes its values). */
   readonly types: Readonly<Record<string, FieldType>>;
+  /** The column naming the record a row belongs under, its entries' owner (change-log/fields.ts OWNERSHIP). */
+  readonly owner?: string | undefined;
 }
 
 /** A parsed record, and which audit fields the file gave (their defaults are not "given"). */
@@ -113,6 +115,7 @@ function tableSpec(table: Prisma.ModelName, fields: FieldCatalog, enumTypes: Rea
       .filter(([name]) => !AUDIT_FIELDS.has(name))
       .map(([name, spec]) => ({ name, type: enumTypes[name] ?? SQL_TYPE[spec.type] })),
     types: Object.fromEntries(Object.entries(fields).map(([name, spec]) => [name, spec.type])),
+    owner: OWNERSHIP.get(resource)?.foreignKey,
   };
 }
 
@@ -218,10 +221,10 @@ function upsertSql(spec: TableSpec): string {
   UPDATE ${f.table} t SET ${set.join(', ')} FROM p WHERE p.changed AND t."id" = p."id"
   RETURNING 1
 ), new_values AS (
-  SELECT p."id", p.present, p.old_values, ${f.logged('p', columns.slice(1))} AS v FROM p WHERE p.changed OR NOT p.present
+  SELECT p."id", p.present, p.old_values, ${f.logged('p', columns.slice(1))} AS v, ${spec.owner ? `p.${q(spec.owner)}` : 'NULL::uuid'} AS owner_id FROM p WHERE p.changed OR NOT p.present
 ), staged AS (
-  INSERT INTO ${IMPORT_CHANGES} ("resource", "recordId", "operation", "changes")
-  SELECT '${spec.resource}', n."id", CASE WHEN n.present THEN 'updated' ELSE 'created' END::"ChangeOperation", d.changes
+  INSERT INTO ${IMPORT_CHANGES} ("resource", "recordId", "operation", "changes", "ownerId")
+  SELECT '${spec.resource}', n."id", CASE WHEN n.present THEN 'updated' ELSE 'created' END::"ChangeOperation", d.changes, n.owner_id
   FROM new_values n CROSS JOIN LATERAL (
     SELECT jsonb_object_agg(nv.key, jsonb_build_object('old', COALESCE(ov.value, 'null'::jsonb), 'new', nv.value)) AS changes
     FROM jsonb_each(n.v) nv LEFT JOIN jsonb_each(COALESCE(n.old_values, '{}'::jsonb)) ov ON ov.key = nv.key

@@ -29,6 +29,12 @@ export interface ChangeDraft {
   readonly recordId: string;
   readonly operation: ChangeOperation;
   readonly changes: FieldChanges;
+  /**
+   * The record this one belongs under (src/domain/change-log/fields.ts OWNERSHIP: an address's
+   * customer), whose history shows the entry: given for every entry of such a resource, since
+   * an update's changes need not name it.
+   */
+  readonly owner?: string | undefined;
 }
 
 /** Who wrote, and in which request or import run. */
@@ -71,8 +77,8 @@ type Tx = Pick<Prisma.TransactionClient, '$executeRawUnsafe'>;
 
 // One statement for all of a transaction's entries, in the order given (seq follows it).
 /** The statement that appends a write's entries (exported for npm run bench:writes, which measures writes without it). */
-export const APPEND = `INSERT INTO "ChangeLog" ("resource", "recordId", "operation", "changes", "userId", "occurredAt", "requestId", "importRunId")
-SELECT e->>'resource', (e->>'recordId')::uuid, (e->>'operation')::"ChangeOperation", e->'changes', $2::uuid, $3::timestamptz, $4::text, $5::uuid
+export const APPEND = `INSERT INTO "ChangeLog" ("resource", "recordId", "operation", "changes", "ownerId", "userId", "occurredAt", "requestId", "importRunId")
+SELECT e->>'resource', (e->>'recordId')::uuid, (e->>'operation')::"ChangeOperation", e->'changes', (e->>'owner')::uuid, $2::uuid, $3::timestamptz, $4::text, $5::uuid
 FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n`;
 
 /**
@@ -102,7 +108,7 @@ export const IMPORT_MOVED = 'pg_temp."import_moved"';
 /** Creates the staging tables in the import's transaction (dropped at its end). */
 export async function stageImportChanges(tx: Tx): Promise<void> {
   await tx.$executeRawUnsafe(
-    `CREATE TEMPORARY TABLE ${IMPORT_CHANGES.slice('pg_temp.'.length)} ("n" bigserial, "resource" text NOT NULL, "recordId" uuid NOT NULL, "operation" "ChangeOperation" NOT NULL, "changes" jsonb NOT NULL) ON COMMIT DROP`,
+    `CREATE TEMPORARY TABLE ${IMPORT_CHANGES.slice('pg_temp.'.length)} ("n" bigserial, "resource" text NOT NULL, "recordId" uuid NOT NULL, "operation" "ChangeOperation" NOT NULL, "changes" jsonb NOT NULL, "ownerId" uuid) ON COMMIT DROP`,
   );
   await tx.$executeRawUnsafe(
     `CREATE TEMPORARY TABLE ${IMPORT_MOVED.slice('pg_temp.'.length)} ("id" uuid PRIMARY KEY, "field" text NOT NULL, "old" jsonb) ON COMMIT DROP`,
@@ -117,8 +123,8 @@ export async function stageImportChanges(tx: Tx): Promise<void> {
 export async function appendStagedChanges(tx: Tx, origin: ChangeOrigin): Promise<void> {
   await tx.$executeRawUnsafe(`SET LOCAL billing.change_log_seq = 'now'`);
   await tx.$executeRawUnsafe(
-    `INSERT INTO "ChangeLog" ("resource", "recordId", "operation", "changes", "userId", "occurredAt", "requestId", "importRunId")
-     SELECT "resource", "recordId", "operation", "changes", $1::uuid, $2::timestamptz, $3::text, $4::uuid FROM ${IMPORT_CHANGES} ORDER BY "n"`,
+    `INSERT INTO "ChangeLog" ("resource", "recordId", "operation", "changes", "ownerId", "userId", "occurredAt", "requestId", "importRunId")
+     SELECT "resource", "recordId", "operation", "changes", "ownerId", $1::uuid, $2::timestamptz, $3::text, $4::uuid FROM ${IMPORT_CHANGES} ORDER BY "n"`,
     origin.userId,
     origin.occurredAt.toISOString(),
     origin.requestId ?? null,
