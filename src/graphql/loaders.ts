@@ -5,7 +5,6 @@
 // its cache never serves another caller or a later write.
 
 import DataLoader from 'dataloader';
-import { groupBy } from '../lib/collections';
 import type { ChangeEntry } from '../domain/change-log/service';
 import type { LoggedResource } from '../domain/change-log/append';
 import type { RelationMany } from '../domain/common/declaration';
@@ -102,11 +101,7 @@ export class Loaders {
   history(resource: LoggedResource): DataLoader<string, ChangeEntry[]> {
     const loaders = (this.#history ??= new Map<LoggedResource, DataLoader<string, ChangeEntry[]>>());
     let loader = loaders.get(resource);
-    if (!loader)
-      loaders.set(
-        resource,
-        (loader = byParent(async (ids) => groupBy(await this.s.changeLog.historyOf(resource, ids), (e) => e.recordId))),
-      );
+    if (!loader) loaders.set(resource, (loader = byParent((ids) => this.s.changeLog.historyOf(resource, ids))));
     return loader;
   }
 

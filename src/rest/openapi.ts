@@ -2,6 +2,7 @@ import { paymentSourceInput, paymentSourcePatch } from '../domain/payment-source
 import { paymentInput } from '../domain/payment/schema';
 import { customerAddressInput } from '../domain/customer/schema';
 import { ALL_RESOURCES, resourceOf } from '../domain/resources';
+import { ownedResources } from '../domain/change-log/fields';
 import type { Resource } from '../domain/common/declaration';
 import { PERSONAL_DATA_SCOPE } from '../query/fields';
 import { ERRORS } from '../errors/catalogue';
@@ -269,13 +270,15 @@ function changePaths() {
       },
     },
   };
-  for (const { entitySet } of ALL_RESOURCES) {
+  for (const { entitySet, name } of ALL_RESOURCES) {
     if (!entitySet) continue;
     const set = entitySet.path;
+    // A customer's history holds its addresses' entries (docs/changes.md).
+    const owned = ownedResources(name).map((r) => ` and of its ${r} records`);
     paths[`/${set}/{id}/history`] = {
       get: {
         tags: ['changes'],
-        summary: `The change-log entries of one record of ${set}, oldest first (scope billing.audit); a deleted record's stay readable`,
+        summary: `The change-log entries of one record of ${set}${owned.join('')}, oldest first (scope billing.audit); a deleted record's stay readable`,
         parameters: [idParameter, ...feedParameters],
         responses: { 200: feedOf(), ...errorResponses('VALIDATION_FAILED', 'INVALID_QUERY', 'NOT_FOUND') },
       },

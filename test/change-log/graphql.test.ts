@@ -106,14 +106,18 @@ it('gives each record its history, one statement for a page of records', async (
     old: fixture.paymentSources[0]!.name,
     new: 'Renamed in GraphQL',
   });
-  // Customers and their addresses have histories of their own.
+  // Addresses have histories of their own, which their customer's holds too (test/change-log/customer-history.test.ts).
   const customer = fixture.customers[0]!;
-  const c = await gqlOk<{ customer: { history: unknown[]; addresses: Array<{ history: unknown[] }> } }>(
+  const c = await gqlOk<{ customer: { history: unknown[]; addresses: Array<{ id: string; history: unknown[] }> } }>(
     t,
-    `{ customer(id: "${customer.id}") { history { operation } addresses { history { operation } } } }`,
+    `{ customer(id: "${customer.id}") { history { resource recordId operation } addresses { id history { operation } } } }`,
     undefined,
     t.tokens.auditor,
   );
-  expect(c.customer.history).toEqual([{ operation: 'CREATED' }]);
+  expect(c.customer.addresses.length).toBeGreaterThan(0);
+  expect(c.customer.history).toEqual([
+    { resource: 'customer', recordId: customer.id, operation: 'CREATED' },
+    ...customer.addresses.map((a) => ({ resource: 'address', recordId: a.id, operation: 'CREATED' })),
+  ]);
   expect(c.customer.addresses.every((a) => a.history.length === 1)).toBe(true);
 });

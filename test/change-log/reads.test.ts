@@ -127,13 +127,28 @@ it("lists with filters, orders and offsets select findMany's entries, with its c
 it("a record's history, and many records' at once, are findMany's", async () => {
   const some = await prismaRows({ where: { resource: 'customer' }, take: 3 });
   const recordIds = some.map((r) => r.recordId);
+  // A customer's history: its entries and its addresses' (their owner).
+  const historyOf = (id: string) =>
+    prismaRows({
+      where: {
+        OR: [
+          { resource: 'customer', recordId: id },
+          { resource: 'address', ownerId: id },
+        ],
+      },
+    });
   const batched = await t.services.changeLog.historyOf('customer', recordIds);
-  expect(ids(batched)).toEqual((await prismaRows({ where: { resource: 'customer', recordId: { in: recordIds } } })).map((r) => r.id));
+  for (const id of recordIds) {
+    const expected = await historyOf(id);
+    expect(expected.some((r) => r.resource === 'address')).toBe(true);
+    expect(ids(batched.get(id) ?? [])).toEqual(expected.map((r) => r.id));
+  }
+  expect([...batched.keys()].sort()).toEqual([...recordIds].sort());
   const filter = await t.services.changeLog.historyFilter('customer', recordIds[0]!.toUpperCase(), () =>
     Promise.reject(new Error('not asked: the record has entries')),
   );
   const page = await t.services.changeLog.feed({ filter, limit: 100 });
-  expect(ids(page.items)).toEqual((await prismaRows({ where: { resource: 'customer', recordId: recordIds[0]! } })).map((r) => r.id));
+  expect(ids(page.items)).toEqual((await historyOf(recordIds[0]!)).map((r) => r.id));
   // No entry: the record's own read decides (NOT_FOUND when it never existed).
   const asked: string[] = [];
   await t.services.changeLog.historyFilter('article', recordIds[0]!, (id) => Promise.resolve(asked.push(id)));

@@ -24,10 +24,11 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-export async function createTestDatabase(opts: { onQuery?: OnQuery | undefined } = {}): Promise<TestDatabase> {
+/** `migrate: false` leaves the database empty, for a test that applies the migrations itself. */
+export async function createTestDatabase(opts: { onQuery?: OnQuery | undefined; migrate?: boolean } = {}): Promise<TestDatabase> {
   const base = process.env.DATABASE_URL;
   if (!base) {
-    const db = await openDatabase({ dataDir: 'memory', onQuery: opts.onQuery });
+    const db = await openDatabase({ dataDir: 'memory', onQuery: opts.onQuery, migrate: opts.migrate });
     return Object.assign(db, { url: undefined });
   }
   const name = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -39,7 +40,7 @@ export async function createTestDatabase(opts: { onQuery?: OnQuery | undefined }
     await admin.end();
   }
   const url = withDatabase(base, name);
-  const db = await openDatabase({ url, poolMax: 12, onQuery: opts.onQuery });
+  const db = await openDatabase({ url, poolMax: 12, onQuery: opts.onQuery, migrate: opts.migrate });
   const close = db.close.bind(db);
   return Object.assign(db, {
     url,

@@ -11,4 +11,6 @@ export const addressResource = defineResource({
   relations: {
     customer: one('Customer', 'customerId'),
   },
+  // An address's change-log entries show in its customer's history (docs/changes.md).
+  belongsTo: 'customer',
 });

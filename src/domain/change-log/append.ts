@@ -29,6 +29,12 @@ export interface ChangeDraft {
   readonly recordId: string;
   readonly operation: ChangeOperation;
   readonly changes: FieldChanges;
+  /**
+   * The record this one belongs under (src/domain/change-log/fields.ts OWNERSHIP: an address's
+   * customer), whose history shows the entry: given for every entry of such a resource, since
+   * an update's changes need not name it.
+   */
+  readonly owner?: string | undefined;
 }
 
 /** Who wrote, and in which request or import run. */
@@ -71,8 +77,8 @@ type Tx = Pick<Prisma.TransactionClient, '$executeRawUnsafe'>;
 
 // One statement for all of a transaction's entries, in the order given (seq follows it).
 /** The statement that appends a write's entries (exported for npm run bench:writes, which measures writes without it). */
-export const APPEND = `INSERT INTO "ChangeLog" ("resource", "recordId", "operation", "changes", "userId", "occurredAt", "requestId", "importRunId")
-SELECT e->>'resource', (e->>'recordId')::uuid, (e->>'operation')::"ChangeOperation", e->'changes', $2::uuid, $3::timestamptz, $4::text, $5::uuid
+export const APPEND = `INSERT INTO "ChangeLog" ("resource", "recordId", "operation", "changes", "ownerId", "userId", "occurredAt", "requestId", "importRunId")
+SELECT e->>'resource', (e->>'recordId')::uuid, (e->>'operation')::"ChangeOperation", e->'changes', (e->>'owner')::uuid, $2::uuid, $3::timestamptz, $4::text, $5::uuid
 FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(e, n) ORDER BY n`;
 
 /**
@@ -102,15 +108,15 @@ export const IMPORT_MOVED = 'pg_temp."import_moved"';
 /** Creates the staging tables in the writer's transaction (dropped at its end; made once when a transaction stages twice). */
 export async function stageImportChanges(tx: Tx): Promise<void> {
   await tx.$executeRawUnsafe(
-    `CREATE TEMPORARY TABLE IF NOT EXISTS ${IMPORT_CHANGES.slice('pg_temp.'.length)} ("n" bigserial, "resource" text NOT NULL, "recordId" uuid NOT NULL, "operation" "ChangeOperation" NOT NULL, "changes" jsonb NOT NULL) ON COMMIT DROP`,
+    `CREATE TEMPORARY TABLE IF NOT EXISTS ${IMPORT_CHANGES.slice('pg_temp.'.length)} ("n" bigserial, "resource" text NOT NULL, "recordId" uuid NOT NULL, "operation" "ChangeOperation" NOT NULL, "changes" jsonb NOT NULL, "ownerId" uuid) ON COMMIT DROP`,
   );
   await tx.$executeRawUnsafe(
     `CREATE TEMPORARY TABLE IF NOT EXISTS ${IMPORT_MOVED.slice('pg_temp.'.length)} ("id" uuid PRIMARY KEY, "field" text NOT NULL, "old" jsonb) ON COMMIT DROP`,
   );
 }
 
-const APPEND_STAGED = `INSERT INTO "ChangeLog" ("resource", "recordId", "operation", "changes", "userId", "occurredAt", "requestId", "importRunId")
-     SELECT "resource", "recordId", "operation", "changes", $1::uuid, $2::timestamptz, $3::text, $4::uuid FROM ${IMPORT_CHANGES} ORDER BY "n"`;
+const APPEND_STAGED = `INSERT INTO "ChangeLog" ("resource", "recordId", "operation", "changes", "ownerId", "userId", "occurredAt", "requestId", "importRunId")
+     SELECT "resource", "recordId", "operation", "changes", "ownerId", $1::uuid, $2::timestamptz, $3::text, $4::uuid FROM ${IMPORT_CHANGES} ORDER BY "n"`;
 const originParams = (o: ChangeOrigin) => [o.userId, o.occurredAt.toISOString(), o.requestId ?? null, o.importRunId ?? null];
 
 /**

@@ -10,8 +10,9 @@ import { parseId } from '../common/validate';
 import type { ServiceDeps } from '../context';
 import type { ChangeOperation, FieldChanges, LoggedResource, LoggedValue } from './append';
 import type { Prisma } from '../../db/__generated__/prisma/client';
-import { CHANGE_LOG_TABLE, changeLogColumns, changeLogFields, isLoggedResource, LOGGED_RESOURCES } from './fields';
+import { CHANGE_LOG_TABLE, changeLogColumns, changeLogFields, isLoggedResource, LOGGED_RESOURCES, ownedResources } from './fields';
 import { entriesFor, withoutPersonalData } from './redact';
+import { groupBy } from '../../lib/collections';
 
 type Row = RowOf<typeof changeLogColumns>;
 
@@ -101,7 +102,25 @@ const COLUMNS = fieldNames(changeLogColumns);
 
 const ofRecords = (resource: LoggedResource, ids: FilterNode): FilterNode =>
   allOf(compare('resource', 'eq', { type: 'string', value: resource }), ids);
+
 const seqAbove = (seq: bigint): FilterNode => compare('seq', 'gt', { type: 'bigint', value: seq });
+
+/**
+ * The entries in the histories of records of `resource`, `ids` naming them in a column: each
+ * record's own, and those of the records that belong under it (./fields.ts OWNERSHIP, an
+ * address's under its customer), found by their owner, since an update's changes need not
+ * name it.
+ */
+function histories(resource: LoggedResource, ids: (column: 'recordId' | 'ownerId') => FilterNode): FilterNode {
+  const own = ofRecords(resource, ids('recordId'));
+  const owned = ownedResources(resource);
+  if (owned.length === 0) return own;
+  const resources = isIn(
+    'resource',
+    owned.map((value) => ({ type: 'string', value })),
+  );
+  return { kind: 'or', nodes: [own, allOf(resources, ids('ownerId'))] };
+}
 
 /**
  * Reads the change log (src/domain/change-log/append.ts writes it). Entries become visible
@@ -116,17 +135,14 @@ export class ChangeLogService {
     this.rows = deps.rows;
   }
 
-  /** The entries matching `filter` in `orderBy` (ties by id), as one statement of the compiled read path. */
+  /** The rows matching `filter` in `orderBy` (ties by id), as one statement of the compiled read path. */
+  private rowsOf(filter: FilterNode | undefined, orderBy: readonly SortKey[], window: Window): Promise<Row[]> {
+    return readRecords(this.rows, { table: CHANGE_LOG_TABLE, fields: changeLogColumns, select: COLUMNS, filter, orderBy, window });
+  }
+
+  /** The entries matching `filter` in `orderBy` (ties by id). */
   private async read(filter: FilterNode | undefined, orderBy: readonly SortKey[], window: Window): Promise<ChangeEntry[]> {
-    const rows = await readRecords(this.rows, {
-      table: CHANGE_LOG_TABLE,
-      fields: changeLogColumns,
-      select: COLUMNS,
-      filter,
-      orderBy,
-      window,
-    });
-    return rows.map(entryOf);
+    return (await this.rowsOf(filter, orderBy, window)).map(entryOf);
   }
 
   private count(filter: FilterNode | undefined): Promise<number> {
@@ -182,13 +198,13 @@ export class ChangeLogService {
   }
 
   /**
-   * The filter of one record's history, after checking the id: NOT_FOUND (from `exists`, the
-   * resource's read by id) when the record has no entry and does not exist; a deleted
-   * record's history stays readable.
+   * The filter of one record's history (its entries and those of the records that belong
+   * under it), after checking the id: NOT_FOUND (from `exists`, the resource's read by id)
+   * when the record has no entry and does not exist; a deleted record's history stays readable.
    */
   async historyFilter(resource: LoggedResource, rawId: string, exists: (id: string) => Promise<unknown>): Promise<FilterNode> {
     const id = parseId(rawId);
-    const filter = ofRecords(resource, compare('recordId', 'eq', uuid(id)));
+    const filter = histories(resource, (column) => compare(column, 'eq', uuid(id)));
     const any = await readRecords(this.rows, {
       table: CHANGE_LOG_TABLE,
       fields: changeLogColumns,
@@ -202,8 +218,19 @@ export class ChangeLogService {
     return filter;
   }
 
-  /** For batching (GraphQL `history`): the entries of these records, each record's in seq order. */
-  async historyOf(resource: LoggedResource, recordIds: readonly string[]): Promise<ChangeEntry[]> {
-    return this.read(ofRecords(resource, isIn('recordId', recordIds.map(uuid))), BY_SEQ, 'all');
+  /**
+   * For batching (GraphQL `history`): the histories of these records (as historyFilter's),
+   * by record id, each in seq order. One statement.
+   */
+  async historyOf(resource: LoggedResource, recordIds: readonly string[]): Promise<Map<string, ChangeEntry[]>> {
+    const ids = recordIds.map(uuid);
+    const rows = await this.rowsOf(
+      histories(resource, (column) => isIn(column, ids)),
+      BY_SEQ,
+      'all',
+    );
+    // An entry of the resource is its record's own, any other one of a record under it (matched by its owner: never null).
+    const groups = groupBy(rows, (r) => (r.resource === resource ? r.recordId : (r.ownerId ?? '')));
+    return new Map([...groups].map(([id, of]) => [id, of.map(entryOf)]));
   }
 }

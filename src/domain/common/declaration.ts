@@ -95,6 +95,12 @@ export interface Resource<F extends FieldCatalog = FieldCatalog> {
   /** A record as the doors return it (the OpenAPI schema) and, for imported resources, as the import file holds it. */
   readonly record: z.ZodObject<z.ZodRawShape>;
   readonly relations: Readonly<Record<string, Relation>>;
+  /**
+   * The to-one relation (its name in `relations`) to the record this one belongs under: its
+   * change-log entries name that record as their owner and show in its history too (an
+   * address's in its customer's). Absent for records that stand alone.
+   */
+  readonly belongsTo?: string;
   /** Reference data the import writes from its own section (src/import/registry.ts); absent for the others. */
   readonly import?: ImportSpec;
   /**

@@ -108,19 +108,28 @@ export const customerWrites: WriteSpec<CustomerWithAddresses, CustomerInput> = {
   },
 };
 
-/** The change-log entries of a customer's addresses between two versions of the customer. */
+/**
+ * The change-log entries of a customer's addresses between two versions of the customer,
+ * each owned by the customer (its history shows them).
+ */
 function addressChanges(before: readonly Address[], after: readonly Address[]): ChangeDraft[] {
   const drafts: ChangeDraft[] = [];
+  const entry = (a: Address, operation: ChangeDraft['operation'], changes: ChangeDraft['changes']): ChangeDraft => ({
+    resource: 'address',
+    recordId: a.id,
+    owner: a.customerId,
+    operation,
+    changes,
+  });
   const old = new Map(before.map((a) => [a.id, a]));
   for (const a of after) {
     const was = old.get(a.id);
     const changes = fieldChanges(addressFields, was, a);
-    if (!was) drafts.push({ resource: 'address', recordId: a.id, operation: 'created', changes });
-    else if (Object.keys(changes).length > 0) drafts.push({ resource: 'address', recordId: a.id, operation: 'updated', changes });
+    if (!was) drafts.push(entry(a, 'created', changes));
+    else if (Object.keys(changes).length > 0) drafts.push(entry(a, 'updated', changes));
     old.delete(a.id);
   }
-  for (const a of old.values())
-    drafts.push({ resource: 'address', recordId: a.id, operation: 'deleted', changes: fieldChanges(addressFields, a, undefined) });
+  for (const a of old.values()) drafts.push(entry(a, 'deleted', fieldChanges(addressFields, a, undefined)));
   return drafts;
 }
 

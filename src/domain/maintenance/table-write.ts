@@ -3,7 +3,7 @@ import type { Prisma } from '../../db/__generated__/prisma/client';
 import { arrayLiteral, arrayParam } from '../../db/sql-arrays';
 import type { FieldCatalog, FieldType } from '../../query/fields';
 import { IMPORT_CHANGES, IMPORT_MOVED, type LoggedResource } from '../change-log/append';
-import { isLoggedResource } from '../change-log/fields';
+import { isLoggedResource, OWNERSHIP } from '../change-log/fields';
 import { NIL_UUID } from '../common/schemas';
 import { resourceOf } from '../resources';
 
@@ -63,6 +63,8 @@ export interface TableSpec {
   readonly audited: boolean;
   /** The API type of every field (how the change log writes its values). */
   readonly types: Readonly<Record<string, FieldType>>;
+  /** The column naming the record a row belongs under, its entries' owner (change-log/fields.ts OWNERSHIP). */
+  readonly owner?: string | undefined;
 }
 
 /** A record as its row, and which audit fields it gives (the others are the writer's: see the header). */
@@ -119,6 +121,7 @@ export function tableSpec(table: Prisma.ModelName, fields: FieldCatalog, enumTyp
       .filter(([name]) => !AUDIT_FIELDS.has(name))
       .map(([name, spec]) => ({ name, type: enumTypes[name] ?? SQL_TYPE[spec.type] })),
     types: Object.fromEntries(Object.entries(fields).map(([name, spec]) => [name, spec.type])),
+    owner: OWNERSHIP.get(resource)?.foreignKey,
   };
 }
 
@@ -218,10 +221,10 @@ function upsertSql(spec: TableSpec): string {
   UPDATE ${f.table} t SET ${set.join(', ')} FROM p WHERE p.changed AND t."id" = p."id"
   RETURNING 1
 ), new_values AS (
-  SELECT p."id", p.present, p.old_values, ${f.logged('p', columns.slice(1))} AS v FROM p WHERE p.changed OR NOT p.present
+  SELECT p."id", p.present, p.old_values, ${f.logged('p', columns.slice(1))} AS v, ${spec.owner ? `p.${q(spec.owner)}` : 'NULL::uuid'} AS owner_id FROM p WHERE p.changed OR NOT p.present
 ), staged AS (
-  INSERT INTO ${IMPORT_CHANGES} ("resource", "recordId", "operation", "changes")
-  SELECT '${spec.resource}', n."id", CASE WHEN n.present THEN 'updated' ELSE 'created' END::"ChangeOperation", d.changes
+  INSERT INTO ${IMPORT_CHANGES} ("resource", "recordId", "operation", "changes", "ownerId")
+  SELECT '${spec.resource}', n."id", CASE WHEN n.present THEN 'updated' ELSE 'created' END::"ChangeOperation", d.changes, n.owner_id
   FROM new_values n CROSS JOIN LATERAL (
     SELECT jsonb_object_agg(nv.key, jsonb_build_object('old', COALESCE(ov.value, 'null'::jsonb), 'new', nv.value)) AS changes
     FROM jsonb_each(n.v) nv LEFT JOIN jsonb_each(COALESCE(n.old_values, '{}'::jsonb)) ov ON ov.key = nv.key
@@ -296,9 +299,10 @@ export async function deleteRows(db: Sql, spec: TableSpec, ids: readonly string[
   const names = spec.audited ? [...f.rest, ...AUDIT] : f.rest;
   const [res] = await db.$queryRawUnsafe<{ deleted: number }[]>(
     `WITH d AS (DELETE FROM ${f.table} t WHERE t."id" = ANY(${arrayParam(1, 'uuid')}) RETURNING t.*), staged AS (
-       INSERT INTO ${IMPORT_CHANGES} ("resource", "recordId", "operation", "changes")
+       INSERT INTO ${IMPORT_CHANGES} ("resource", "recordId", "operation", "changes", "ownerId")
        SELECT '${spec.resource}', d."id", 'deleted'::"ChangeOperation",
-         (SELECT jsonb_object_agg(o.key, jsonb_build_object('old', o.value, 'new', 'null'::jsonb)) FROM jsonb_each(${f.logged('d', names)}) o)
+         (SELECT jsonb_object_agg(o.key, jsonb_build_object('old', o.value, 'new', 'null'::jsonb)) FROM jsonb_each(${f.logged('d', names)}) o),
+         ${spec.owner ? `d.${q(spec.owner)}` : 'NULL::uuid'}
        FROM d
      )
      SELECT count(*)::int AS deleted FROM d`,
