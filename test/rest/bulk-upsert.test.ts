@@ -97,6 +97,16 @@ describe('PATCH /customers with a delta payload', () => {
     expect(last[0]!.changes).toEqual({ email: { old: `${keys[1]}@stud.example`, new: 'moved@stud.example' } });
   });
 
+  it("a customer's history shows the entries of the addresses a bulk upsert wrote, with their customer", async () => {
+    const key = debtor();
+    const created = (await bulk('customers', delta([student(key)])).expect(200)).body.value[0] as Result;
+    await bulk('customers', delta([student(key, { addresses: [(student(key).addresses as Body[])[0]] })])).expect(200);
+    const auditor = await token('billing.read billing.audit billing.pii', WRITER_ID);
+    const history = await request(t.http).get(`${API}/customers/${created.id}/history`).set(bearer(auditor)).expect(200);
+    const entries = (history.body.value as Array<{ resource: string; operation: string }>).map((e) => `${e.resource} ${e.operation}`);
+    expect(entries).toEqual(['customer created', 'address created', 'address created', 'address deleted']);
+  });
+
   it('changes only the fields a record gives (as PATCH), and identifies records by @id', async () => {
     const key = debtor();
     await bulk('customers', delta([student(key)])).expect(200);
