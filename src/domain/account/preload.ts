@@ -15,7 +15,7 @@ export interface AccountFacts {
 }
 
 type Db = Prisma.TransactionClient;
-const read = new WeakMap<Db, ReadonlyMap<string, AccountFacts>>();
+const read = new WeakMap<object, ReadonlyMap<string, AccountFacts>>();
 
 /** Runs `work` with these accounts read once, in the transaction `db`. */
 async function accountsReadFor<T>(db: Db, ids: readonly string[], work: () => Promise<T>): Promise<T> {
@@ -34,7 +34,7 @@ async function accountsReadFor<T>(db: Db, ids: readonly string[], work: () => Pr
 }
 
 /** The account as read for the bulk write running in `db`, if it read it. */
-export const accountRead = (db: Db, id: string): AccountFacts | undefined => read.get(db)?.get(id);
+export const accountRead = (db: object, id: string): AccountFacts | undefined => read.get(db)?.get(id);
 
 /**
  * A resource's read-ahead for bulk writes (WriteSpec.readAhead): the accounts its records

@@ -11,7 +11,7 @@ import { ACCOUNT_USES, fitsUse, type AccountUse } from './uses';
  * An account another record names for `use`: it exists, is active and of the use's type (an
  * article's revenue account is an active Revenue account); ACCOUNT_NOT_USABLE otherwise.
  */
-export async function requireUsableAccount(db: Db, id: string, use: AccountUse): Promise<void> {
+export async function requireUsableAccount(db: Pick<Db, '$queryRawUnsafe'>, id: string, use: AccountUse): Promise<void> {
   // FOR SHARE: a concurrent change of the account's type or isActive waits for this write and
   // then finds it among the records naming the account (or this one waits and reads the change).
   // A bulk write read its records' accounts before (./preload.ts), the same way.

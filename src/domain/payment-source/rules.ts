@@ -1,27 +1,8 @@
-import { accountUse } from '../account/uses';
-
 // The rules of payment sources as pure functions. The service decides one write with them
 // (against rows it reads), the import decides a whole file with them (against the file's
-// records and rows of the database). The database keeps the same rules with its own
+// records and rows of the database); the account a source books to fits its use as every
+// account use does (src/domain/account/uses.ts). The database keeps the same rules with its own
 // indexes (unique lower(code), one row with isDefault), for writes that race.
-
-/** The account type a payment source books to. */
-export const SOURCE_ACCOUNT_TYPE = accountUse('PaymentSource', 'accountId').type;
-
-export interface AccountLike {
-  readonly type: string;
-  readonly isActive: boolean;
-}
-
-export type AccountFault = 'inactive' | 'not-asset';
-
-/** What keeps an account from carrying a payment source (a payment source needs an active Asset account); empty when nothing does. */
-export function accountFaults(account: AccountLike): AccountFault[] {
-  const faults: AccountFault[] = [];
-  if (!account.isActive) faults.push('inactive');
-  if (account.type !== SOURCE_ACCOUNT_TYPE) faults.push('not-asset');
-  return faults;
-}
 
 export { codeKey } from '../common/natural-key';
 

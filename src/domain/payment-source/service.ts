@@ -8,7 +8,9 @@ import { ReadService, type RecordOf } from '../common/read-service';
 import type { Actor, ServiceDeps } from '../context';
 import { paymentSourceFields } from './fields';
 import { paymentSourceResource } from './resource';
-import { accountFaults, clashingDefault, codeKey, SOURCE_ACCOUNT_TYPE } from './rules';
+import { clashingDefault, codeKey } from './rules';
+import { requireUsableAccount } from '../account/writes';
+import { accountUse } from '../account/uses';
 import { parseInput } from '../common/validate';
 import { paymentSourceInput, paymentSourcePatch, type PaymentSourceInput } from './schema';
 
@@ -152,20 +154,8 @@ export class PaymentSourceService extends ReadService<typeof paymentSourceFields
 
   private async checkRules(input: PaymentSourceInput, current: PaymentSource | undefined): Promise<void> {
     const selfId = current?.id;
-    if (!current || current.accountId !== input.accountId) {
-      const account = await this.db().account.findUnique({ where: { id: input.accountId } });
-      if (!account)
-        throw new AppError('ACCOUNT_NOT_USABLE', `No account with id ${input.accountId}`, [
-          { field: 'accountId', message: 'unknown account' },
-        ]);
-      const faults = accountFaults(account);
-      if (faults.length > 0)
-        throw new AppError(
-          'ACCOUNT_NOT_USABLE',
-          `Account ${account.code} is ${faults.map((f) => (f === 'inactive' ? 'inactive' : `of type ${account.type}, not ${SOURCE_ACCOUNT_TYPE}`)).join(' and ')}`,
-          [{ field: 'accountId', message: 'the account must be active and of type Asset' }],
-        );
-    }
+    if (!current || current.accountId !== input.accountId)
+      await requireUsableAccount(this.db(), input.accountId, accountUse('PaymentSource', 'accountId'));
     await this.checkUniqueness(input, selfId);
   }
 
