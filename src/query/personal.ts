@@ -61,6 +61,16 @@ export function personalFieldsNamed(
   return [...found].sort();
 }
 
+/** The catalogue of the relation a write's key names, when its records hold personal fields (a customer's addresses): such a relation is personal as a whole. */
+export function personalRelation(
+  fields: FieldCatalog,
+  key: string,
+  relationFields: (relation: string) => FieldCatalog | undefined,
+): FieldCatalog | undefined {
+  const theirs = Object.hasOwn(fields, key) ? undefined : relationFields(key);
+  return theirs && personalFieldsOf(theirs).size > 0 ? theirs : undefined;
+}
+
 /**
  * The personal fields a write's body sets, as `field` or `relation/field` (records of a
  * relation written inside it, such as a customer's addresses), sorted: a caller without the
@@ -76,8 +86,8 @@ export function personalFieldsWritten(
   const own = personalFieldsOf(fields);
   for (const [key, value] of Object.entries(body)) {
     if (own.has(key)) found.add(key);
-    const theirs = Object.hasOwn(fields, key) ? undefined : relationFields(key);
-    if (!theirs || personalFieldsOf(theirs).size === 0) continue;
+    const theirs = personalRelation(fields, key, relationFields);
+    if (!theirs) continue;
     const before = found.size;
     for (const record of Array.isArray(value) ? value : [value])
       for (const f of personalFieldsWritten(theirs, record, () => undefined)) found.add(`${key}/${f}`);

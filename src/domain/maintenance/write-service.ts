@@ -13,7 +13,7 @@ import { AppError, notFound, validationFailed, type FieldError } from '../../err
 import { arrayLiteral, arrayParam } from '../../db/sql-arrays';
 import { isDecimal } from '../../query/values';
 import { personalFieldsOf, type FieldCatalog } from '../../query/fields';
-import { personalDataForbidden, personalFieldsWritten, withoutPersonal } from '../../query/personal';
+import { personalDataForbidden, personalFieldsWritten, personalRelation, withoutPersonal } from '../../query/personal';
 import { resourceOf } from '../resources';
 import {
   appendBulkChanges,
@@ -205,7 +205,10 @@ export class WriteService<R extends { id: string }, I extends object> implements
     this.label = spec.resource.label;
     this.alternateKey = alternateKeyOf(spec.resource);
     const own = personalFieldsOf(spec.resource.fields);
-    this.personalNames = Object.keys(spec.input.shape).filter((k) => own.has(k) || personalFieldsOf(this.relationFields(k) ?? {}).size > 0);
+    const relations = (r: string) => this.relationFields(r);
+    this.personalNames = Object.keys(spec.input.shape).filter(
+      (k) => own.has(k) || personalRelation(spec.resource.fields, k, relations) !== undefined,
+    );
     this.prisma = deps.prisma;
     this.now = deps.now ?? (() => new Date());
     this.table = tableSpec(spec.resource.model, spec.resource.fields, spec.resource.import?.enumTypes);
