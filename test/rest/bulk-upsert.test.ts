@@ -154,6 +154,15 @@ describe('PATCH /customers with a delta payload', () => {
     expect(await customers(keys)).toBe(1);
   });
 
+  it("OData 4.01's name of the preference, continue-on-error, is taken too", async () => {
+    const keys = [debtor(), debtor()];
+    const res = await bulk('customers', delta([student(keys[0]!), student(keys[1]!, { lastName: '' })]), {
+      Prefer: 'continue-on-error',
+    }).expect(200);
+    expect(res.headers['preference-applied']).toBe('continue-on-error');
+    expect(res.body).toMatchObject({ created: 1, refused: 1 });
+  });
+
   it('two requests creating the same new keys at once: one record each key, one created, the other unchanged or updated', async () => {
     const keys = [debtor(), debtor(), debtor()];
     const [a, b] = await Promise.all([

@@ -70,16 +70,20 @@ export const maintainer = (res: Response): Actor => actorOf(res, SCOPES.maintain
 /**
  * PATCH of a collection: the bulk upsert of a delta payload (./odata/delta.ts). 200 with a
  * result per record; `Prefer: return=minimal` leaves the records out (204 when none was
- * refused); `Prefer: odata.continue-on-error` keeps the valid records when others are refused.
+ * refused); `Prefer: odata.continue-on-error` (OData 4.01 also `continue-on-error`) keeps the
+ * valid records when others are refused.
  */
 async function sendBulk(req: Request, res: Response, writer: RecordWriter, field: string): Promise<void> {
   const who = maintainer(res);
   const set = req.baseUrl.split('/').at(-1) ?? '';
   const prefer = req.get('prefer') ?? '';
   const minimal = /(^|[,;\s])return=minimal\b/i.test(prefer);
-  const continueOnError = /(^|[,;\s])odata\.continue-on-error\b(?!\s*=\s*false)/i.test(prefer);
-  const { results, counts } = await writer.upsertMany(deltaRecords(req.body, set, field), who, { continueOnError, records: !minimal });
-  const applied = [...(minimal ? ['return=minimal'] : []), ...(continueOnError ? ['odata.continue-on-error'] : [])];
+  const continueOnError = /(^|[,;\s])((?:odata\.)?continue-on-error)\b(?!\s*=\s*false)/i.exec(prefer)?.[2];
+  const { results, counts } = await writer.upsertMany(deltaRecords(req.body, set, field), who, {
+    continueOnError: continueOnError !== undefined,
+    records: !minimal,
+  });
+  const applied = [...(minimal ? ['return=minimal'] : []), ...(continueOnError ? [continueOnError] : [])];
   if (applied.length > 0) res.setHeader('Preference-Applied', applied.join(', '));
   if (minimal && counts.refused === 0) return void res.status(204).end();
   sendJson(res, 200, { ...counts, value: minimal ? results.filter((r) => r.result === 'refused') : results });
