@@ -45,13 +45,20 @@ export function createServices(deps: ServiceDeps) {
 export type Services = ReturnType<typeof createServices>;
 
 /**
- * The ETag of a record as its single-record read gives it to this caller (a customer with its
- * addresses, as REST returns it; without personal fields unless `personalData`), for a door
- * holding only part of it.
+ * The ETags of records as their single-record reads give them to this caller (a customer with
+ * its addresses, as REST returns it; without personal fields unless `personalData`), for a
+ * door holding only part of them: one read for all of them (GraphQL's `etag` of a page's
+ * records), by id; an id without a record has none.
  */
-export async function currentEtag(s: Services, model: ResourceModel, id: string, personalData: boolean): Promise<string> {
-  const access = { personalData };
-  return etagOf(
-    model === 'Customer' ? await s.customers.withAddresses.get(id, undefined, access) : await s.readers[model].get(id, undefined, access),
-  );
+export async function currentEtags(
+  s: Services,
+  model: ResourceModel,
+  ids: readonly string[],
+  personalData: boolean,
+): Promise<Map<string, string>> {
+  const records =
+    model === 'Customer'
+      ? await s.customers.withAddresses.getManyFor(ids, personalData)
+      : await s.readers[model].getManyFor(ids, personalData);
+  return new Map(records.map((r) => [r.id, etagOf(r)]));
 }

@@ -8,7 +8,7 @@ import DataLoader from 'dataloader';
 import type { ChangeEntry } from '../domain/change-log/service';
 import type { LoggedResource } from '../domain/change-log/append';
 import type { RelationMany } from '../domain/common/declaration';
-import type { Services } from '../domain/services';
+import { currentEtags, type Services } from '../domain/services';
 import type { ResourceModel } from '../domain/resources';
 import type { GraphModel } from './models';
 import type { EffectivePrice } from '../domain/pricing/service';
@@ -46,8 +46,23 @@ export class Loaders {
   #children: { [M in ResourceModel]?: Map<RelationMany, DataLoader<string, GraphModel<M>[]>> } = {};
   #priceAt?: DataLoader<PriceAtKey, EffectivePrice | null, string>;
   #history?: Map<LoggedResource, DataLoader<string, ChangeEntry[]>>;
+  #etags = new Map<string, DataLoader<string, string | null>>();
   /** Entity loaders (`_entities`) by model and key field (`Customer.id`), and selection (one per type in an operation). */
   #entities = new Map<string, WeakMap<Selection, DataLoader<string, unknown>>>();
+
+  /** The ETags of a resource's records as this caller reads them (`etag` of every record of a page: one read). */
+  etag(model: ResourceModel, personalData: boolean): DataLoader<string, string | null> {
+    const name = `${model}.${personalData}`;
+    let loader = this.#etags.get(name);
+    if (!loader) {
+      loader = new DataLoader<string, string | null>(async (ids) => {
+        const etags = await currentEtags(this.s, model, ids, personalData);
+        return ids.map((id) => etags.get(id) ?? null);
+      });
+      this.#etags.set(name, loader);
+    }
+    return loader;
+  }
 
   /** Records of a resource by id (every field; the single field and every to-one relation use it). */
   record<M extends ResourceModel>(model: M): DataLoader<string, GraphModel<M> | null> {

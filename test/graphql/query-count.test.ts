@@ -123,6 +123,19 @@ it('100 customers with addresses and defaultAddress cost what 1 costs', async ()
   expect((await gqlOk(t, ARTICLES(100))).articles.nodes.length).toBeGreaterThanOrEqual(50);
 });
 
+it("every record's etag of a page costs what one record's costs, each the ETag its REST read sends", async () => {
+  const ETAGS = (n: 1 | 100) => `{ customers(${page('customers', n)}) { nodes { id etag } } }`;
+  const many = await count(ETAGS(100));
+  const one = await count(ETAGS(1));
+  expect(many.length).toBe(one.length);
+  const nodes = (await gqlOk<{ customers: { nodes: Array<{ id: string; etag: string }> } }>(t, ETAGS(100))).customers.nodes;
+  expect(nodes).toHaveLength(100);
+  for (const node of nodes.slice(0, 3)) {
+    const rest = await request(t.http).get(`/api/v1/customers/${node.id}`).set(bearer(t.tokens.writer)).expect(200);
+    expect(node.etag).toBe(rest.headers.etag);
+  }
+});
+
 it('50+ articles with prices and defaultTaxCode cost what 1 costs', async () => {
   const many = await count(ARTICLES(100));
   const one = await count(ARTICLES(1));

@@ -223,6 +223,11 @@ export class ReadService<F extends FieldCatalog, const Rs extends readonly Relat
     return this.read(isIn('id', ids.map(uuid)));
   }
 
+  /** The records with these ids as `get` gives each to a caller (without personal fields unless `personalData`), in no particular order. */
+  getManyFor(ids: readonly string[], personalData: boolean): Promise<Array<RecordOf<F, Rs>>> {
+    return this.read(isIn('id', ids.map(uuid)), undefined, this.defaultSelect(personalData), personalData);
+  }
+
   /** One record by id (GraphQL) holding the fields `select` names (all when absent, the id always) and the relations `include` reads inside it; null when there is none. */
   async getSelected(
     rawId: string,

@@ -5,7 +5,7 @@ import { SCOPES, seesPersonalData, type Scope } from '../../auth/principal';
 import type { Actor } from '../../domain/context';
 import { alternateKeyOf } from '../../domain/maintenance/write-service';
 import { RESOURCES, WRITTEN_MODELS, type ResourceModel } from '../../domain/resources';
-import { currentEtag } from '../../domain/services';
+import { notFound } from '../../errors/catalogue';
 import type { MutationResolvers, Resolvers } from '../__generated__/resolvers-types';
 import type { GraphqlContext } from '../context';
 
@@ -117,13 +117,16 @@ export function mutationScopes(operation: OperationDefinitionNode): Scope[] {
   return scopes.size === 0 ? [SCOPES.write] : [...scopes];
 }
 
-/** `etag` of the maintained types: the record's ETag as its REST single-record read gives it (whatever the query selected of it). */
+/** `etag` of the maintained types: the record's ETag as its REST single-record read gives it (whatever the query selected of it), the records of a page read at once. */
 export const etagResolvers: Resolvers = Object.fromEntries(
   WRITTEN_MODELS.map((model) => [
     model,
     {
-      etag: ({ id }: { id: string }, _a: unknown, { services, principal }: GraphqlContext) =>
-        currentEtag(services, model, id, seesPersonalData(principal)),
+      etag: async ({ id }: { id: string }, _a: unknown, { loaders, principal }: GraphqlContext) => {
+        const etag = await loaders.etag(model, seesPersonalData(principal)).load(id);
+        if (etag === null) throw notFound(RESOURCES[model].label, id);
+        return etag;
+      },
     },
   ]),
 );
