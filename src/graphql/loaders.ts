@@ -55,10 +55,15 @@ export class Loaders {
     const name = `${model}.${personalData}`;
     let loader = this.#etags.get(name);
     if (!loader) {
-      loader = new DataLoader<string, string | null>(async (ids) => {
-        const etags = await currentEtags(this.s, model, ids, personalData);
-        return ids.map((id) => etags.get(id) ?? null);
-      });
+      // Batched, not cached: mutation fields of one operation run one after the other, and a
+      // later one's answer must carry the ETag after its own write.
+      loader = new DataLoader<string, string | null>(
+        async (ids) => {
+          const etags = await currentEtags(this.s, model, ids, personalData);
+          return ids.map((id) => etags.get(id) ?? null);
+        },
+        { cache: false },
+      );
       this.#etags.set(name, loader);
     }
     return loader;

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { fixture } from '../support/fixture';
 import request from 'supertest';
-import { bearer, createTestApp, type TestApp } from '../support/app';
+import { bearer, createTestApp, token, type TestApp } from '../support/app';
 import { gqlOk } from '../support/graphql';
 
 let t: TestApp;
@@ -134,6 +134,20 @@ it("every record's etag of a page costs what one record's costs, each the ETag i
     const rest = await request(t.http).get(`/api/v1/customers/${node.id}`).set(bearer(t.tokens.writer)).expect(200);
     expect(node.etag).toBe(rest.headers.etag);
   }
+});
+
+it('two updates of one record in one operation answer each the ETag after its own write', async () => {
+  const id = full.customers!;
+  const maintainer = await token('billing.read billing.maintain billing.pii');
+  const data = await gqlOk<Record<'a' | 'b', { etag: string; creditorNumber: string }>>(
+    t,
+    `mutation($id: ID!) { a: updateCustomer(id: $id, input: { creditorNumber: "K-1" }) { etag creditorNumber } b: updateCustomer(id: $id, input: { creditorNumber: "K-2" }) { etag creditorNumber } }`,
+    { id },
+    maintainer,
+  );
+  expect(data.a.etag).not.toBe(data.b.etag);
+  const rest = await request(t.http).get(`/api/v1/customers/${id}`).set(bearer(t.tokens.writer)).expect(200);
+  expect(data.b.etag).toBe(rest.headers.etag);
 });
 
 it('50+ articles with prices and defaultTaxCode cost what 1 costs', async () => {
