@@ -163,6 +163,15 @@ describe('PUT by alternate key', () => {
 });
 
 describe('GET, PATCH and DELETE by alternate key', () => {
+  it('a key the database cannot hold (a NUL character) is 400 on every method, never a 5xx', async () => {
+    const paths = ["/customers(debtorNumber='A%00B')", "/accounts(code='A%00B')", "/articles(code='A%00B')"];
+    for (const path of paths)
+      for (const method of ['get', 'patch', 'put', 'delete'] as const) {
+        const res = await request(t.http)[method](`${API}${path}`).set(bearer(maintainer)).send({ name: 'x' });
+        expect([method, path, res.status, res.body.code]).toEqual([method, path, 400, 'VALIDATION_FAILED']);
+      }
+  });
+
   it('read, change and delete the record with that key; an unknown key is 404; a key that is not one is 400', async () => {
     const key = debtor();
     const created = await put(byKey(key), student()).expect(201);

@@ -175,6 +175,17 @@ describe('PATCH /customers with a delta payload', () => {
     expect(results.filter((r) => r.result === 'created')).toHaveLength(3);
   });
 
+  it('a key the database cannot hold (a NUL, too long) is refused as the single upsert refuses it, not a 5xx', async () => {
+    const res = await bulk('customers', delta([student('A\u0000B'), student('9'.repeat(500))]), {
+      Prefer: 'odata.continue-on-error',
+    }).expect(200);
+    expect((res.body.value as Result[]).map((r) => [r.result, r.error?.code])).toEqual([
+      ['refused', 'VALIDATION_FAILED'],
+      ['refused', 'VALIDATION_FAILED'],
+    ]);
+    expect((res.body.value as Result[])[0]!.error!.errors).toEqual([{ field: 'debtorNumber', message: expect.any(String) }]);
+  });
+
   it('a key named twice in one request: the later record is refused', async () => {
     const key = debtor();
     const res = await bulk('customers', delta([student(key), student(key, { lastName: 'Other' })]), {

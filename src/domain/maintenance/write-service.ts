@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Prisma, PrismaClient } from '../../db/__generated__/prisma/client';
 import {
   isCheckViolation,
@@ -27,7 +27,7 @@ import { clearFlagFirst, deleteRows, newRowId, TableWriter, tableSpec, type Raw,
 import type { Actor, ServiceDeps } from '../context';
 import type { ModelName, Relation } from '../common/declaration';
 import { checkIfMatch } from '../common/etag';
-import { parseId } from '../common/validate';
+import { fieldErrors, parseId } from '../common/validate';
 import { naturalKeyOf, type ImportSpec } from '../common/natural-key';
 
 // The one write path of the reference data a billing office maintains (accounts, tax codes,
@@ -303,7 +303,16 @@ export class WriteService<R extends { id: string }, I extends object> implements
   }
 
   async idByKey(key: string): Promise<string | undefined> {
+    this.checkKey(key);
     return this.findByKey(clientOf(this.prisma), this.requireKey(), key);
+  }
+
+  /** A key about to be looked up, checked as its field first (a NUL the database cannot hold, a length): VALIDATION_FAILED. */
+  private checkKey(value: string): void {
+    const key = this.requireKey();
+    const field = this.spec.input.shape[key.field];
+    const checked = field && z.safeParse(field, value);
+    if (checked && !checked.success) throw validationFailed(fieldErrors(checked.error, key.field));
   }
 
   /**
@@ -425,6 +434,7 @@ export class WriteService<R extends { id: string }, I extends object> implements
         throw validationFailed([{ field: key.field, message: `must be ${r.key} as its @id says, or left out` }]);
       const k = keyOf(r.key ?? named);
       if (k === null) throw validationFailed([{ field: key.field, message: "the key must be given (or the record's @id)" }]);
+      this.checkKey(k);
       return { index, key: k, given, named: named !== undefined };
     } catch (e) {
       // Personal data is the caller's scope, not the record's fault: the whole request is refused.
