@@ -316,6 +316,13 @@ describe('GraphQL upsert<X>s', () => {
     ]);
   });
 
+  it('without billing.pii a record naming a personal field is refused (FORBIDDEN), nothing written', async () => {
+    const key = debtor();
+    const res = await gql(t, mutation, { input: [{ debtorNumber: key, email: 'x@stud.example' }] }, withoutPii);
+    expect(res.errors?.[0]?.extensions.code).toBe('FORBIDDEN');
+    expect(await customers([key])).toBe(0);
+  });
+
   it('academic terms and accounts by code (compared ignoring case; a stored code keeps its case)', async () => {
     const code = `BT${n++}${Date.now() % 100000}`;
     const term = { code, startDate: '2031-04-01T00:00:00.000Z', endDate: '2031-09-30T00:00:00.000Z', statisticalSemester: 'SS 2031' };
