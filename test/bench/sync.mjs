@@ -44,7 +44,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +52,7 @@ import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import { backendTicksSince, databaseBackends } from './cpu.mjs';
 import { startBuiltService } from './service.mjs';
+import { freePort, startNats } from './nats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const customers = Number(process.env.BENCH_CUSTOMERS ?? 5000);
@@ -65,7 +65,6 @@ const WARM_UP = 100;
 const parts = new Set((process.env.BENCH_PARTS ?? 'rest,graphql,single,import').split(',').map((p) => p.trim()));
 const baseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/sync_bench';
 const keep = process.env.BENCH_KEEP === '1';
-const natsServer = process.env.NATS_SERVER ?? (fs.existsSync('/usr/sbin/nats-server') ? '/usr/sbin/nats-server' : 'nats-server');
 const DEMO_FILE = path.join(root, 'prisma/demo/reference-data.json');
 const IMPORT_CLI = path.join(root, 'dist/src/cli/import.js');
 const SCOPES = 'billing.read billing.maintain billing.pii';
@@ -96,17 +95,6 @@ const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
 };
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 // ---------------------------------------------------------------- the customers
 
@@ -547,30 +535,6 @@ async function importLeg(people) {
 }
 
 // ---------------------------------------------------------------- feed mode
-
-async function startNats() {
-  const port = await freePort();
-  const store = fs.mkdtempSync(path.join(os.tmpdir(), 'sync-bench-nats-'));
-  const child = spawn(natsServer, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', store], { stdio: 'ignore' });
-  for (let i = 0; ; i++) {
-    const ok = await new Promise((r) => {
-      const s = net.connect(port, '127.0.0.1');
-      s.once('connect', () => (s.destroy(), r(true)));
-      s.once('error', () => r(false));
-    });
-    if (ok) break;
-    if (i > 200 || child.exitCode !== null) throw new Error('nats-server did not start');
-    await sleep(50);
-  }
-  return {
-    url: `nats://127.0.0.1:${port}`,
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
-      fs.rmSync(store, { recursive: true, force: true });
-    },
-  };
-}
 
 /** Waits until the relay has published every entry so far (the demo data's, before the run). */
 async function caughtUp(base) {

@@ -30,7 +30,6 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +38,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { SignJWT } from 'jose';
 import { cpuTicks, machineTicks, processTicks } from './cpu.mjs';
+import { freePort, startNats } from './nats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -48,23 +48,11 @@ const rate = Number(process.env.BENCH_RATE ?? 200);
 // BENCH_PARTS: which to run (default the first three), e.g. `sync`, `throughput,lag` or `relay`.
 const parts = new Set((process.env.BENCH_PARTS ?? 'throughput,lag,sync').split(','));
 const dbUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/bench_writes';
-const natsServer = process.env.NATS_SERVER ?? (fs.existsSync('/usr/sbin/nats-server') ? '/usr/sbin/nats-server' : 'nats-server');
 const secret = 'bench-secret-bench-secret-bench-secret-0123';
 const stream = 'BENCH_WRITES';
 const prefix = 'bench.writes';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function ensureDatabase() {
   const name = new URL(dbUrl).pathname.slice(1);
@@ -73,32 +61,6 @@ async function ensureDatabase() {
   const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount > 0;
   if (!exists) await admin.query(`CREATE DATABASE "${name.replace(/"/g, '')}"`);
   await admin.end();
-}
-
-async function startNats() {
-  const port = await freePort();
-  const store = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-nats-'));
-  const child = spawn(natsServer, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', store], { stdio: 'ignore' });
-  const url = `nats://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    const ok = await new Promise((r) => {
-      const s = net.connect(port, '127.0.0.1');
-      s.once('connect', () => (s.destroy(), r(true)));
-      s.once('error', () => r(false));
-    });
-    if (ok) break;
-    if (i > 200 || child.exitCode !== null) throw new Error('nats-server did not start');
-    await sleep(50);
-  }
-  return {
-    url,
-    pid: child.pid,
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
-      fs.rmSync(store, { recursive: true, force: true });
-    },
-  };
 }
 
 async function startServer(mode, natsUrl) {
